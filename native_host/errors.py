@@ -1,0 +1,36 @@
+"""The errors a user of Pith can meet, each with the way out in its message.
+
+Every error has a stable ``code`` that the native-messaging protocol sends back to the browser.
+"""
+
+
+class PithError(Exception):
+    """Base class: ``code`` is stable and machine-readable, the message says what to do."""
+
+    code = "internal"
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class SnapshotError(PithError):
+    """The snapshot does not follow docs/snapshot.md (format v1)."""
+
+    code = "bad_snapshot"
+
+    def __init__(self, message: str, path: str = "$"):
+        super().__init__(f"{path}: {message}")
+        self.path = path
+
+
+class ModelError(PithError):
+    """The shipped model files are missing or unreadable."""
+
+    code = "model_unavailable"
+
+
+class InputError(PithError):
+    """A file or argument given to the CLI cannot be used."""
+
+    code = "bad_input"

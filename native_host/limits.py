@@ -1,0 +1,20 @@
+"""Every size and time limit of Pith, in one place.
+
+A web page is untrusted input: these bounds keep a hostile page from costing unbounded time or memory.
+Where a limit cuts a page short, the answer carries ``truncated: true`` so the user knows.
+"""
+
+# Snapshot building and validation.
+MAX_NODES = 200_000            # nodes kept per snapshot; later nodes are dropped (truncated)
+MAX_NODE_TEXT = 100_000        # characters kept per text node
+MAX_TOTAL_TEXT = 20_000_000    # characters kept per snapshot, all text nodes together
+MAX_ATTR_CHARS = 2_048         # characters kept per attribute value (class, id, href, src, alt, role)
+MAX_CLASSES = 32               # class names kept per element
+
+# Blocks: the sequence the model labels.
+MAX_BLOCKS = 20_000            # blocks labelled per page; the rest are labelled boilerplate (truncated)
+MAX_BLOCK_TEXT = 20_000        # characters of a block's text kept for features and the article
+
+# Native messaging.
+MAX_REQUEST_BYTES = 64 * 1024 * 1024   # browser -> host cap of Chromium and Firefox
+MAX_REPLY_FRAME_BYTES = 1024 * 1024    # host -> browser cap; longer answers are chunked

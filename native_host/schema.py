@@ -1,0 +1,146 @@
+"""Enforce the shipped JSON Schema (snapshot.schema.json) on snapshots that arrive from outside.
+
+The schema file is the one source of truth; this module compiles the subset of JSON Schema it uses
+(type, enum, required, properties, additionalProperties, items, min/max, min/maxLength, min/maxItems)
+into plain Python checks, because the runtime may not depend on the `jsonschema` package and must
+validate a 10,000-node snapshot in milliseconds. Tests check this against `jsonschema` itself.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib import resources
+from typing import Any, Callable
+
+from .errors import SnapshotError
+
+Check = Callable[[Any, str], None]
+
+_TYPES: dict[str, Callable[[Any], bool]] = {
+    "object": lambda v: isinstance(v, dict),
+    "array": lambda v: isinstance(v, list),
+    "string": lambda v: isinstance(v, str),
+    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+    "boolean": lambda v: isinstance(v, bool),
+    "null": lambda v: v is None,
+}
+
+
+def _compile(schema: dict) -> Check:
+    checks: list[Check] = []
+    if "type" in schema:
+        names = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
+        tests = [_TYPES[n] for n in names]
+        wanted = " or ".join(names)
+
+        def check_type(v, path):
+            for t in tests:
+                if t(v):
+                    return
+            raise SnapshotError(f"expected {wanted}, got {type(v).__name__}", path)
+
+        checks.append(check_type)
+    if "enum" in schema:
+        allowed = schema["enum"]
+
+        def check_enum(v, path):
+            if not any(v == a and type(v) is type(a) for a in allowed):
+                raise SnapshotError(f"must be one of {allowed!r}", path)
+
+        checks.append(check_enum)
+    for key, op, what in (("minimum", float.__lt__, "at least"), ("maximum", float.__gt__, "at most")):
+        if key in schema:
+            bound = float(schema[key])
+
+            def check_bound(v, path, bound=bound, op=op, what=what):
+                if isinstance(v, (int, float)) and not isinstance(v, bool) and op(float(v), bound):
+                    raise SnapshotError(f"must be {what} {bound:g}", path)
+
+            checks.append(check_bound)
+    for key, op, what in (("minLength", int.__lt__, "at least"), ("maxLength", int.__gt__, "at most"),
+                          ("minItems", int.__lt__, "at least"), ("maxItems", int.__gt__, "at most")):
+        if key in schema:
+            bound = int(schema[key])
+            kind = str if key.endswith("Length") else list
+            unit = "characters" if kind is str else "items"
+
+            def check_len(v, path, bound=bound, op=op, what=what, kind=kind, unit=unit):
+                if isinstance(v, kind) and op(len(v), bound):
+                    raise SnapshotError(f"must have {what} {bound} {unit}", path)
+
+            checks.append(check_len)
+    if "properties" in schema or "required" in schema:
+        props = {k: _compile(s) for k, s in schema.get("properties", {}).items()}
+        required = frozenset(schema.get("required", ()))
+        closed = schema.get("additionalProperties", True) is False
+        allowed_keys = frozenset(props)
+
+        def check_object(v, path):
+            if not isinstance(v, dict):
+                return
+            keys = v.keys()
+            if not required <= keys:
+                missing = sorted(required - keys)
+                raise SnapshotError(f"missing required field {missing[0]!r}", path)
+            if closed and not keys <= allowed_keys:
+                extra = sorted(str(k) for k in keys - allowed_keys)
+                raise SnapshotError(f"unknown field {extra[0]!r}", path)
+            for k, item in v.items():
+                c = props.get(k)
+                if c is not None:
+                    c(item, f"{path}.{k}")
+
+        checks.append(check_object)
+    if "items" in schema:
+        item_check = _compile(schema["items"])
+
+        def check_items(v, path):
+            if isinstance(v, list):
+                for i, item in enumerate(v):
+                    item_check(item, f"{path}[{i}]")
+
+        checks.append(check_items)
+
+    if len(checks) == 1:
+        return checks[0]
+
+    def check_all(v, path):
+        for c in checks:
+            c(v, path)
+
+    return check_all
+
+
+@lru_cache(maxsize=1)
+def snapshot_schema() -> dict:
+    """The shipped JSON Schema of snapshot format v1."""
+    return json.loads(resources.files(__package__).joinpath("snapshot.schema.json").read_text("utf-8"))
+
+
+@lru_cache(maxsize=1)
+def _snapshot_check() -> Check:
+    return _compile(snapshot_schema())
+
+
+def validate_snapshot(snapshot: Any) -> None:
+    """Raise SnapshotError unless `snapshot` follows the schema and its tree is consistent.
+
+    Beyond the schema: ids are the node's index, a parent comes before its child, and depth is the
+    parent's depth plus one. These are what later stages rely on to walk the tree without recursion.
+    """
+    _snapshot_check()(snapshot, "$")
+    depth_of: list[int] = []
+    for i, node in enumerate(snapshot["nodes"]):
+        if node["id"] != i:
+            raise SnapshotError(f"id must equal the node's index {i}", f"$.nodes[{i}].id")
+        parent = node["parent"]
+        if parent >= i:
+            raise SnapshotError("parent must come before the node", f"$.nodes[{i}].parent")
+        want = 0 if parent < 0 else depth_of[parent] + 1
+        if node["depth"] != want:
+            raise SnapshotError(f"depth must be {want} (parent's depth + 1)", f"$.nodes[{i}].depth")
+        if parent >= 0 and snapshot["nodes"][parent]["tag"] == "#text":
+            raise SnapshotError("a text node cannot be a parent", f"$.nodes[{i}].parent")
+        depth_of.append(want)

@@ -1,0 +1,157 @@
+"""HTML -> snapshot v1: the same format the extension's content script builds from a live page.
+
+Offline pages arrive as HTML; the browser sends a rendered DOM. Both become one snapshot (a flat list of
+nodes in document order, docs/snapshot.md), so everything after this step sees one kind of input. The live
+render fields (visible, box, font size...) are left out here: only a browser can fill them.
+
+The walk is iterative (a page nested 100,000 deep must not hit Python's recursion limit) and never
+raises on broken HTML: lexbor repairs the markup the way browsers do.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from urllib.parse import urljoin
+
+from selectolax.lexbor import LexborHTMLParser
+
+from . import limits
+
+FORMAT = "pith-snapshot"
+VERSION = 1
+TEXT = "#text"
+
+# Subtrees that never show text to a reader; the content script skips the same ones.
+SKIP_SUBTREE = frozenset({"script", "style", "template", "noscript", "head"})
+# Elements kept as a node but whose children are not: icons and embedded documents.
+LEAF_ONLY = frozenset({"svg", "iframe", "object", "embed", "canvas", "video", "audio", "select"})
+
+_HIDDEN_STYLE = re.compile(r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)",
+                           re.I)
+_META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_:.\-]+)""", re.I)
+_BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
+
+
+def decode_html(data: bytes | str) -> str:
+    """Bytes -> text the way a browser would: a BOM first, then a meta charset, then UTF-8, then cp1252."""
+    if isinstance(data, str):
+        return data
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            return data[len(bom):].decode(encoding, errors="replace")
+    match = _META_CHARSET.search(data[:4096])
+    if match:
+        name = match.group(1).decode("ascii", "replace").lower()
+        try:
+            encoding = codecs.lookup(name).name
+        except LookupError:
+            encoding = None
+        if encoding:
+            if encoding in ("latin-1", "iso8859-1", "ascii"):
+                encoding = "cp1252"  # what browsers actually use for these labels
+            if encoding.startswith("utf-16"):
+                encoding = "utf-8"  # a meta tag read as ASCII cannot be UTF-16 (HTML spec)
+            return data.decode(encoding, errors="replace")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace")
+
+
+def _attr(value: str | None) -> str:
+    return (value or "").strip()[: limits.MAX_ATTR_CHARS]
+
+
+def snapshot_from_html(html: bytes | str, url: str | None = None) -> dict:
+    """Parse HTML into snapshot v1 (a dict that passes `validate_snapshot`)."""
+    tree = LexborHTMLParser(decode_html(html))
+    root = tree.root
+    title = None
+    lang = None
+    base = url
+    head = tree.head
+    if head is not None:
+        title_node = head.css_first("title")
+        if title_node is not None:
+            title = " ".join(title_node.text(deep=True).split())[:4096] or None
+        base_node = head.css_first("base[href]")
+        if base_node is not None and url:
+            base = urljoin(url, _attr(base_node.attributes.get("href")))
+    if root is not None:
+        lang = _attr(root.attributes.get("lang"))[:64] or None
+
+    nodes: list[dict] = []
+    truncated = False
+    total_text = 0
+    # (lexbor node, parent id, depth); siblings are pushed in reverse so pops come in document order.
+    stack = [(root, -1, 0)] if root is not None else []
+    while stack:
+        node, parent, depth = stack.pop()
+        tag = node.tag
+        if tag == "-text":
+            text = node.text_content or ""
+            if not text:
+                continue
+            if not text.strip():
+                text = " "
+            elif len(text) > limits.MAX_NODE_TEXT:
+                text, truncated = text[: limits.MAX_NODE_TEXT], True
+            total_text += len(text)
+            if total_text > limits.MAX_TOTAL_TEXT:
+                truncated = True
+                break
+            if len(nodes) >= limits.MAX_NODES:
+                truncated = True
+                break
+            nodes.append({"id": len(nodes), "parent": parent, "depth": depth, "tag": TEXT, "text": text})
+            continue
+        if not tag or tag[0] in "-#_!" or tag in SKIP_SUBTREE:
+            continue  # comments, doctype, processing instructions, skipped subtrees
+        if len(nodes) >= limits.MAX_NODES:
+            truncated = True
+            break
+        nid = len(nodes)
+        entry = {"id": nid, "parent": parent, "depth": depth, "tag": tag[:64]}
+        attrs = node.attributes
+        if attrs:
+            cls = attrs.get("class")
+            if cls:
+                names = [c[: limits.MAX_ATTR_CHARS] for c in cls.split()[: limits.MAX_CLASSES]]
+                if names:
+                    entry["classes"] = names
+            for key, field in (("id", "html_id"), ("role", "role"), ("aria-label", "aria_label")):
+                value = attrs.get(key)
+                if value and value.strip():
+                    entry[field] = _attr(value)
+            if tag == "a" and "href" in attrs:
+                href = _attr(attrs.get("href"))
+                entry["href"] = urljoin(base, href)[: limits.MAX_ATTR_CHARS] if base else href
+            elif tag == "img":
+                src = _attr(attrs.get("src") or attrs.get("data-src"))
+                if src:
+                    entry["src"] = urljoin(base, src)[: limits.MAX_ATTR_CHARS] if base else src
+                alt = attrs.get("alt")
+                if alt and alt.strip():
+                    entry["alt"] = _attr(alt)
+            style = attrs.get("style")
+            if ("hidden" in attrs or (attrs.get("aria-hidden") or "").strip().lower() == "true"
+                    or (style and _HIDDEN_STYLE.search(style))
+                    or (tag == "input" and (attrs.get("type") or "").lower() == "hidden")):
+                entry["hidden"] = True
+        nodes.append(entry)
+        if tag in LEAF_ONLY:
+            continue
+        children = []
+        child = node.child
+        while child is not None:
+            children.append(child)
+            child = child.next
+        for child in reversed(children):
+            stack.append((child, nid, depth + 1))
+
+    snapshot = {"format": FORMAT, "version": VERSION, "source": "html", "url": url, "title": title,
+                "lang": lang, "viewport": None, "nodes": nodes}
+    if truncated:
+        snapshot["truncated"] = True
+    return snapshot

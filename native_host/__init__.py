@@ -1,0 +1,26 @@
+"""Pith: private, offline main-content extraction.
+
+The few names most users need::
+
+    from native_host import Extractor, snapshot_from_html
+    result = Extractor().extract_html(open("page.html", "rb").read(), url="https://example.com/")
+    print(result.title, result.text)
+"""
+
+from .errors import InputError, ModelError, PithError, SnapshotError
+from .schema import validate_snapshot
+from .snapshot import snapshot_from_html
+
+__version__ = "0.1.0"
+
+__all__ = ["Extractor", "Result", "snapshot_from_html", "validate_snapshot", "PithError", "SnapshotError",
+           "ModelError", "InputError", "__version__"]
+
+
+def __getattr__(name):
+    # The extractor pulls in onnxruntime; load it only when asked for, so `pith --help` stays instant.
+    if name in ("Extractor", "Result"):
+        from . import extractor
+
+        return getattr(extractor, name)
+    raise AttributeError(name)

@@ -22,8 +22,10 @@ FORMAT = "pith-snapshot"
 VERSION = 1
 TEXT = "#text"
 
-# Subtrees that never show text to a reader; the content script skips the same ones.
-SKIP_SUBTREE = frozenset({"script", "style", "template", "noscript", "head"})
+# Subtrees that never show text to a reader; the content script skips the same ones. <noscript> is kept:
+# offline no script runs, so its content is what a reader of the HTML sees (lexbor parses it as markup with
+# scripting off), and some sites put their whole text there for crawlers. A live page never shows it.
+SKIP_SUBTREE = frozenset({"script", "style", "template", "head"})
 # Elements kept as a node but whose children are not: icons and embedded documents.
 LEAF_ONLY = frozenset({"svg", "iframe", "object", "embed", "canvas", "video", "audio", "select"})
 

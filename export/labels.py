@@ -1,0 +1,84 @@
+"""Gold labels per block, from a page's gold main text, by an ORDERED word alignment.
+
+Web2Text labelled CleanEval this way: the page's words (block after block) and the gold words are aligned
+in order, so a word in the menu that also occurs in the article ("Home", "the") is not counted as content
+just because it appears somewhere in the gold text, which a bag-of-words labelling does. A block is main
+when at least MAIN_SHARE of its words align.
+
+The structural labels of NeuScraper (title, heading, paragraph, list, table) come from the tags around the
+block, and are only set on main blocks: they teach the article renderer what each main block is.
+"""
+
+from __future__ import annotations
+
+import re
+from difflib import SequenceMatcher
+
+from native_host.blocks import Block
+
+MAIN_SHARE = 0.5
+LABELS = ("main", "title", "heading", "paragraph", "list", "table")
+_WORD = re.compile(r"\w+")
+
+
+def words(text: str) -> list[str]:
+    return _WORD.findall(text.lower())
+
+
+def aligned_counts(blocks: list[Block], gold_text: str) -> list[tuple[int, int]]:
+    """(aligned words, words) per block, from one monotone alignment of the page's words to the gold words."""
+    owner: list[int] = []
+    page: list[str] = []
+    for b in blocks:
+        w = words(b.text)
+        page.extend(w)
+        owner.extend([b.index] * len(w))
+    gold = words(gold_text or "")
+    counts = [[0, 0] for _ in blocks]
+    for i in owner:
+        counts[i][1] += 1
+    if page and gold:
+        matcher = SequenceMatcher(None, page, gold, autojunk=False)
+        for a, _, size in matcher.get_matching_blocks():
+            for k in range(a, a + size):
+                counts[owner[k]][0] += 1
+    return [(a, n) for a, n in counts]
+
+
+def _norm(text: str | None) -> str:
+    return " ".join(words(text or ""))
+
+
+def label_blocks(blocks: list[Block], gold_text: str, page_title: str | None = None) -> list[dict[str, int]]:
+    """One dict of 0/1 per label in LABELS for each block."""
+    counts = aligned_counts(blocks, gold_text)
+    title = _norm(page_title)
+    labels = []
+    title_done = False
+    for b, (a, n) in zip(blocks, counts):
+        main = int(n > 0 and a >= MAIN_SHARE * n)
+        f = b.flags
+        is_title = 0
+        if main and not title_done:
+            text = _norm(b.text)
+            if f["heading"] and ("h1" in b.tag_path or (title and text and text in title)):
+                is_title, title_done = 1, True
+        labels.append({
+            "main": main,
+            "title": is_title,
+            "heading": int(main and f["heading"] and not is_title),
+            "paragraph": int(main and f["paragraph"] and not f["heading"]),
+            "list": int(main and f["list"] and not f["table"]),
+            "table": int(main and f["table"]),
+        })
+    return labels
+
+
+def oracle_text(record: dict) -> str:
+    """The best a perfect block classifier can extract: exactly the blocks the alignment labels main."""
+    from native_host.blocks import blocks_from_snapshot
+    from native_host.snapshot import snapshot_from_html
+
+    blocks = blocks_from_snapshot(snapshot_from_html(record["html"], url=record.get("url")))
+    labels = label_blocks(blocks, record.get("main_text") or "", record.get("title"))
+    return "\n\n".join(b.text for b, lab in zip(blocks, labels) if lab["main"])

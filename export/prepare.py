@@ -1,0 +1,155 @@
+"""Pages -> cached training examples: snapshot, blocks, gold labels, then the tokenizer, class vocabulary
+and features. Parsing ~4,300 pages is the slow part, so it runs once (in parallel) and is cached.
+
+    python -m export.prepare --out runs/data          # all datasets, train and dev
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import os
+import pickle
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from native_host import features as F
+from native_host.blocks import blocks_from_snapshot
+from native_host.progress import progress
+from native_host.snapshot import snapshot_from_html
+
+from .data import iter_records
+from .labels import LABELS, label_blocks
+
+TEXT_VOCAB = 8192
+CLASS_VOCAB = 4096
+CLASS_MIN_COUNT = 3
+
+
+@dataclass
+class Page:
+    """One page ready for training or evaluation (features computed, snapshot dropped to keep the cache small)."""
+
+    id: str
+    dataset: str
+    split: str
+    page_type: str | None
+    title: str | None
+    gold: str                  # gold main text, for word-F1
+    with_: list[str]
+    without: list[str]
+    texts: list[str]           # block texts
+    labels: np.ndarray         # float32 [N, 6] in LABELS order
+    depth: np.ndarray          # float32 [N], the auxiliary target
+    inputs: F.PageInputs
+
+
+def _vocab_material(record: dict) -> tuple[list[str], collections.Counter]:
+    """Block texts and class words of one page, for the tokenizer and the class vocabulary."""
+    snapshot = snapshot_from_html(record["html"], url=record.get("url"))
+    counts: collections.Counter = collections.Counter()
+    for node in snapshot["nodes"]:
+        for name in node.get("classes", ()):
+            counts.update(F.class_words(name))
+        if "html_id" in node:
+            counts.update(F.class_words(node["html_id"]))
+    return [b.text for b in blocks_from_snapshot(snapshot)], counts
+
+
+def train_tokenizer(texts, path: Path, vocab_size: int = TEXT_VOCAB) -> None:
+    """Byte-level BPE: any script encodes without unknown tokens."""
+    from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, trainers
+
+    tok = Tokenizer(models.BPE())
+    tok.normalizer = normalizers.Sequence([normalizers.NFKC(), normalizers.Lowercase()])
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=True)
+    tok.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(vocab_size=vocab_size, min_frequency=2, special_tokens=["<pad>"],
+                                  initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), show_progress=False)
+    tok.train_from_iterator(texts, trainer)
+    tok.save(str(path))
+
+
+def write_class_vocab(counts: collections.Counter, path: Path, size: int = CLASS_VOCAB) -> None:
+    vocab = ["<pad>", "<unk>"] + [w for w, c in counts.most_common(size - 2) if c >= CLASS_MIN_COUNT]
+    path.write_text(json.dumps(vocab), "utf-8")
+
+
+_FEATURIZERS: dict = {}
+
+
+def _featurizer(assets: Path) -> F.Featurizer:
+    if assets not in _FEATURIZERS:
+        _FEATURIZERS[assets] = F.Featurizer(assets / "tokenizer.json", assets / "class_vocab.json")
+    return _FEATURIZERS[assets]
+
+
+def make_page(record: dict, assets: Path) -> Page | None:
+    """Segment, label and featurize one record; None when its gold text is empty."""
+    gold = record.get("main_text") or ""
+    if not gold.strip():
+        return None
+    snapshot = snapshot_from_html(record["html"], url=record.get("url"))
+    blocks = blocks_from_snapshot(snapshot)
+    labs = label_blocks(blocks, gold, record.get("title"))
+    labels = np.array([[lab[k] for k in LABELS] for lab in labs], dtype=np.float32).reshape(-1, len(LABELS))
+    depth = np.array([min(b.depth, 64) / 32 for b in blocks], dtype=np.float32)
+    return Page(record["id"], record["dataset"], record["split"], record.get("page_type"), record.get("title"),
+                gold, record.get("with") or [], record.get("without") or [], [b.text for b in blocks], labels,
+                depth, _featurizer(assets)(snapshot, blocks))
+
+
+def _make_page(args):
+    return make_page(*args)
+
+
+def prepare(out: Path, datasets=None, limit: int | None = None, workers: int = os.cpu_count() or 1) -> list[Page]:
+    """Train tokenizer and class vocabulary on the train split, then segment, label and featurize every page."""
+    out.mkdir(parents=True, exist_ok=True)
+    records = list(iter_records(datasets=datasets, limit=limit))
+    train = [r for r in records if r["split"] == "train"]
+    texts: list[str] = []
+    counts: collections.Counter = collections.Counter()
+    with ProcessPoolExecutor(workers) as pool:
+        for page_texts, page_counts in progress(pool.map(_vocab_material, train, chunksize=8), total=len(train),
+                                                desc="vocabulary"):
+            texts.extend(page_texts)
+            counts.update(page_counts)
+    train_tokenizer(texts, out / "tokenizer.json")
+    write_class_vocab(counts, out / "class_vocab.json")
+    pages: list[Page] = []
+    with ProcessPoolExecutor(workers) as pool:
+        for page in progress(pool.map(_make_page, [(r, out) for r in records], chunksize=8), total=len(records),
+                             desc="pages"):
+            if page is not None:
+                pages.append(page)
+    with open(out / "pages.pkl", "wb") as f:
+        pickle.dump(pages, f, protocol=pickle.HIGHEST_PROTOCOL)
+    return pages
+
+
+def load_pages(out: Path) -> list[Page]:
+    with open(out / "pages.pkl", "rb") as f:
+        return pickle.load(f)
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", type=Path, default=Path("runs/data"))
+    ap.add_argument("--datasets", default=None, help="comma-separated; default all")
+    ap.add_argument("--limit", type=int, default=None, help="pages per dataset (smoke runs)")
+    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    args = ap.parse_args(argv)
+    # Through the module's own name, so pickled pages refer to export.prepare.Page, not __main__.Page.
+    from export.prepare import prepare
+
+    pages = prepare(args.out, args.datasets.split(",") if args.datasets else None, args.limit, args.workers)
+    print(f"{len(pages)} pages, {sum(len(p.texts) for p in pages)} blocks -> {args.out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,126 @@
+"""`pith extract`: main content of HTML files (or stdin) as text, markdown, html or json.
+
+One file or `-` prints to stdout. Several files or a directory go to `--out result.jsonl` (one JSON object a
+page, in input order), over several worker processes, with a progress bar on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+from .errors import InputError, PithError
+from .progress import progress
+
+FORMATS = ("text", "markdown", "html", "json")
+HTML_SUFFIXES = (".html", ".htm", ".xhtml")
+
+
+def register(sub) -> None:
+    p = sub.add_parser("extract", help="extract the main content of HTML files",
+                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("inputs", nargs="+", metavar="FILE|DIR|-", help="HTML files, directories of them, or - for stdin")
+    p.add_argument("-f", "--format", choices=FORMATS, default="text")
+    p.add_argument("-u", "--url", help="the page's URL, to make links absolute (single input)")
+    p.add_argument("-o", "--out", type=Path, help="write one JSON line per page here (needed for several inputs)")
+    p.add_argument("-j", "--workers", type=int, default=min(4, os.cpu_count() or 1),
+                   help="worker processes for several inputs (default: %(default)s)")
+    p.add_argument("--model-dir", type=Path, help="use the model in this directory instead of the shipped one")
+    p.set_defaults(func=run)
+
+
+def _expand(inputs: list[str]) -> list[str]:
+    files: list[str] = []
+    for item in inputs:
+        if item == "-":
+            files.append(item)
+            continue
+        path = Path(item)
+        if path.is_dir():
+            found = sorted(str(p) for p in path.rglob("*") if p.suffix.lower() in HTML_SUFFIXES and p.is_file())
+            if not found:
+                raise InputError(f"no .html/.htm files in directory {item}")
+            files.extend(found)
+        elif path.is_file():
+            files.append(item)
+        else:
+            raise InputError(f"no such file or directory: {item}")
+    return files
+
+
+def _read(item: str) -> bytes:
+    if item == "-":
+        return sys.stdin.buffer.read()
+    try:
+        return Path(item).read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read {item}: {exc.strerror}") from exc
+
+
+def render(result, fmt: str) -> str:
+    if fmt == "json":
+        return json.dumps(result.to_dict(), ensure_ascii=False)
+    if fmt == "markdown":
+        head = f"# {result.title}\n\n" if result.title and not result.markdown.startswith("# ") else ""
+        return head + result.markdown
+    if fmt == "html":
+        return result.html
+    return result.text
+
+
+_WORKER_EXTRACTOR = None
+
+
+def _init_worker(model_dir) -> None:
+    global _WORKER_EXTRACTOR
+    from .extractor import Extractor
+
+    _WORKER_EXTRACTOR = Extractor(model_dir)
+
+
+def _work(item: str) -> dict:
+    try:
+        result = _WORKER_EXTRACTOR.extract_html(_read(item))
+        return {"path": item, **result.to_dict()}
+    except PithError as exc:
+        return {"path": item, "error": {"code": exc.code, "message": exc.message}}
+    except Exception as exc:  # one bad page must not lose the others' results
+        return {"path": item, "error": {"code": "internal", "message": f"{type(exc).__name__}: {exc}"}}
+
+
+def run(args) -> int:
+    files = _expand(args.inputs)
+    if len(files) == 1 and not args.out:
+        from .extractor import Extractor
+
+        result = Extractor(args.model_dir).extract_html(_read(files[0]), url=args.url)
+        sys.stdout.write(render(result, args.format).rstrip("\n") + "\n")
+        return 0
+    if not args.out:
+        raise InputError(f"{len(files)} inputs: give --out result.jsonl to collect them")
+    if "-" in files:
+        raise InputError("stdin (-) can only be used alone")
+    failed = 0
+    tmp = args.out.with_name(args.out.name + ".part")
+    with open(tmp, "w", encoding="utf-8") as out:
+        if args.workers <= 1:
+            _init_worker(args.model_dir)
+            results = map(_work, files)
+            pool = None
+        else:
+            pool = ProcessPoolExecutor(args.workers, initializer=_init_worker, initargs=(args.model_dir,))
+            results = pool.map(_work, files, chunksize=4)
+        try:
+            for row in progress(results, total=len(files), desc="extract"):
+                failed += "error" in row
+                out.write(json.dumps(row, ensure_ascii=False) + "\n")
+        finally:
+            if pool:
+                pool.shutdown(cancel_futures=True)
+    tmp.replace(args.out)  # a partial file never masquerades as a finished one
+    print(f"pith: {len(files) - failed} pages extracted, {failed} failed -> {args.out}", file=sys.stderr)
+    return 1 if failed == len(files) else 0

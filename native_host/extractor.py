@@ -1,0 +1,81 @@
+"""The engine: page -> snapshot -> blocks -> features -> model -> labels -> article.
+
+`Extractor` loads the model once and serves any number of pages; the native-messaging host, the CLI and
+Python users all go through it.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from . import __version__
+from .article import build_article
+from .blocks import blocks_from_snapshot
+from .features import Featurizer
+from .limits import MAX_BLOCKS
+from .model import CLASS_VOCAB_FILE, TOKENIZER_FILE, OnnxModel
+from .result import LABELS, BlockResult, Result
+from .schema import validate_snapshot
+from .snapshot import snapshot_from_html
+
+
+class Extractor:
+    """Loads the shipped model (or the one in `model_dir`) once; CPU unless a CUDA provider is present."""
+
+    def __init__(self, model_dir: str | Path | None = None, providers: list[str] | None = None):
+        self.model = OnnxModel(model_dir, providers)
+        self.featurize = Featurizer(self.model.dir / TOKENIZER_FILE, self.model.dir / CLASS_VOCAB_FILE)
+
+    @property
+    def threshold(self) -> float:
+        """The decision threshold on the main-content score, chosen on dev at training time (model.json)."""
+        return self.model.threshold
+
+    @property
+    def info(self) -> dict:
+        return {"model_id": self.model.model_id, "providers": list(self.model.providers), "version": __version__,
+                "threshold": self.threshold}
+
+    def extract_html(self, html: bytes | str, url: str | None = None) -> Result:
+        t0 = time.perf_counter()
+        snapshot = snapshot_from_html(html, url=url)
+        return self._extract(snapshot, {"snapshot": (time.perf_counter() - t0) * 1000})
+
+    def extract_snapshot(self, snapshot: dict) -> Result:
+        """Extract from a snapshot that arrived from outside: it is validated first (SnapshotError)."""
+        t0 = time.perf_counter()
+        validate_snapshot(snapshot)
+        return self._extract(snapshot, {"validate": (time.perf_counter() - t0) * 1000})
+
+    def _extract(self, snapshot: dict, timings: dict[str, float]) -> Result:
+        clock = time.perf_counter()
+
+        def lap(stage: str) -> None:
+            nonlocal clock
+            now = time.perf_counter()
+            timings[stage] = (now - clock) * 1000
+            clock = now
+
+        blocks = blocks_from_snapshot(snapshot)
+        lap("blocks")
+        inputs = self.featurize(snapshot, blocks)
+        lap("features")
+        scores = self.model.scores(inputs)
+        lap("inference")
+        main = [bool(s) for s in scores[:, 0] >= self.threshold]
+        title = snapshot.get("title")
+        for b, s in zip(blocks, scores):
+            if s[0] >= self.threshold and s[1] >= 0.5:
+                title = " ".join(b.text.split())  # the page's own headline beats a <title> with a site suffix
+                break
+        article = build_article(snapshot, blocks, main, title)
+        lap("article")
+        node_ids = sorted({i for b, m in zip(blocks, main) if m for i in b.node_ids})
+        block_results = [BlockResult(b.index, b.node_ids, b.text, {k: round(float(v), 4) for k, v in zip(LABELS, s)},
+                                     m) for b, s, m in zip(blocks, scores, main)]
+        timings["total"] = sum(timings.values())
+        return Result(url=snapshot.get("url"), title=article.title, byline=article.byline, lang=snapshot.get("lang"),
+                      text=article.text, markdown=article.markdown, html=article.html, node_ids=node_ids,
+                      blocks=block_results, timings={k: round(v, 3) for k, v in timings.items()},
+                      truncated=bool(snapshot.get("truncated")) or len(blocks) >= MAX_BLOCKS)

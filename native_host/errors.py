@@ -34,3 +34,33 @@ class InputError(PithError):
     """A file or argument given to the CLI cannot be used."""
 
     code = "bad_input"
+
+
+class ProtocolError(PithError):
+    """A native-messaging request the host cannot act on; the reply names what to change."""
+
+    code = "bad_request"
+
+
+class UnknownTypeError(ProtocolError):
+    """A request type this host does not know (an extension newer than the host: update pith)."""
+
+    code = "unknown_type"
+
+
+class UnsupportedVersionError(ProtocolError):
+    """A protocol version this host does not speak."""
+
+    code = "unsupported_version"
+
+
+class TooLargeError(ProtocolError):
+    """A message over limits.MAX_REQUEST_BYTES."""
+
+    code = "too_large"
+
+
+class InstallError(PithError):
+    """`pith install`/`uninstall` cannot do what was asked; the message says which option to change."""
+
+    code = "bad_input"

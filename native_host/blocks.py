@@ -31,7 +31,7 @@ HEADINGS = frozenset("h1 h2 h3 h4 h5 h6".split())
 LIST_TAGS = frozenset("ul ol dl li dt dd menu".split())
 TABLE_TAGS = frozenset("table thead tbody tfoot tr td th caption".split())
 
-_SPACE = re.compile(r"[ \t\r\f\v\u00a0\u200b]+")
+_SPACE = re.compile(r"[\s\u200b]+")
 _NEWLINES = re.compile(r" *\n[ \n]*")
 
 
@@ -51,8 +51,9 @@ class Block:
     flags: dict[str, bool] = field(default_factory=dict)  # structural context: heading, list, table, ...
 
 
-def _clean(parts: list[str]) -> str:
-    text = _SPACE.sub(" ", "".join(parts))
+def _clean(parts: list[str | None]) -> str:
+    """Whitespace runs in the source fold to one space; a <br> (None in parts) is a line break."""
+    text = "".join("\n" if p is None else _SPACE.sub(" ", p) for p in parts)
     return _NEWLINES.sub("\n", text).strip()
 
 
@@ -109,7 +110,7 @@ def blocks_from_snapshot(snapshot: dict, combine: bool = True) -> list[Block]:
             owner[i] = owner[parent] if parent >= 0 else i
             if tag == "br" and current is not None and current["owner"] == owner[i] and not dead[i]:
                 current["ids"].append(i)
-                current["parts"].append("\n")
+                current["parts"].append(None)
         else:
             owner[i] = i
             current = None  # a block-level element ends the run of text before it

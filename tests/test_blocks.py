@@ -1,0 +1,84 @@
+"""Segmentation: formatting folds into blocks, block elements split them, menus combine, ids map back."""
+
+from native_host import snapshot_from_html
+from native_host.blocks import blocks_from_snapshot
+
+
+def blocks(html, **kw):
+    return blocks_from_snapshot(snapshot_from_html(html), **kw)
+
+
+def test_inline_tags_fold_into_their_block():
+    (b,) = blocks("<p>Some <b>bold <i>and italic</i></b> text, <a href=/x>a link</a>.</p>")
+    assert b.text == "Some bold and italic text, a link."
+    assert b.link_chars == len("a link")
+    assert b.tag_path == ["html", "body", "p"]
+
+
+def test_block_elements_split_text_of_their_parent():
+    got = [b.text for b in blocks("<div>intro <p>para</p> outro</div>")]
+    assert got == ["intro", "para", "outro"]
+
+
+def test_node_ids_cover_owner_inline_elements_and_text():
+    s = snapshot_from_html("<p>a <b>b</b></p>")
+    (b,) = blocks_from_snapshot(s)
+    assert [s["nodes"][i]["tag"] for i in b.node_ids] == ["p", "#text", "b", "#text"]
+    assert b.owner == b.node_ids[0]
+
+
+def test_br_is_a_line_break_inside_the_block():
+    (b,) = blocks("<p>one<br>two</p>")
+    assert b.text == "one\ntwo"
+
+
+def test_tables_and_lists():
+    got = blocks("<table><tr><th>h</th><td>cell <b>x</b></td></tr></table><ul><li>one</li><li>two</li></ul>")
+    assert [b.text for b in got] == ["h", "cell x", "one", "two"]
+    assert got[0].flags["table"] and not got[0].flags["list"]
+    assert got[2].flags["list"]
+
+
+def test_link_menus_combine_content_does_not():
+    got = blocks('<ul class=m><li><a href=/a>Home</a></li><li><a href=/b>News</a></li></ul>'
+                 '<div><p>First para.</p><p>Second para.</p></div>')
+    assert [b.text for b in got] == ["Home\nNews", "First para.", "Second para."]
+    assert got[0].merged == 2
+    assert [b.index for b in got] == [0, 1, 2]
+
+
+def test_combine_needs_same_tag_and_classes():
+    got = blocks('<ul><li class=a><a href=/a>A</a></li><li class=b><a href=/b>B</a></li></ul>')
+    assert len(got) == 2
+    assert len(blocks('<ul><li><a href=/a>A</a></li><li><a href=/b>B</a></li></ul>', combine=False)) == 2
+
+
+def test_forms_and_media_make_no_blocks_hidden_is_flagged():
+    got = blocks('<form><label>Name</label><input value=x><select><option>One</option></select>'
+                 '<textarea>typed</textarea></form><div hidden><p>collapsed answer</p></div>')
+    assert [b.text for b in got] == ["Name", "collapsed answer"]
+    assert got[1].flags["hidden"] and not got[0].flags["hidden"]
+
+
+def test_class_path_and_depth():
+    (b,) = blocks('<div id=main class="content wide"><section><p class=lead>x</p></section></div>')
+    assert b.class_path == ["div.content.wide#main", "p.lead"]
+    assert b.depth == 4
+
+
+def test_whitespace_collapses_and_empty_blocks_vanish():
+    got = blocks("<div>  \n </div><p>  a \t\n b  </p><p>\u00a0</p>")
+    assert [b.text for b in got] == ["a b"]
+
+
+def test_headings_flagged(page):
+    got = blocks_from_snapshot(snapshot_from_html(page("article.html")))
+    h1 = next(b for b in got if b.text == "How Tides Work")
+    assert h1.flags["heading"]
+    assert any(b.text.startswith("Twice a day") and b.flags["paragraph"] for b in got)
+
+
+def test_deep_nesting_segments_without_recursion():
+    html = "<div>" * 10_000 + "deep" + "</div>" * 10_000
+    (b,) = blocks(html)
+    assert b.text == "deep" and len(b.tag_path) > 10_000

@@ -1,0 +1,95 @@
+"""The shipped JSON Schema, enforced on input: good snapshots pass, bad ones fail with the field named, and
+our compiled validator agrees with the reference `jsonschema` implementation."""
+
+import copy
+
+import jsonschema
+import pytest
+
+from native_host import SnapshotError, snapshot_from_html, validate_snapshot
+from native_host.schema import snapshot_schema
+
+
+def good():
+    return {"format": "pith-snapshot", "version": 1, "source": "live", "url": "https://e.example/", "title": "T",
+            "lang": "en", "viewport": {"width": 1280, "height": 800},
+            "nodes": [
+                {"id": 0, "parent": -1, "depth": 0, "tag": "html"},
+                {"id": 1, "parent": 0, "depth": 1, "tag": "body", "visible": True, "box": [0, 0, 1280, 3000],
+                 "font_size": 16, "font_weight": 400, "display": "block"},
+                {"id": 2, "parent": 1, "depth": 2, "tag": "a", "href": "https://e.example/x", "classes": ["nav"]},
+                {"id": 3, "parent": 2, "depth": 3, "tag": "#text", "text": "link"},
+            ]}
+
+
+def mutate(path_fn):
+    s = good()
+    path_fn(s)
+    return s
+
+
+BAD = {
+    "not an object": lambda s: s.clear() or s.update({"nodes": 1}),
+    "wrong format": lambda s: s.update(format="other"),
+    "wrong version": lambda s: s.update(version=2),
+    "missing nodes": lambda s: s.pop("nodes"),
+    "unknown page field": lambda s: s.update(extra=1),
+    "bad source": lambda s: s.update(source="web"),
+    "title not string": lambda s: s.update(title=5),
+    "node missing tag": lambda s: s["nodes"][1].pop("tag"),
+    "node unknown field": lambda s: s["nodes"][1].update(onclick="x"),
+    "id not integer": lambda s: s["nodes"][1].update(id="1"),
+    "bool as integer": lambda s: s["nodes"][1].update(depth=True),
+    "negative font": lambda s: s["nodes"][1].update(font_size=-1),
+    "box of 3": lambda s: s["nodes"][1].update(box=[1, 2, 3]),
+    "classes not list": lambda s: s["nodes"][2].update(classes="nav"),
+    "text too long": lambda s: s["nodes"][3].update(text="x" * 100_001),
+    "viewport missing height": lambda s: s.update(viewport={"width": 3}),
+    "empty tag": lambda s: s["nodes"][1].update(tag=""),
+}
+
+STRUCTURE = {
+    "id not index": lambda s: s["nodes"][1].update(id=7),
+    "parent after node": lambda s: s["nodes"][1].update(parent=2),
+    "wrong depth": lambda s: s["nodes"][2].update(depth=5),
+    "text node as parent": lambda s: s["nodes"].append({"id": 4, "parent": 3, "depth": 4, "tag": "b"}),
+}
+
+
+def test_good_snapshot_passes_both_validators():
+    validate_snapshot(good())
+    jsonschema.validate(good(), snapshot_schema())
+
+
+def test_html_snapshots_pass_reference_validator(page):
+    jsonschema.validate(snapshot_from_html(page("article.html"), url="https://e.example/"), snapshot_schema())
+
+
+@pytest.mark.parametrize("name", sorted(BAD))
+def test_bad_snapshot_rejected_like_jsonschema(name):
+    s = mutate(BAD[name])
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(s, snapshot_schema())
+    with pytest.raises(SnapshotError) as err:
+        validate_snapshot(s)
+    assert err.value.code == "bad_snapshot" and err.value.message.startswith("$")
+
+
+@pytest.mark.parametrize("name", sorted(STRUCTURE))
+def test_tree_consistency_enforced(name):
+    with pytest.raises(SnapshotError):
+        validate_snapshot(mutate(STRUCTURE[name]))
+
+
+def test_error_names_the_field():
+    s = good()
+    s["nodes"][2]["href"] = 3
+    with pytest.raises(SnapshotError, match=r"\$\.nodes\[2\]\.href: expected string"):
+        validate_snapshot(s)
+
+
+def test_validator_does_not_mutate():
+    s = good()
+    before = copy.deepcopy(s)
+    validate_snapshot(s)
+    assert s == before

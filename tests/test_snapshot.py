@@ -1,0 +1,145 @@
+"""HTML -> snapshot v1: structure, text, encodings, hidden nodes, skipped subtrees, broken and deep markup."""
+
+import json
+
+import pytest
+
+from native_host import snapshot_from_html, validate_snapshot
+from native_host.snapshot import decode_html
+
+
+def texts(snapshot):
+    return [n["text"] for n in snapshot["nodes"] if n["tag"] == "#text"]
+
+
+def by_tag(snapshot, tag):
+    return [n for n in snapshot["nodes"] if n["tag"] == tag]
+
+
+def test_page_fields_and_valid(page):
+    s = snapshot_from_html(page("article.html"), url="https://gazette.example/science/tides")
+    validate_snapshot(s)
+    assert s["format"] == "pith-snapshot" and s["version"] == 1 and s["source"] == "html"
+    assert s["title"] == "How Tides Work | The Coastal Gazette"
+    assert s["lang"] == "en"
+    assert s["viewport"] is None
+
+
+def test_nested_inline_tags_keep_order_and_parents():
+    s = snapshot_from_html("<p>a <b>b <i>c</i> d</b> e</p>")
+    nodes = s["nodes"]
+    assert [n["tag"] for n in nodes] == ["html", "body", "p", "#text", "b", "#text", "i", "#text", "#text", "#text"]
+    assert "".join(texts(s)) == "a b c d e"
+    i = next(n for n in nodes if n["tag"] == "i")
+    assert nodes[i["parent"]]["tag"] == "b" and i["depth"] == nodes[i["parent"]]["depth"] + 1
+
+
+def test_script_style_template_head_skipped_noscript_kept(page):
+    s = snapshot_from_html("<head><title>T</title><style>p{}</style></head><body><script>var x=1</script>"
+                           "<template><p>tpl</p></template><noscript><p>no js</p></noscript><p>ok</p></body>")
+    tags = {n["tag"] for n in s["nodes"]}
+    assert not tags & {"script", "style", "template", "head", "title"}
+    assert "no js" in texts(s) and "ok" in texts(s)
+    assert not any("var x" in t or "tpl" in t for t in texts(s))
+
+
+def test_leaf_only_elements_have_no_children():
+    s = snapshot_from_html("<body><svg><title>icon</title><text>x</text></svg><select><option>Pick</option>"
+                           "</select><p>t</p></body>")
+    assert by_tag(s, "svg") and by_tag(s, "select")
+    assert "icon" not in texts(s) and "Pick" not in texts(s)
+
+
+@pytest.mark.parametrize("markup", [
+    '<div hidden>x</div>', '<div aria-hidden="true">x</div>', '<div style="color:red; display: none">x</div>',
+    '<div style="visibility:hidden">x</div>', '<input type="hidden" value="x">',
+])
+def test_hidden_by_markup_is_marked(markup):
+    s = snapshot_from_html(f"<body>{markup}</body>")
+    element = s["nodes"][2]
+    assert element.get("hidden") is True
+
+
+def test_visible_elements_are_not_marked_hidden():
+    s = snapshot_from_html('<body><div style="display:block" aria-hidden="false">x</div></body>')
+    assert "hidden" not in s["nodes"][2]
+
+
+def test_links_images_made_absolute_with_base():
+    s = snapshot_from_html('<head><base href="/docs/"></head><body><a href="page">p</a><a name=x>n</a>'
+                           '<img src="i.png" alt=" An image "></body>', url="https://e.example/a/b")
+    a, a2 = by_tag(s, "a")
+    assert a["href"] == "https://e.example/docs/page" and "href" not in a2
+    img = by_tag(s, "img")[0]
+    assert img["src"] == "https://e.example/docs/i.png" and img["alt"] == "An image"
+
+
+def test_attributes_classes_id_role():
+    s = snapshot_from_html('<div class=" a  b " id="main" role="main" aria-label="Story">t</div>')
+    d = by_tag(s, "div")[0]
+    assert d["classes"] == ["a", "b"] and d["html_id"] == "main" and d["role"] == "main"
+    assert d["aria_label"] == "Story"
+
+
+def test_whitespace_only_text_becomes_one_space():
+    s = snapshot_from_html("<p><a>x</a>\n   \t<a>y</a></p>")
+    assert texts(s) == ["x", " ", "y"]
+
+
+def test_cp1252_meta_charset(page):
+    s = snapshot_from_html(page("cp1252.html"))
+    assert "Café crème “quoted”" in texts(s)
+    assert s["title"] == "Café"
+
+
+def test_utf8_bom(page):
+    assert "BOM über" in texts(snapshot_from_html(page("utf8-bom.html")))
+
+
+def test_utf16_bom():
+    data = "\ufeff<p>sechzehn Bit</p>".encode("utf-16-le")
+    assert decode_html(data).endswith("<p>sechzehn Bit</p>")
+
+
+def test_undeclared_non_utf8_falls_back_to_cp1252():
+    assert "naïve" in texts(snapshot_from_html(b"<p>na\xefve</p>"))
+
+
+def test_broken_html_never_raises(page):
+    s = snapshot_from_html(page("broken.html"))
+    validate_snapshot(s)
+    joined = " ".join(texts(s))
+    for word in ("Unclosed", "cell two", "After the mess", "trailing"):
+        assert word in joined
+    assert "not here" not in joined
+
+
+@pytest.mark.parametrize("junk", [b"", b"\x00\x00\x00", b"<<<>>>", b"</p></div>", b"\xff\xfe\xfa", "<p>\ud800</p>"])
+def test_garbage_input_gives_valid_snapshot(junk):
+    validate_snapshot(snapshot_from_html(junk))
+
+
+def test_deep_nesting_10000_levels():
+    depth = 10_000
+    html = "<div>" * depth + "deep text" + "</div>" * depth
+    s = snapshot_from_html(html)
+    validate_snapshot(s)
+    text = by_tag(s, "#text")[0]
+    assert text["text"] == "deep text" and text["depth"] > depth
+
+
+def test_compact_json_for_10000_nodes():
+    html = "<body>" + "".join(f'<div class="row item"><span>cell {i}</span></div>' for i in range(3400)) + "</body>"
+    s = snapshot_from_html(html)
+    assert len(s["nodes"]) > 10_000
+    size = len(json.dumps(s, separators=(",", ":")))
+    assert size < 2_000_000, size
+
+
+def test_node_limit_truncates(monkeypatch):
+    from native_host import limits
+
+    monkeypatch.setattr(limits, "MAX_NODES", 50)
+    s = snapshot_from_html("<body>" + "<p>x</p>" * 100 + "</body>")
+    assert len(s["nodes"]) == 50 and s["truncated"] is True
+    validate_snapshot(s)

@@ -253,7 +253,7 @@ def _inline_md(el: Element) -> str:
 
 
 def to_markdown(root: Element) -> str:
-    lines: list[str] = []
+    lines: list[str | tuple[str, bool]] = []  # (line, is a list item) for items
     # (element, list depth, ordered index or None, quote prefix)
     stack: list[tuple[Element, int, int | None, str]] = [(c, 0, None, "") for c in reversed(root.children)]
     while stack:
@@ -278,7 +278,7 @@ def to_markdown(root: Element) -> str:
         elif tag == "li":
             text = _inline_md(Element("p", children=[c for c in el.children if _is_inline(c)]))
             bullet = f"{number}." if number is not None else "-"
-            lines.append(f"{quote}{'  ' * depth}{bullet} {text}")
+            lines.append((f"{quote}{'  ' * depth}{bullet} {text}", True))
             for c in reversed([c for c in el.children if not _is_inline(c)]):
                 stack.append((c, depth + 1, None, quote))
             continue
@@ -299,12 +299,14 @@ def to_markdown(root: Element) -> str:
             q = quote + "> " if tag == "blockquote" else quote
             stack.extend((c, depth, None, q) for c in reversed(el.children))
             continue
-    out = []
+    out: list[str] = []
+    previous_item = False
     for line in lines:
-        if out and not (line.lstrip().startswith(("-", "1", "2", "3", "4", "5", "6", "7", "8", "9"))
-                        and out[-1].lstrip().startswith("-")):
-            out.append("")
-        out.append(line)
+        text, item = line if isinstance(line, tuple) else (line, False)
+        if out and not (item and previous_item):
+            out.append("")  # a blank line between blocks, none between the items of a list
+        out.append(text)
+        previous_item = item
     return "\n".join(out).strip() + "\n" if out else ""
 
 

@@ -1,0 +1,109 @@
+"""Native-messaging framing: a 32-bit length in native byte order, then that many bytes of UTF-8 JSON.
+
+Both ends of a pipe can misbehave (a browser killed mid-message, a script writing garbage), so reading
+never trusts the length blindly: an over-limit frame is skipped without being held in memory and reported
+as `too_large`, an end of input inside a frame ends the session with a reason for the log, and a frame that
+is not UTF-8 JSON becomes a `bad_request` the host answers. Nothing here ever writes to stdout on its own.
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+from typing import BinaryIO, Callable
+
+from .errors import ProtocolError, TooLargeError
+
+HEADER = struct.Struct("=I")  # native byte order, as Chromium and Firefox write it
+READ_PIECE = 1024 * 1024       # a long frame is read in pieces so progress can be reported between them
+
+
+class StreamClosed(Exception):
+    """The input ended; `reason` says whether cleanly (between frames) or inside a frame."""
+
+    def __init__(self, reason: str, clean: bool):
+        super().__init__(reason)
+        self.reason = reason
+        self.clean = clean
+
+
+def _read_into(stream: BinaryIO, view: memoryview, on_progress: Callable[[], None] | None) -> int:
+    """Fill `view` from `stream`; returns how many bytes arrived before the end of input."""
+    got = 0
+    while got < len(view):
+        n = stream.readinto(view[got:got + READ_PIECE])
+        if not n:
+            break
+        got += n
+        if on_progress:
+            on_progress()
+    return got
+
+
+def _skip(stream: BinaryIO, length: int, on_progress: Callable[[], None] | None) -> int:
+    """Read and drop `length` bytes a piece at a time; returns how many there were before the end of input."""
+    scratch = memoryview(bytearray(min(length, READ_PIECE)))
+    skipped = 0
+    while skipped < length:
+        want = min(length - skipped, len(scratch))
+        n = _read_into(stream, scratch[:want], on_progress)
+        skipped += n
+        if n < want:
+            break
+    return skipped
+
+
+def read_frame(stream: BinaryIO, max_bytes: int, on_progress: Callable[[], None] | None = None) -> bytearray:
+    """The next frame's payload. Raises StreamClosed at the end of input, TooLargeError for a frame over
+    `max_bytes` (already skipped, so the next frame can be read)."""
+    header = bytearray(HEADER.size)
+    got = _read_into(stream, memoryview(header), None)
+    if got == 0:
+        raise StreamClosed("input closed", clean=True)
+    if got < HEADER.size:
+        raise StreamClosed(f"input closed inside a frame header ({got} of {HEADER.size} bytes)", clean=False)
+    (length,) = HEADER.unpack(header)
+    if length > max_bytes:
+        skipped = _skip(stream, length, on_progress)
+        if skipped < length:
+            raise StreamClosed(f"input closed inside an over-limit frame ({skipped} of {length} bytes)", clean=False)
+        raise TooLargeError(f"message of {length} bytes is over the limit of {max_bytes} bytes; "
+                            "send a smaller snapshot (the extension trims pages to docs/snapshot.md's limits)")
+    payload = bytearray(length)
+    got = _read_into(stream, memoryview(payload), on_progress)
+    if got < length:
+        raise StreamClosed(f"input closed inside a frame ({got} of {length} bytes)", clean=False)
+    return payload
+
+
+def decode_message(payload: bytes | bytearray) -> dict:
+    """UTF-8 JSON object -> dict; anything else is a ProtocolError (bad_request) whose message says why."""
+    try:
+        text = payload.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ProtocolError(f"message is not UTF-8 (byte {exc.start}); messages are UTF-8 JSON") from None
+    try:
+        message = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ProtocolError(f"message is not JSON ({exc.msg}: line {exc.lineno} column {exc.colno})") from None
+    except RecursionError:
+        raise ProtocolError("message nests too deeply to decode; flatten it (snapshots are flat node lists)") from None
+    if not isinstance(message, dict):
+        raise ProtocolError(f"message must be a JSON object, got {type(message).__name__}")
+    return message
+
+
+def encode_message(message: dict) -> bytes:
+    """dict -> compact JSON bytes. ASCII-only (escapes for the rest), so a slice of the text is a whole number
+    of bytes and a lone surrogate from the input cannot make invalid UTF-8."""
+    return json.dumps(message, separators=(",", ":"), allow_nan=False).encode("ascii")
+
+
+def frame(payload: bytes) -> bytes:
+    return HEADER.pack(len(payload)) + payload
+
+
+def write_frame(stream: BinaryIO, payload: bytes) -> None:
+    """One write and one flush per frame, so a reader on the other end never waits on a partial frame."""
+    stream.write(frame(payload))
+    stream.flush()

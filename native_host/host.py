@@ -1,0 +1,237 @@
+"""`pith host`: the long-lived native-messaging process behind one `connectNative` port.
+
+A reader thread reads and decodes requests while the worker extracts, so a pipelined request's 20 MB
+decode overlaps the previous page's inference; the worker alone writes, so a reply's chunks are never
+interleaved with another reply. stdout carries protocol frames only: the real descriptor is kept for the
+protocol and fd 1 is pointed at stderr, so a stray print (ours or a library's, from C too) cannot corrupt
+the stream. `--stdio-jsonl` serves the same requests as JSON lines, for scripts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import queue
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from typing import BinaryIO, Callable, Protocol
+
+from . import __version__, limits
+from .errors import ProtocolError, TooLargeError
+from .framing import READ_PIECE, StreamClosed, decode_message, encode_message, read_frame, write_frame
+from .identity import FIREFOX_EXTENSION_ID, chromium_origin
+from .logs import setup_logging
+from .protocol import (LazyExtractor, Request, answer, error_reply, internal_error_reply, parse_request,
+                       reply_payloads, request_id)
+
+log = logging.getLogger(__name__)
+
+
+class Transport(Protocol):
+    def read(self, on_progress: Callable[[], None]) -> bytes | bytearray: ...
+
+    def write(self, reply: dict) -> None: ...
+
+
+class FramedTransport:
+    """Native messaging: length-prefixed frames; replies over the frame cap go out as chunks."""
+
+    def __init__(self, inp: BinaryIO, out: BinaryIO, frame_cap: int = limits.MAX_REPLY_FRAME_BYTES):
+        self.inp, self.out, self.frame_cap = inp, out, frame_cap
+
+    def read(self, on_progress: Callable[[], None]) -> bytearray:
+        return read_frame(self.inp, limits.MAX_REQUEST_BYTES, on_progress)
+
+    def write(self, reply: dict) -> None:
+        for payload in reply_payloads(reply, self.frame_cap):
+            write_frame(self.out, payload)
+
+
+class JsonLinesTransport:
+    """One JSON request per line in, one JSON reply per line out; no size cap on replies, so no chunks."""
+
+    def __init__(self, inp: BinaryIO, out: BinaryIO):
+        self.inp, self.out = inp, out
+
+    def read(self, on_progress: Callable[[], None]) -> bytes:
+        while True:
+            line = self.inp.readline(limits.MAX_REQUEST_BYTES + 1)
+            if not line:
+                raise StreamClosed("input closed", clean=True)
+            on_progress()
+            if len(line) > limits.MAX_REQUEST_BYTES and not line.endswith(b"\n"):
+                while line and not line.endswith(b"\n"):
+                    line = self.inp.readline(READ_PIECE)
+                raise TooLargeError(f"request line over the limit of {limits.MAX_REQUEST_BYTES} bytes; "
+                                    "send a smaller snapshot")
+            if line.strip():
+                return line
+
+    def write(self, reply: dict) -> None:
+        self.out.write(encode_message(reply) + b"\n")
+        self.out.flush()
+
+
+@dataclass
+class Closed:
+    """The reader's last word: why the input ended."""
+
+    reason: str
+    clean: bool
+
+
+class Server:
+    """Serves one transport until its input closes or it sits idle for `idle_timeout` seconds (0: never)."""
+
+    def __init__(self, transport: Transport, engine: LazyExtractor, idle_timeout: float = limits.HOST_IDLE_TIMEOUT_S,
+                 log_path: str | None = None):
+        self.transport = transport
+        self.engine = engine
+        self.idle_timeout = idle_timeout
+        self.log_path = log_path
+        self.inbox: queue.Queue = queue.Queue(maxsize=limits.HOST_QUEUE_DEPTH)
+        self.last_activity = time.monotonic()
+
+    def _touch(self) -> None:
+        self.last_activity = time.monotonic()
+
+    def _read_loop(self) -> None:
+        while True:
+            try:
+                payload = self.transport.read(self._touch)
+            except TooLargeError as exc:
+                log.warning("refused a message: %s", exc.message)
+                self.inbox.put(error_reply(None, exc))
+                continue
+            except StreamClosed as exc:
+                self.inbox.put(Closed(exc.reason, exc.clean))
+                return
+            except Exception as exc:  # an unreadable stdin ends the session, with the reason logged
+                log.exception("reading the input failed")
+                self.inbox.put(Closed(f"reading the input failed: {exc}", False))
+                return
+            received = time.perf_counter()
+            self._touch()
+            try:
+                message = decode_message(payload)
+            except ProtocolError as exc:
+                log.warning("undecodable message of %d bytes: %s", len(payload), exc.message)
+                self.inbox.put(error_reply(None, exc))
+                continue
+            finally:
+                del payload
+            try:
+                self.inbox.put(parse_request(message, received))
+            except ProtocolError as exc:
+                log.info("refused request %s: %s", request_id(message), exc.message)
+                self.inbox.put(error_reply(request_id(message), exc))
+
+    def _next(self):
+        """The next inbox item, or None once the host has been idle for idle_timeout."""
+        while True:
+            if not self.idle_timeout:
+                return self.inbox.get()
+            left = self.idle_timeout - (time.monotonic() - self.last_activity)
+            if left <= 0:
+                return None
+            try:
+                return self.inbox.get(timeout=left)
+            except queue.Empty:
+                continue  # a long frame may have been arriving meanwhile: re-check its activity
+
+    def _send(self, reply: dict) -> None:
+        try:
+            self.transport.write(reply)
+        except ValueError as exc:  # a reply JSON cannot carry (NaN): answer with the reason instead
+            log.exception("reply %s cannot be encoded", reply.get("id"))
+            self.transport.write(internal_error_reply(reply.get("id"), exc, self.log_path))
+
+    def serve(self) -> int:
+        threading.Thread(target=self._read_loop, name="pith-reader", daemon=True).start()
+        while True:
+            item = self._next()
+            if item is None:
+                log.info("idle for %.0f s: exiting", self.idle_timeout)
+                return 0
+            if isinstance(item, Closed):
+                (log.info if item.clean else log.warning)("exiting: %s", item.reason)
+                return 0 if item.clean else 1
+            if isinstance(item, Request):
+                t0 = time.perf_counter()
+                reply = answer(item, self.engine, self.log_path)
+                log.info("request %s %s -> %s in %.1f ms", item.id, item.type, reply["type"],
+                         (time.perf_counter() - t0) * 1000)
+            else:
+                reply = item
+            try:
+                self._send(reply)
+            except OSError as exc:  # the browser went away: nobody is left to answer
+                log.info("exiting: output closed (%s)", exc)
+                return 0
+            self._touch()
+
+
+def caller_refusal(caller: list[str]) -> str | None:
+    """Why the process that started us is not allowed, or None when it is.
+
+    Chromium passes the caller's origin (`chrome-extension://ID/`), Firefox the path of the host manifest
+    then the extension id. No argument at all means a person or script started the host by hand."""
+    if not caller:
+        return None
+    if caller[0].startswith("chrome-extension://"):
+        return None if caller[0] == chromium_origin() else \
+            f"caller {caller[0]} is not the Pith extension ({chromium_origin()})"
+    if len(caller) >= 2:
+        return None if caller[1] == FIREFOX_EXTENSION_ID else \
+            f"caller extension {caller[1]!r} is not the Pith extension ({FIREFOX_EXTENSION_ID})"
+    return f"unrecognised caller arguments {caller!r}: expected a chrome-extension:// origin or a Firefox " \
+           "manifest path and extension id"
+
+
+def _protocol_streams() -> tuple[BinaryIO, BinaryIO]:
+    """(input, output) for the protocol; afterwards fd 1 and sys.stdout both lead to stderr."""
+    out = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    sys.stdout = sys.stderr
+    return sys.stdin.buffer, out
+
+
+def run(args: argparse.Namespace) -> int:
+    inp, out = _protocol_streams()
+    path = setup_logging(args.log_level)
+    mode = "jsonl" if args.stdio_jsonl else "native"
+    log.info("pith %s host started (pid %d, %s, python %s, caller %r)", __version__, os.getpid(), mode,
+             sys.executable, args.caller)
+    refusal = caller_refusal(args.caller)
+    if refusal:
+        log.error("refusing to serve: %s; reinstall with `pith install` if this is your extension", refusal)
+        return 3
+    engine = LazyExtractor(args.model_dir)
+    if args.preload:
+        try:
+            engine.get()
+        except Exception as exc:  # requests will get model_unavailable with the same reason
+            log.error("preloading the model failed: %s", getattr(exc, "message", exc))
+    transport = JsonLinesTransport(inp, out) if args.stdio_jsonl else FramedTransport(inp, out)
+    return Server(transport, engine, args.idle_timeout, str(path) if path else None).serve()
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "host", help="serve the browser extension over native messaging (started by the browser)",
+        description="Native-messaging host (docs/protocol.md). Browsers start it through the launcher that "
+                    "`pith install` writes; scripts can drive it with --stdio-jsonl.")
+    p.add_argument("caller", nargs="*", help="what the browser passes: the extension origin (Chromium) or the "
+                   "manifest path and extension id (Firefox)")
+    p.add_argument("--stdio-jsonl", action="store_true",
+                   help="one JSON request per line on stdin, one JSON reply per line on stdout")
+    p.add_argument("--idle-timeout", type=float, default=limits.HOST_IDLE_TIMEOUT_S, metavar="SECONDS",
+                   help="exit after this long without a request (0: never; default %(default)s)")
+    p.add_argument("--preload", action="store_true", help="load the model at start, not on the first extract")
+    p.add_argument("--model-dir", default=os.environ.get("PITH_MODEL_DIR") or None,
+                   help="model directory (default: $PITH_MODEL_DIR, else the shipped model)")
+    p.add_argument("--log-level", default="INFO", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
+    p.set_defaults(func=run)

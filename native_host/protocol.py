@@ -1,0 +1,200 @@
+"""The host's side of protocol v1 (docs/protocol.md): check a request, run it, shape the reply, chunk it.
+
+Transport-free on purpose: the serving loop (host.py) moves bytes, this module turns one decoded message
+into one reply dict, so the framed and the JSON-lines transports answer exactly alike.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from . import __version__, limits
+from .errors import (ModelError, PithError, ProtocolError, SnapshotError, UnknownTypeError,
+                     UnsupportedVersionError)
+from .framing import encode_message
+
+PROTOCOL = 1
+WANTS = ("highlight", "article", "text", "markdown")
+DEFAULT_WANT = ("highlight", "article")
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Request:
+    """A request that passed the envelope checks; `received` is its arrival time (perf_counter)."""
+
+    id: int
+    type: str
+    message: dict
+    received: float
+
+
+class LazyExtractor:
+    """The host's one Extractor, made on first use: `hello` and error replies never wait for the model, and
+    a model that fails to load is retried on the next request (the user may have fixed it meanwhile)."""
+
+    def __init__(self, model_dir: str | Path | None = None):
+        self.model_dir = model_dir
+        self._extractor = None
+
+    def get(self):
+        if self._extractor is None:
+            t0 = time.perf_counter()
+            try:
+                from .extractor import Extractor
+
+                self._extractor = Extractor(model_dir=self.model_dir)
+            except ModelError as exc:
+                raise ModelError(_with_doctor_hint(exc.message)) from exc
+            except ImportError as exc:
+                raise ModelError(_with_doctor_hint(f"the extraction engine cannot be imported ({exc})")) from exc
+            log.info("model %s loaded in %.0f ms (%s)", self._extractor.info.get("model_id"),
+                     (time.perf_counter() - t0) * 1000, ", ".join(self._extractor.info.get("providers", [])))
+        return self._extractor
+
+
+def _with_doctor_hint(message: str) -> str:
+    return message if "pith doctor" in message else f"{message}; run `pith doctor` to see what to fix"
+
+
+def request_id(message: Any) -> int | None:
+    """The id to answer with, or None when the message carries no usable one."""
+    rid = message.get("id") if isinstance(message, dict) else None
+    return rid if isinstance(rid, int) and not isinstance(rid, bool) else None
+
+
+def parse_request(message: dict, received: float) -> Request:
+    rid = request_id(message)
+    if rid is None:
+        raise ProtocolError('every request needs an integer "id" (echoed in its reply)')
+    version = message.get("v")
+    if version != PROTOCOL or isinstance(version, bool):
+        raise UnsupportedVersionError(f"protocol version {version!r} is not supported: this host speaks "
+                                      f'"v": {PROTOCOL}; update pith and the extension to matching releases')
+    kind = message.get("type")
+    if not isinstance(kind, str):
+        raise ProtocolError('every request needs a string "type": one of ' + ", ".join(HANDLERS))
+    if kind not in HANDLERS:
+        raise UnknownTypeError(f"unknown request type {kind!r}; this host (pith {__version__}) knows "
+                               + ", ".join(HANDLERS) + "; update pith if the extension is newer")
+    return Request(rid, kind, message, received)
+
+
+def _envelope(rid: int | None, kind: str) -> dict:
+    return {"v": PROTOCOL, "id": rid, "type": kind}
+
+
+def error_reply(rid: int | None, exc: PithError) -> dict:
+    error = {"code": exc.code, "message": exc.message}
+    if isinstance(exc, SnapshotError):
+        error["path"] = exc.path
+    return {**_envelope(rid, "error"), "error": error}
+
+
+def internal_error_reply(rid: int | None, exc: BaseException, log_path: str | None) -> dict:
+    where = f"; details are in {log_path}" if log_path else ""
+    return error_reply(rid, PithError(f"internal error ({type(exc).__name__}: {exc}){where}; please report it"))
+
+
+def handle_hello(request: Request, engine: LazyExtractor) -> dict:
+    reply = {**_envelope(request.id, "hello"), "version": __version__, "protocol": PROTOCOL,
+             "model_id": None, "providers": [], "wants": list(WANTS),
+             "max_request_bytes": limits.MAX_REQUEST_BYTES, "max_frame_bytes": limits.MAX_REPLY_FRAME_BYTES}
+    try:
+        info = engine.get().info
+    except ModelError as exc:
+        reply["model_error"] = {"code": exc.code, "message": exc.message}
+    else:
+        reply["model_id"] = info.get("model_id")
+        reply["providers"] = list(info.get("providers", []))
+    return reply
+
+
+def parse_want(message: dict) -> frozenset[str]:
+    want = message.get("want", list(DEFAULT_WANT))
+    if not isinstance(want, list) or not all(isinstance(w, str) for w in want):
+        raise ProtocolError('"want" must be a list of strings from ' + ", ".join(WANTS))
+    unknown = [w for w in want if w not in WANTS]
+    if unknown:
+        raise ProtocolError(f'"want" has unknown item {unknown[0]!r}; choose from ' + ", ".join(WANTS))
+    return frozenset(want)
+
+
+def shape_result(rid: int, result, want: frozenset[str]) -> dict:
+    """Only what was asked for: a highlight-only request must not pay for a 5 MB article on the wire."""
+    reply = _envelope(rid, "result")
+    if "highlight" in want:
+        reply["node_ids"] = result.node_ids
+        reply["blocks"] = [{"index": b.index, "node_ids": b.node_ids, "scores": b.scores, "main": b.main}
+                           for b in result.blocks]
+    article = {"title": result.title, "byline": result.byline, "lang": result.lang, "url": result.url}
+    for field in ("html", "markdown", "text"):
+        if ("article" if field == "html" else field) in want:
+            article[field] = getattr(result, field)
+    reply["article"] = article
+    reply["timings"] = dict(result.timings)
+    reply["truncated"] = bool(result.truncated)
+    return reply
+
+
+def handle_extract(request: Request, engine: LazyExtractor) -> dict:
+    message = request.message
+    if "snapshot" not in message:
+        raise ProtocolError('an "extract" request needs a "snapshot" (docs/snapshot.md)')
+    want = parse_want(message)
+    result = engine.get().extract_snapshot(message["snapshot"])
+    reply = shape_result(request.id, result, want)
+    reply["timings"]["host"] = round((time.perf_counter() - request.received) * 1000, 3)
+    return reply
+
+
+HANDLERS: dict[str, Callable[[Request, LazyExtractor], dict]] = {"hello": handle_hello, "extract": handle_extract}
+
+
+def answer(request: Request, engine: LazyExtractor, log_path: str | None = None) -> dict:
+    """The reply to one request; never raises (a failure becomes an error reply and the host goes on)."""
+    try:
+        return HANDLERS[request.type](request, engine)
+    except PithError as exc:
+        log.info("request %s (%s) -> %s: %s", request.id, request.type, exc.code, exc.message)
+        return error_reply(request.id, exc)
+    except Exception as exc:  # a bug must cost one reply, not the session
+        log.exception("request %s (%s) failed", request.id, request.type)
+        return internal_error_reply(request.id, exc, log_path)
+
+
+def chunk_messages(rid: int | None, text: str, cap: int) -> list[dict]:
+    """Split a reply's JSON text into chunk messages whose own encoding stays within `cap` bytes.
+
+    `text` is ASCII JSON, where re-encoding as a JSON string escapes only `"` and `\\` (one extra byte
+    each), so each slice's encoded size is known exactly without trial encoding."""
+    overhead = len(encode_message({**_envelope(rid, "chunk"), "seq": len(text), "count": len(text), "data": ""}))
+    budget = cap - overhead
+    if budget < 2:
+        raise ValueError(f"frame cap {cap} leaves no room for data")
+    pieces = []
+    start = 0
+    while start < len(text):
+        piece = text[start:start + budget]
+        size = len(piece) + piece.count('"') + piece.count("\\")
+        while size > budget:
+            cut = (size - budget + 1) // 2
+            tail = piece[-cut:]
+            piece = piece[:-cut]
+            size -= cut + tail.count('"') + tail.count("\\")
+        pieces.append(piece)
+        start += len(piece)
+    return [{**_envelope(rid, "chunk"), "seq": i, "count": len(pieces), "data": p} for i, p in enumerate(pieces)]
+
+
+def reply_payloads(reply: dict, cap: int = limits.MAX_REPLY_FRAME_BYTES) -> list[bytes]:
+    """The frame payloads that carry `reply`: itself when it fits under `cap`, else its chunks."""
+    payload = encode_message(reply)
+    if len(payload) <= cap:
+        return [payload]
+    return [encode_message(c) for c in chunk_messages(reply.get("id"), payload.decode("ascii"), cap)]

@@ -16,7 +16,7 @@ from pathlib import Path
 from .errors import InputError, PithError
 from .progress import progress
 
-FORMATS = ("text", "markdown", "html", "json")
+FORMATS = ("text", "markdown", "html", "json", "blocks")
 HTML_SUFFIXES = (".html", ".htm", ".xhtml")
 
 
@@ -31,6 +31,19 @@ def register(sub) -> None:
                    help="worker processes for several inputs (default: %(default)s)")
     p.add_argument("--model-dir", type=Path, help="use the model in this directory instead of the shipped one")
     p.set_defaults(func=run)
+    snap = sub.add_parser("snapshot", help="print the snapshot (format v1) of an HTML file",
+                          description="Print the snapshot v1 JSON that the model reads for this page.")
+    snap.add_argument("input", metavar="FILE|-")
+    snap.add_argument("-u", "--url", help="the page's URL, to make links absolute")
+    snap.set_defaults(func=run_snapshot)
+
+
+def run_snapshot(args) -> int:
+    from .snapshot import snapshot_from_html
+
+    snapshot = snapshot_from_html(_read(_expand([args.input])[0]), url=args.url)
+    sys.stdout.write(json.dumps(snapshot, ensure_ascii=False) + "\n")
+    return 0
 
 
 def _expand(inputs: list[str]) -> list[str]:
@@ -62,6 +75,8 @@ def _read(item: str) -> bytes:
 
 
 def render(result, fmt: str) -> str:
+    if fmt == "blocks":
+        return blocks_table(result)
     if fmt == "json":
         return json.dumps(result.to_dict(), ensure_ascii=False)
     if fmt == "markdown":
@@ -70,6 +85,17 @@ def render(result, fmt: str) -> str:
     if fmt == "html":
         return result.html
     return result.text
+
+
+def blocks_table(result) -> str:
+    """The labelled blocks, one line each: what the model saw and what it decided."""
+    lines = [f"{'#':>4} {'main':>5}  {'label':9} text"]
+    for b in result.blocks:
+        label = max(("title", "heading", "paragraph", "list", "table"), key=lambda k: b.scores[k])
+        label = label if b.main and b.scores[label] >= 0.5 else ("main" if b.main else "-")
+        text = " ".join(b.text.split())
+        lines.append(f"{b.index:>4} {b.scores['main']:5.2f}  {label:9} {text[:90]}")
+    return "\n".join(lines)
 
 
 _WORKER_EXTRACTOR = None

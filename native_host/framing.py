@@ -76,6 +76,10 @@ def read_frame(stream: BinaryIO, max_bytes: int, on_progress: Callable[[], None]
     return payload
 
 
+def _refuse_constant(name: str):
+    raise ProtocolError(f"message contains {name}, which JSON does not allow; send numbers or null")
+
+
 def decode_message(payload: bytes | bytearray) -> dict:
     """UTF-8 JSON object -> dict; anything else is a ProtocolError (bad_request) whose message says why."""
     try:
@@ -83,7 +87,7 @@ def decode_message(payload: bytes | bytearray) -> dict:
     except UnicodeDecodeError as exc:
         raise ProtocolError(f"message is not UTF-8 (byte {exc.start}); messages are UTF-8 JSON") from None
     try:
-        message = json.loads(text)
+        message = json.loads(text, parse_constant=_refuse_constant)
     except json.JSONDecodeError as exc:
         raise ProtocolError(f"message is not JSON ({exc.msg}: line {exc.lineno} column {exc.colno})") from None
     except RecursionError:

@@ -1,0 +1,212 @@
+"""Framing, protocol shaping and chunking, in process: the byte-level contract with the browser."""
+
+from __future__ import annotations
+
+import io
+import json
+import struct
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from native_host import limits
+from native_host.client import ChunkError, Reassembler
+from native_host.errors import ProtocolError, SnapshotError, TooLargeError, UnknownTypeError, UnsupportedVersionError
+from native_host.framing import StreamClosed, decode_message, encode_message, frame, read_frame, write_frame
+from native_host.host import FramedTransport, JsonLinesTransport, Server, caller_refusal
+from native_host.identity import FIREFOX_EXTENSION_ID, chromium_origin
+from native_host.protocol import (DEFAULT_WANT, Request, answer, chunk_messages, parse_request, parse_want,
+                                  reply_payloads, shape_result)
+from native_host.result import BlockResult, Result
+
+
+def test_frames_round_trip_with_a_native_order_length():
+    out = io.BytesIO()
+    write_frame(out, b'{"a":1}')
+    write_frame(out, b'{"b":"\xc3\xa9"}')
+    data = out.getvalue()
+    assert data[:4] == struct.pack("=I", 7)
+    stream = io.BytesIO(data)
+    assert bytes(read_frame(stream, 100)) == b'{"a":1}'
+    assert decode_message(read_frame(stream, 100)) == {"b": "é"}
+    with pytest.raises(StreamClosed) as closed:
+        read_frame(stream, 100)
+    assert closed.value.clean
+
+
+@pytest.mark.parametrize("data, fragment", [
+    (b"\x05\x00", "frame header"),
+    (struct.pack("=I", 10) + b"abc", "3 of 10 bytes"),
+    (struct.pack("=I", 500) + b"x" * 20, "over-limit frame (20 of 500"),
+])
+def test_end_of_input_inside_a_frame_is_an_unclean_close_with_a_reason(data, fragment):
+    with pytest.raises(StreamClosed) as closed:
+        read_frame(io.BytesIO(data), 100)
+    assert not closed.value.clean
+    assert fragment in closed.value.reason
+
+
+def test_an_over_limit_frame_is_skipped_and_the_next_one_still_reads():
+    stream = io.BytesIO(frame(b"y" * 300) + frame(b"{}"))
+    with pytest.raises(TooLargeError) as err:
+        read_frame(stream, 100)
+    assert err.value.code == "too_large" and "300 bytes" in err.value.message
+    assert bytes(read_frame(stream, 100)) == b"{}"
+
+
+@pytest.mark.parametrize("payload, fragment", [
+    (b'{"a": "\xff"}', "not UTF-8"),
+    (b"{nope", "not JSON"),
+    (b"[1, 2]", "JSON object"),
+    (b'{"x": NaN}', "NaN"),
+    (b"[" * 100_000 + b"]" * 100_000, "nests too deeply"),
+])
+def test_undecodable_messages_are_bad_requests(payload, fragment):
+    with pytest.raises(ProtocolError) as err:
+        decode_message(payload)
+    assert err.value.code == "bad_request" and fragment in err.value.message
+
+
+def test_encoding_is_ascii_even_for_lone_surrogates():
+    data = encode_message({"t": "é \ud800 中"})
+    assert data.isascii()
+    assert json.loads(data) == {"t": "é \ud800 中"}
+
+
+def _reply_text(draw_text: str) -> str:
+    return encode_message({"v": 1, "id": 7, "type": "result", "article": {"text": draw_text}}).decode("ascii")
+
+
+@settings(max_examples=60, deadline=None)
+@given(text=st.text(alphabet=st.sampled_from('ab"\\\n\t é中😀'), max_size=3000),
+       cap=st.integers(min_value=120, max_value=700))
+def test_chunks_stay_under_the_cap_and_join_back_to_the_reply(text, cap):
+    whole = _reply_text(text)
+    chunks = chunk_messages(7, whole, cap)
+    assert all(len(encode_message(c)) <= cap for c in chunks)
+    assert [c["seq"] for c in chunks] == list(range(len(chunks)))
+    assert {c["count"] for c in chunks} == {len(chunks)}
+    assert "".join(c["data"] for c in chunks) == whole
+
+
+def test_a_reply_over_the_cap_goes_out_as_chunks_a_client_reassembles():
+    reply = {"v": 1, "id": 3, "type": "result", "article": {"text": 'x"\\' * 2000}}
+    payloads = reply_payloads(reply, cap=1000)
+    assert len(payloads) > 1 and all(len(p) <= 1000 for p in payloads)
+    joiner = Reassembler()
+    results = [joiner.feed(json.loads(p)) for p in payloads]
+    assert results[:-1] == [None] * (len(payloads) - 1)
+    assert results[-1] == reply
+    assert reply_payloads({"v": 1, "id": 4, "type": "hello"}) == [b'{"v":1,"id":4,"type":"hello"}']
+
+
+def test_reassembly_refuses_chunks_out_of_order_and_ignores_progress():
+    joiner = Reassembler()
+    assert joiner.feed({"v": 1, "id": 1, "type": "progress", "stage": "model", "done": 1, "total": 2}) is None
+    with pytest.raises(ChunkError):
+        joiner.feed({"v": 1, "id": 1, "type": "chunk", "seq": 1, "count": 2, "data": "{}"})
+
+
+@pytest.mark.parametrize("message, error", [
+    ({"v": 1, "type": "hello"}, ProtocolError),
+    ({"v": 1, "id": True, "type": "hello"}, ProtocolError),
+    ({"v": 2, "id": 1, "type": "hello"}, UnsupportedVersionError),
+    ({"id": 1, "type": "hello"}, UnsupportedVersionError),
+    ({"v": 1, "id": 1}, ProtocolError),
+    ({"v": 1, "id": 1, "type": "summarise"}, UnknownTypeError),
+])
+def test_request_envelope_errors(message, error):
+    with pytest.raises(error):
+        parse_request(message, 0.0)
+
+
+def test_want_defaults_and_refuses_unknown_items():
+    assert parse_want({}) == frozenset(DEFAULT_WANT)
+    assert parse_want({"want": []}) == frozenset()
+    for bad in ("text", ["text", 3], ["pdf"]):
+        with pytest.raises(ProtocolError):
+            parse_want({"want": bad})
+
+
+def _result() -> Result:
+    block = BlockResult(0, [3, 4], "Hello there", {"main": 0.9, "title": 0.1, "heading": 0.0, "paragraph": 0.8,
+                                                   "list": 0.0, "table": 0.0}, True)
+    return Result(url="http://e.com/", title="T", byline=None, lang="en", text="Hello there", markdown="Hello there",
+                  html="<p>Hello there</p>", node_ids=[3, 4], blocks=[block], timings={"total": 1.0})
+
+
+@pytest.mark.parametrize("want, present, absent", [
+    ({"highlight"}, {"node_ids", "blocks"}, {"html", "text", "markdown"}),
+    ({"article"}, {"html"}, {"node_ids", "blocks", "text", "markdown"}),
+    ({"text", "markdown"}, {"text", "markdown"}, {"node_ids", "html"}),
+])
+def test_replies_carry_only_what_was_wanted(want, present, absent):
+    reply = shape_result(5, _result(), frozenset(want))
+    keys = set(reply) | set(reply["article"])
+    assert present <= keys and not absent & keys
+    assert {"title", "byline", "lang", "url"} <= set(reply["article"])
+    assert reply["id"] == 5 and reply["type"] == "result" and reply["truncated"] is False
+
+
+class _BrokenEngine:
+    """An engine whose extraction fails the way a bug would, to exercise the `internal` path."""
+
+    def get(self):
+        return self
+
+    def extract_snapshot(self, snapshot):
+        raise RuntimeError("boom")
+
+
+class _RefusingEngine(_BrokenEngine):
+    def extract_snapshot(self, snapshot):
+        raise SnapshotError("missing required field 'nodes'", "$")
+
+
+def test_a_failing_extraction_becomes_an_error_reply():
+    request = Request(9, "extract", {"v": 1, "id": 9, "type": "extract", "snapshot": {}}, 0.0)
+    internal = answer(request, _BrokenEngine(), "/tmp/host.log")
+    assert internal["type"] == "error" and internal["id"] == 9
+    assert internal["error"]["code"] == "internal" and "boom" in internal["error"]["message"]
+    refused = answer(request, _RefusingEngine())
+    assert refused["error"] == {"code": "bad_snapshot", "message": "$: missing required field 'nodes'", "path": "$"}
+
+
+def _serve(transport_class, data: bytes, engine) -> bytes:
+    out = io.BytesIO()
+    code = Server(transport_class(io.BytesIO(data), out), engine, idle_timeout=0).serve()
+    assert code == 0
+    return out.getvalue()
+
+
+def test_the_server_answers_in_order_and_survives_bad_messages():
+    data = b"".join(frame(p) for p in (b'{"v":1,"id":1,"type":"extract","snapshot":{}}', b"garbage",
+                                       b'{"v":1,"id":2,"type":"nope"}'))
+    out = io.BytesIO(_serve(FramedTransport, data, _BrokenEngine()))
+    replies = []
+    while True:
+        try:
+            replies.append(decode_message(read_frame(out, limits.MAX_REPLY_FRAME_BYTES)))
+        except StreamClosed:
+            break
+    assert [(r["id"], r["error"]["code"]) for r in replies] == [(1, "internal"), (None, "bad_request"),
+                                                                  (2, "unknown_type")]
+
+
+def test_json_lines_transport_skips_blank_lines_and_answers_one_line_each():
+    data = b'\n{"v":1,"id":1,"type":"extract","snapshot":{}}\n\n{"v":1,"id":2,"type":"nope"}\n'
+    lines = _serve(JsonLinesTransport, data, _RefusingEngine()).splitlines()
+    assert [json.loads(line)["error"]["code"] for line in lines] == ["bad_snapshot", "unknown_type"]
+
+
+@pytest.mark.parametrize("caller, allowed", [
+    ([], True),
+    ([chromium_origin()], True),
+    (["/home/u/.mozilla/native-messaging-hosts/org.pith.reader.json", FIREFOX_EXTENSION_ID], True),
+    (["chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/"], False),
+    (["/x/org.pith.reader.json", "evil@example.org"], False),
+    (["something"], False),
+])
+def test_only_the_pith_extension_may_start_the_host(caller, allowed):
+    assert (caller_refusal(caller) is None) == allowed

@@ -216,7 +216,15 @@ def run(args: argparse.Namespace) -> int:
         except Exception as exc:  # requests will get model_unavailable with the same reason
             log.error("preloading the model failed: %s", getattr(exc, "message", exc))
     transport = JsonLinesTransport(inp, out) if args.stdio_jsonl else FramedTransport(inp, out)
-    return Server(transport, engine, args.idle_timeout, str(path) if path else None).serve()
+    code = Server(transport, engine, args.idle_timeout, str(path) if path else None).serve()
+    # The reader thread may sit in a blocking read of stdin (idle exit); a normal interpreter shutdown would
+    # abort on its buffer lock, so end the process here once everything is flushed.
+    logging.shutdown()
+    try:
+        out.flush()
+    except OSError:
+        pass
+    os._exit(code)
 
 
 def register(subparsers) -> None:

@@ -73,7 +73,7 @@ SENTENCE = ("The river valley keeps its old stone bridges, and every spring the 
 
 def article_html(paragraphs: int, sentences_per_paragraph: int = 4, title: str = "Bridges of the valley") -> str:
     """A plain news-style page: navigation, a long article of numbered paragraphs, a footer."""
-    body = "\n".join(f"<p>Paragraph {i}. {SENTENCE * sentences_per_paragraph}</p>" for i in range(paragraphs))
+    body = "\n".join(f"<p class='story-text body-copy'>Paragraph {i}. {SENTENCE * sentences_per_paragraph}</p>" for i in range(paragraphs))
     return (f"<!doctype html><html lang='en'><head><title>{title} - Valley News</title></head><body>"
             "<nav class='nav'><a href='/'>Home</a> <a href='/news'>News</a> <a href='/about'>About</a></nav>"
             f"<article><h1>{title}</h1><p class='byline'>By Ada Stone</p>{body}</article>"

@@ -1,0 +1,236 @@
+"""The real `pith host` process, spoken to through the real framing, as the browser does."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import threading
+from pathlib import Path
+
+import pytest
+
+from host_support import article_html, model_dir_for_tests, start_host
+from native_host import limits, snapshot_from_html
+from native_host.client import host_command
+from native_host.framing import HEADER, StreamClosed, encode_message, frame, read_frame
+from native_host.identity import FIREFOX_EXTENSION_ID
+
+ERROR_CODES = {"bad_snapshot", "bad_request", "unknown_type", "unsupported_version", "too_large",
+               "model_unavailable", "internal"}
+
+
+@pytest.fixture(scope="module")
+def model_dir(tmp_path_factory):
+    return model_dir_for_tests(tmp_path_factory.mktemp("model"))
+
+
+@pytest.fixture
+def host(tmp_path, model_dir):
+    with start_host(tmp_path / "logs", model_dir) as process:
+        yield process
+
+
+@pytest.fixture(scope="module")
+def small_snapshot():
+    return snapshot_from_html(article_html(6), url="https://news.example/bridges")
+
+
+def _extract(rid: int, snapshot: dict, want: list[str]) -> dict:
+    return {"v": 1, "id": rid, "type": "extract", "snapshot": snapshot, "want": want}
+
+
+def test_hello_names_the_version_protocol_and_model(host):
+    reply = host.request({"v": 1, "id": 1, "type": "hello"})
+    assert reply["type"] == "hello" and reply["id"] == 1 and reply["v"] == 1
+    assert reply["protocol"] == 1 and reply["version"] == "0.1.0"
+    assert reply["model_id"] and "CPUExecutionProvider" in reply["providers"]
+
+
+def test_extract_answers_with_what_was_wanted(host, small_snapshot):
+    reply = host.request(_extract(2, small_snapshot, ["highlight", "text"]))
+    assert reply["type"] == "result" and reply["id"] == 2
+    nodes = small_snapshot["nodes"]
+    assert reply["node_ids"] and all(0 <= i < len(nodes) for i in reply["node_ids"])
+    highlighted = " ".join(nodes[i].get("text", "") for i in reply["node_ids"])
+    assert "Paragraph 3." in highlighted and "Privacy" not in highlighted
+    assert {b["index"] for b in reply["blocks"]} == set(range(len(reply["blocks"])))
+    assert all(set(b) == {"index", "node_ids", "scores", "main"} for b in reply["blocks"])
+    article = reply["article"]
+    assert article["url"] == "https://news.example/bridges" and article["lang"] == "en"
+    assert "Paragraph 5." in article["text"] and "html" not in article and "markdown" not in article
+    assert reply["timings"]["host"] > 0 and reply["truncated"] is False
+
+    full = host.request(_extract(3, small_snapshot, ["article", "markdown"]))
+    assert "node_ids" not in full and "text" not in full["article"]
+    assert "<p>" in full["article"]["html"] and "Paragraph 0." in full["article"]["markdown"]
+
+
+def test_pipelined_requests_are_answered_in_order_on_one_port(host, small_snapshot):
+    requests = []
+    for rid in range(10, 22):
+        if rid % 3 == 0:
+            requests.append({"v": 1, "id": rid, "type": "hello"})
+        elif rid % 3 == 1:
+            requests.append(_extract(rid, small_snapshot, ["highlight"]))
+        else:
+            requests.append({"v": 1, "id": rid, "type": "extract", "snapshot": {"nodes": []}})
+    writer = threading.Thread(target=lambda: [host.send(r) for r in requests])
+    writer.start()
+    replies = [host.receive() for _ in requests]
+    writer.join()
+    assert [r["id"] for r in replies] == [r["id"] for r in requests]
+    assert [r["type"] for r in replies] == [{0: "hello", 1: "result", 2: "error"}[r["id"] % 3] for r in requests]
+
+
+@pytest.mark.slow
+def test_a_20_mb_snapshot_is_served(host):
+    snapshot = snapshot_from_html(article_html(10_800, sentences_per_paragraph=10), url="https://news.example/long")
+    message = _extract(40, snapshot, ["highlight"])
+    assert len(encode_message(message)) > 20_000_000
+    reply = host.request(message)
+    assert reply["type"] == "result" and reply["id"] == 40
+    assert len(reply["blocks"]) > 10_800 and reply["node_ids"]
+    assert max(host.frame_sizes) <= limits.MAX_REPLY_FRAME_BYTES
+
+
+@pytest.mark.slow
+def test_an_article_over_1_mb_arrives_whole_in_chunks_under_the_cap(host):
+    snapshot = snapshot_from_html(article_html(3_000), url="https://news.example/long")
+    first = len(host.frame_sizes)
+    reply = host.request(_extract(41, snapshot, ["article", "text", "markdown"]))
+    frames = host.frame_sizes[first:]
+    assert len(frames) > 1 and max(frames) <= limits.MAX_REPLY_FRAME_BYTES
+    text = reply["article"]["text"]
+    assert len(text.encode()) > 1_000_000
+    assert text.count("Paragraph ") == 3_000 and "Paragraph 2999." in text
+    assert host.request({"v": 1, "id": 42, "type": "hello"})["id"] == 42  # the port goes on after chunks
+
+
+def test_every_bad_request_gets_its_error_code_and_the_host_goes_on(host, small_snapshot):
+    cases = [
+        (frame(b"\xff\xfe not utf-8"), None, "bad_request"),
+        (frame(b"{not json"), None, "bad_request"),
+        (frame(encode_message({"v": 1, "type": "hello"})), None, "bad_request"),
+        (frame(encode_message({"v": 1, "id": 50, "type": "extract", "snapshot": small_snapshot, "want": ["pdf"]})),
+         50, "bad_request"),
+        (frame(encode_message({"v": 1, "id": 51, "type": "extract"})), 51, "bad_request"),
+        (frame(encode_message({"v": 1, "id": 52, "type": "extract", "snapshot": {"format": "x"}})), 52,
+         "bad_snapshot"),
+        (frame(encode_message({"v": 1, "id": 53, "type": "translate"})), 53, "unknown_type"),
+        (frame(encode_message({"v": 9, "id": 54, "type": "hello"})), 54, "unsupported_version"),
+    ]
+    for data, rid, code in cases:
+        host.send_raw(data)
+        reply = host.receive()
+        assert (reply["type"], reply["id"], reply["error"]["code"]) == ("error", rid, code)
+        assert reply["error"]["message"]
+    assert host.request({"v": 1, "id": 55, "type": "hello"})["type"] == "hello"
+
+
+def test_an_over_limit_message_is_refused_as_too_large_and_skipped(host):
+    size = limits.MAX_REQUEST_BYTES + 1
+    writer = threading.Thread(target=lambda: (host.send_raw(HEADER.pack(size)), host.send_raw(b" " * size),
+                                              host.send({"v": 1, "id": 60, "type": "hello"})))
+    writer.start()
+    refused = host.receive()
+    hello = host.receive()
+    writer.join()
+    assert refused["id"] is None and refused["error"]["code"] == "too_large"
+    assert hello["id"] == 60 and hello["type"] == "hello"
+
+
+def test_a_missing_model_is_model_unavailable_naming_pith_doctor(tmp_path, small_snapshot):
+    (tmp_path / "empty-model").mkdir()
+    with start_host(tmp_path / "logs", str(tmp_path / "empty-model")) as host:
+        hello = host.request({"v": 1, "id": 1, "type": "hello"})
+        assert hello["model_id"] is None and hello["model_error"]["code"] == "model_unavailable"
+        reply = host.request(_extract(2, small_snapshot, ["text"]))
+        assert reply["error"]["code"] == "model_unavailable" and "pith doctor" in reply["error"]["message"]
+
+
+def test_error_codes_are_the_documented_set():
+    documented = Path(__file__).parents[1].joinpath("docs", "protocol.md").read_text("utf-8")
+    from native_host import errors
+
+    codes = {cls.code for cls in vars(errors).values() if isinstance(cls, type) and issubclass(cls, errors.PithError)}
+    assert ERROR_CODES <= codes
+    assert all(f"`{code}`" in documented for code in ERROR_CODES)
+
+
+def test_stdout_carries_frames_and_nothing_else(tmp_path, model_dir, small_snapshot):
+    with start_host(tmp_path / "logs", model_dir, "--preload") as host:
+        host.send({"v": 1, "id": 1, "type": "hello"})
+        host.send(_extract(2, small_snapshot, ["highlight", "article", "text", "markdown"]))
+        host.send_raw(frame(b"junk"))
+        host.close_input()
+        assert host.wait(timeout=60) == 0
+        ids = []
+        while True:
+            try:
+                ids.append(json.loads(read_frame(host.proc.stdout, limits.MAX_REPLY_FRAME_BYTES))["id"])
+            except StreamClosed as closed:
+                assert closed.clean, closed.reason  # no stray bytes after the last frame
+                break
+        assert ids == [1, 2, None]
+
+
+def test_idle_timeout_ends_the_host_and_logs_why(tmp_path, model_dir):
+    with start_host(tmp_path / "logs", model_dir, "--idle-timeout", "0.5") as host:
+        assert host.request({"v": 1, "id": 1, "type": "hello"})["id"] == 1
+        assert host.wait(timeout=60) == 0
+    assert "idle for" in (tmp_path / "logs" / "host.log").read_text()
+
+
+def test_end_of_input_inside_a_frame_exits_with_the_reason_logged(tmp_path, model_dir):
+    with start_host(tmp_path / "logs", model_dir) as host:
+        host.send_raw(HEADER.pack(100) + b'{"v":1')
+        host.close_input()
+        assert host.wait(timeout=60) == 1
+    assert "input closed inside a frame (6 of 100 bytes)" in (tmp_path / "logs" / "host.log").read_text()
+
+
+def test_a_foreign_extension_is_refused_without_a_byte_on_stdout(tmp_path, model_dir):
+    with start_host(tmp_path / "logs", model_dir, caller=("chrome-extension://abcdefghijklmnopabcdefghijklmnop/",)) \
+            as host:
+        assert host.wait(timeout=60) == 3
+        assert host.proc.stdout.read() == b""
+    assert "is not the Pith extension" in (tmp_path / "logs" / "host.log").read_text()
+
+
+def test_firefox_arguments_are_accepted(tmp_path, model_dir):
+    caller = (str(tmp_path / "org.pith.reader.json"), FIREFOX_EXTENSION_ID)
+    with start_host(tmp_path / "logs", model_dir, caller=caller) as host:
+        assert host.request({"v": 1, "id": 1, "type": "hello"})["type"] == "hello"
+
+
+def test_json_lines_mode_serves_a_script(tmp_path, model_dir, small_snapshot):
+    big = snapshot_from_html(article_html(3_000), url="https://news.example/long")
+    lines = [{"v": 1, "id": 1, "type": "hello"}, _extract(2, small_snapshot, ["text"]), "not json",
+             _extract(3, big, ["text"])]
+    data = b"".join((encode_message(x) if isinstance(x, dict) else x.encode()) + b"\n" for x in lines)
+    env = {"PITH_LOG_DIR": str(tmp_path / "logs"), **({"PITH_MODEL_DIR": model_dir} if model_dir else {})}
+    done = subprocess.run(host_command((), "--stdio-jsonl"), input=data, capture_output=True, timeout=300,
+                          env={**os.environ, **env})
+    assert done.returncode == 0, done.stderr
+    replies = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [(r["id"], r["type"]) for r in replies] == [(1, "hello"), (2, "result"), (None, "error"), (3, "result")]
+    assert len(replies[3]["article"]["text"]) > 1_000_000  # one line, however long: no chunks in this mode
+
+
+def test_the_log_rotates(tmp_path, monkeypatch):
+    import logging
+
+    from native_host.logs import setup_logging
+
+    monkeypatch.setenv("PITH_LOG_DIR", str(tmp_path))
+    path = setup_logging("INFO")
+    try:
+        for i in range(limits.LOG_MAX_BYTES // 100 * 2):
+            logging.getLogger("rotation").info("line %d %s", i, "x" * 100)
+        assert path.exists() and (tmp_path / "host.log.1").exists()
+        assert not (tmp_path / f"host.log.{limits.LOG_BACKUPS + 1}").exists()
+    finally:
+        for handler in list(logging.getLogger().handlers):
+            logging.getLogger().removeHandler(handler)
+            handler.close()

@@ -1,0 +1,113 @@
+"""The training and evaluation pages: five public datasets as gzipped JSON lines, streamed one record at a time.
+
+The pages live outside the repository (they may not be committed): in ``$PITH_DATA`` if set, else in
+``../shared/data`` beside the project root. Streaming keeps memory flat; the WCXB file alone is ~70 MB
+compressed. No torch here: the evaluation harness imports this module without the training extras.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+from pathlib import Path
+from typing import Iterator, TypedDict
+
+from native_host.errors import DataError
+
+# dataset name (the records' "dataset" field) -> file in the data folder
+FILES = {
+    "cleaneval": "cleaneval.jsonl.gz",
+    "cleanportaleval": "cleanportaleval.jsonl.gz",
+    "dragnet": "dragnet.jsonl.gz",
+    "l3s-gn1": "l3s-gn1.jsonl.gz",
+    "wcxb": "wcxb-dev.jsonl.gz",
+}
+DATASETS = list(FILES)
+SPLITS = ("train", "dev")
+PAGE_TYPES = ("article", "forum", "product", "collection", "listing", "documentation", "service")  # WCXB's
+_ALIASES = {name.removesuffix(".jsonl.gz"): ds for ds, name in FILES.items()}  # "wcxb-dev" names the file
+_UTF16_BOMS = ("\xff\xfe", "\xfe\xff")
+
+
+# One page as the data README describes it ("with" is a Python keyword, hence the functional form).
+Record = TypedDict("Record", {
+    "id": str,
+    "dataset": str,
+    "split": str,              # "train" or "dev", fixed by a hash of the id
+    "url": "str | None",
+    "lang": "str | None",
+    "page_type": "str | None",  # WCXB only
+    "title": "str | None",
+    "main_text": "str | None",  # gold main content, blocks separated by newlines; may be empty
+    "with": list[str],         # snippets a correct extraction contains (WCXB only)
+    "without": list[str],      # snippets it must not contain
+    "html": str,
+})
+
+
+def data_dir() -> Path:
+    """The folder holding the datasets; DataError with what to set when it is not there."""
+    env = os.environ.get("PITH_DATA")
+    path = Path(env) if env else (Path(__file__).resolve().parents[1].parent / "shared" / "data")
+    if not path.is_dir():
+        source = "$PITH_DATA" if env else "the default ../shared/data (relative to the project root)"
+        raise DataError(f"data folder {path} not found ({source}); set PITH_DATA to the folder holding "
+                        f"{', '.join(FILES.values())}")
+    return path
+
+
+def dataset_name(name: str) -> str:
+    """The canonical dataset name for `name` (a dataset or its file stem, e.g. 'wcxb-dev'); DataError if unknown."""
+    if name in FILES:
+        return name
+    if name in _ALIASES:
+        return _ALIASES[name]
+    raise DataError(f"unknown dataset {name!r}; choose among {', '.join(DATASETS)}")
+
+
+def repair_gold(text: str | None) -> str | None:
+    """Undo a known encoding fault: a few Dragnet golds are UTF-16 bytes that were decoded as Latin-1."""
+    if text and text.startswith(_UTF16_BOMS):
+        return text.encode("latin-1", "replace").decode("utf-16", "replace")
+    return text
+
+
+def _records_in(path: Path) -> Iterator[Record]:
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise DataError(f"{path}:{n}: not a JSON record ({exc.msg}); the file is damaged, fetch it "
+                                f"again") from exc
+            record["main_text"] = repair_gold(record.get("main_text"))
+            record["with"] = record.get("with") or []
+            record["without"] = record.get("without") or []
+            yield record
+
+
+def iter_records(datasets: list[str] | None = None, split: str | None = None, limit: int | None = None
+                 ) -> Iterator[Record]:
+    """Records of `datasets` (default: all, in DATASETS order), of one `split` if given, at most `limit` per
+    dataset (after the split filter)."""
+    if split is not None and split not in SPLITS:
+        raise DataError(f"unknown split {split!r}; choose 'train' or 'dev'")
+    names = [dataset_name(d) for d in (datasets or DATASETS)]
+    folder = data_dir()
+    for name in names:
+        path = folder / FILES[name]
+        if not path.is_file():
+            raise DataError(f"{path} not found; set PITH_DATA to the folder holding {FILES[name]}")
+        taken = 0
+        if limit is not None and limit <= 0:
+            continue
+        for record in _records_in(path):
+            if split is not None and record.get("split") != split:
+                continue
+            yield record
+            taken += 1
+            if limit is not None and taken >= limit:
+                break

@@ -1,0 +1,286 @@
+"""`pith install` / `pith uninstall`: register the host with the browsers of this user, and take it back.
+
+Browsers find a native-messaging host through a manifest file in a per-browser directory; the manifest
+names an executable and the extensions allowed to start it. We point every manifest at one small launcher
+that execs this installation's Python, so the browser runs the pith the user installed whatever its PATH.
+Every file and directory written is recorded beside the launcher, so uninstall removes exactly those.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import shlex
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from platformdirs import user_data_dir
+
+from .errors import InstallError
+from .identity import FIREFOX_EXTENSION_ID, HOST_NAME, chromium_origin
+
+PLATFORMS = ("linux", "macos")
+LAUNCHER = "pith-host"
+RECORD = "install-record.json"
+MANIFEST = f"{HOST_NAME}.json"
+CHROMIUM_HOSTS_DIR = "NativeMessagingHosts"  # inside a Chromium profile directory given by --user-data-dir
+
+
+@dataclass(frozen=True)
+class Browser:
+    """Where one browser looks for per-user host manifests, relative to the home directory."""
+
+    name: str
+    family: str  # "chromium": allowed_origins; "firefox": allowed_extensions
+    linux: str
+    macos: str
+
+    def hosts_dir(self, platform: str, home: Path) -> Path:
+        return home / (self.linux if platform == "linux" else self.macos)
+
+
+_MAC = "Library/Application Support"
+BROWSERS = (
+    Browser("chrome", "chromium", ".config/google-chrome/NativeMessagingHosts",
+            f"{_MAC}/Google/Chrome/NativeMessagingHosts"),
+    Browser("chromium", "chromium", ".config/chromium/NativeMessagingHosts", f"{_MAC}/Chromium/NativeMessagingHosts"),
+    Browser("brave", "chromium", ".config/BraveSoftware/Brave-Browser/NativeMessagingHosts",
+            f"{_MAC}/BraveSoftware/Brave-Browser/NativeMessagingHosts"),
+    Browser("edge", "chromium", ".config/microsoft-edge/NativeMessagingHosts",
+            f"{_MAC}/Microsoft Edge/NativeMessagingHosts"),
+    Browser("vivaldi", "chromium", ".config/vivaldi/NativeMessagingHosts", f"{_MAC}/Vivaldi/NativeMessagingHosts"),
+    Browser("firefox", "firefox", ".mozilla/native-messaging-hosts", f"{_MAC}/Mozilla/NativeMessagingHosts"),
+)
+BY_NAME = {b.name: b for b in BROWSERS}
+
+
+@dataclass(frozen=True)
+class Target:
+    """One manifest to write: for which browser, where."""
+
+    browser: Browser
+    manifest: Path
+
+
+@dataclass(frozen=True)
+class Places:
+    """Everything install, uninstall and doctor need to know about where things go."""
+
+    platform: str
+    home: Path
+    data_dir: Path
+    browsers: tuple[str, ...]     # as asked; empty: every browser whose profile directory exists
+    user_data_dir: Path | None
+
+    @property
+    def launcher(self) -> Path:
+        return self.data_dir / LAUNCHER
+
+    @property
+    def record(self) -> Path:
+        return self.data_dir / RECORD
+
+
+def current_platform() -> str:
+    if sys.platform.startswith("linux"):
+        return "linux"
+    if sys.platform == "darwin":
+        return "macos"
+    raise InstallError(f"pith install supports Linux and macOS, not {sys.platform}; register the host by hand "
+                       "as docs/protocol.md describes")
+
+
+def add_place_arguments(p: argparse.ArgumentParser) -> None:
+    """The options install, uninstall and doctor share."""
+    p.add_argument("--browser", action="append", choices=[*BY_NAME, "all"], default=[],
+                   help="browser to act on (repeatable; default: every browser with a profile directory)")
+    p.add_argument("--user-data-dir", type=Path, metavar="DIR",
+                   help="one Chromium-family profile directory (as given to the browser's --user-data-dir)")
+    p.add_argument("--data-dir", type=Path, default=None,
+                   help="where the launcher and the install record live (default: $PITH_DATA_DIR, else "
+                        "the platform's user data directory)")
+    p.add_argument("--home", type=Path, default=None, help="home directory whose browsers to act on (default: yours)")
+    p.add_argument("--platform", choices=PLATFORMS, default=None, help="manifest locations of this platform "
+                   "(default: this machine's)")
+
+
+def places_from_args(args: argparse.Namespace) -> Places:
+    data_dir = args.data_dir or os.environ.get("PITH_DATA_DIR") or user_data_dir("pith", appauthor=False)
+    browsers = tuple(BY_NAME) if "all" in args.browser else tuple(dict.fromkeys(args.browser))
+    return Places(platform=args.platform or current_platform(), home=(args.home or Path.home()).expanduser(),
+                  data_dir=Path(data_dir).expanduser().absolute(), browsers=browsers,
+                  user_data_dir=args.user_data_dir.expanduser().absolute() if args.user_data_dir else None)
+
+
+def targets(places: Places) -> list[Target]:
+    """The manifests `places` asks for. Without --browser: every browser whose profile directory exists."""
+    if places.user_data_dir:
+        names = places.browsers or ("chromium",)
+        firefox = [n for n in names if BY_NAME[n].family != "chromium"]
+        if firefox:
+            raise InstallError("--user-data-dir is a Chromium-family profile; Firefox reads host manifests only "
+                               "from the user's directory: drop --user-data-dir for --browser firefox")
+        hosts = places.user_data_dir / CHROMIUM_HOSTS_DIR
+        return [Target(BY_NAME[n], hosts / MANIFEST) for n in names[:1]]
+    if places.browsers:
+        chosen = [BY_NAME[n] for n in places.browsers]
+    else:
+        chosen = [b for b in BROWSERS if b.hosts_dir(places.platform, places.home).parent.is_dir()]
+        if not chosen:
+            raise InstallError(f"no browser profile found under {places.home}; name the browser, e.g. "
+                               "`pith install --browser chrome` (choices: " + ", ".join(BY_NAME) + ")")
+    return [Target(b, b.hosts_dir(places.platform, places.home) / MANIFEST) for b in chosen]
+
+
+def manifest_for(browser: Browser, launcher: Path) -> dict:
+    manifest = {"name": HOST_NAME, "description": "Pith: private, offline reader mode and main-content extraction",
+                "path": str(launcher), "type": "stdio"}
+    if browser.family == "chromium":
+        manifest["allowed_origins"] = [chromium_origin()]
+    else:
+        manifest["allowed_extensions"] = [FIREFOX_EXTENSION_ID]
+    return manifest
+
+
+def launcher_script(python: str = sys.executable) -> str:
+    return ("#!/bin/sh\n"
+            "# Pith's native-messaging host, written by `pith install` and removed by `pith uninstall`.\n"
+            f"exec {shlex.quote(python)} -m native_host host \"$@\"\n")
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def load_record(path: Path) -> dict:
+    if not path.is_file():
+        return {"files": [], "dirs": []}
+    try:
+        record = json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError) as exc:
+        raise InstallError(f"cannot read the install record {path} ({exc}); remove the manifests by hand "
+                           "(docs/protocol.md lists them) and delete the record") from None
+    return {"files": list(record.get("files", [])), "dirs": list(record.get("dirs", []))}
+
+
+def _save_record(path: Path, record: dict) -> None:
+    path.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+
+
+def _make_dirs(directory: Path, browser: str | None, record: dict) -> None:
+    """mkdir -p, recording each directory it creates (outermost first) so uninstall can take it back."""
+    missing = []
+    for d in (directory, *directory.parents):
+        if d.exists():
+            break
+        missing.append(d)
+    for d in reversed(missing):
+        d.mkdir()
+        record["dirs"].append({"path": str(d), "browser": browser})
+
+
+def _write(path: Path, data: bytes, browser: str | None, kind: str, record: dict, mode: int = 0o644) -> None:
+    path.write_bytes(data)
+    path.chmod(mode)
+    record["files"] = [f for f in record["files"] if f["path"] != str(path)]
+    record["files"].append({"path": str(path), "sha256": _digest(data), "browser": browser, "kind": kind})
+
+
+def install(places: Places) -> list[Path]:
+    """Write the launcher and one manifest per target; returns the manifests written."""
+    chosen = targets(places)
+    record = load_record(places.record)
+    _make_dirs(places.data_dir, None, record)
+    _write(places.launcher, launcher_script().encode(), None, "launcher", record, mode=0o755)
+    written = []
+    for target in chosen:
+        _make_dirs(target.manifest.parent, target.browser.name, record)
+        data = (json.dumps(manifest_for(target.browser, places.launcher), indent=2) + "\n").encode()
+        _write(target.manifest, data, target.browser.name, "manifest", record)
+        written.append(target.manifest)
+    _save_record(places.record, record)
+    return written
+
+
+def _selected(entry: dict, places: Places) -> bool:
+    if entry.get("kind") == "launcher" or entry.get("browser") is None:
+        return False  # the launcher and data directory go only when no manifest is left
+    if places.browsers and entry["browser"] not in places.browsers:
+        return False
+    return not places.user_data_dir or Path(entry["path"]).is_relative_to(places.user_data_dir)
+
+
+@dataclass
+class Removal:
+    removed: list[str]
+    left: list[str]   # changed since install: not ours to delete any more
+
+
+def uninstall(places: Places) -> Removal:
+    record = load_record(places.record)
+    result = Removal([], [])
+    if not record["files"] and not record["dirs"]:
+        return result
+    files = [f for f in record["files"] if _selected(f, places)]
+    remaining = [f for f in record["files"] if f not in files]
+    if not any(f.get("kind") == "manifest" for f in remaining):
+        files += [f for f in remaining if f.get("kind") == "launcher"]
+        remaining = [f for f in remaining if f.get("kind") != "launcher"]
+    for entry in files:
+        path = Path(entry["path"])
+        if not path.is_file():
+            continue
+        if _digest(path.read_bytes()) != entry["sha256"]:
+            result.left.append(str(path))
+            continue
+        path.unlink()
+        result.removed.append(str(path))
+    every_manifest_gone = not any(f.get("kind") == "manifest" for f in remaining)
+    dirs = [d for d in record["dirs"] if _selected(d, places) or (every_manifest_gone and d.get("browser") is None)]
+    record = {"files": remaining, "dirs": [d for d in record["dirs"] if d not in dirs]}
+    if record["files"] or record["dirs"]:
+        _save_record(places.record, record)
+    elif places.record.is_file():
+        places.record.unlink()
+        result.removed.append(str(places.record))
+    for entry in sorted(dirs, key=lambda d: len(Path(d["path"]).parts), reverse=True):
+        path = Path(entry["path"])
+        if path.is_dir() and not any(path.iterdir()):
+            path.rmdir()
+            result.removed.append(str(path))
+    return result
+
+
+def run_install(args: argparse.Namespace) -> int:
+    places = places_from_args(args)
+    for manifest in install(places):
+        print(f"registered {HOST_NAME} in {manifest}")
+    print(f"launcher: {places.launcher} (runs {sys.executable})")
+    print("check the whole chain with `pith doctor`")
+    return 0
+
+
+def run_uninstall(args: argparse.Namespace) -> int:
+    places = places_from_args(args)
+    result = uninstall(places)
+    for path in result.removed:
+        print(f"removed {path}")
+    for path in result.left:
+        print(f"left {path}: changed since `pith install` wrote it; delete it yourself if it is not needed")
+    if not result.removed and not result.left:
+        print(f"nothing to uninstall (no record of an install in {places.record})")
+    return 0
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("install", help="register the host with your browsers",
+                              description="Register the native-messaging host for Chrome, Chromium, Brave, Edge, "
+                                          "Vivaldi and Firefox (per user). See docs/protocol.md.")
+    add_place_arguments(p)
+    p.set_defaults(func=run_install)
+    p = subparsers.add_parser("uninstall", help="remove exactly what `pith install` wrote")
+    add_place_arguments(p)
+    p.set_defaults(func=run_uninstall)

@@ -1,0 +1,131 @@
+"""`pith install` / `pith uninstall` against temporary home and data directories, for every browser."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from native_host.cli import main
+from native_host.identity import FIREFOX_EXTENSION_ID, HOST_NAME, chromium_origin
+
+# Where each browser reads per-user host manifests (the browsers' documentation), written out independently
+# of install.py's table so a typo there fails here.
+EXPECTED = {
+    ("chrome", "linux"): ".config/google-chrome/NativeMessagingHosts",
+    ("chromium", "linux"): ".config/chromium/NativeMessagingHosts",
+    ("brave", "linux"): ".config/BraveSoftware/Brave-Browser/NativeMessagingHosts",
+    ("edge", "linux"): ".config/microsoft-edge/NativeMessagingHosts",
+    ("vivaldi", "linux"): ".config/vivaldi/NativeMessagingHosts",
+    ("firefox", "linux"): ".mozilla/native-messaging-hosts",
+    ("chrome", "macos"): "Library/Application Support/Google/Chrome/NativeMessagingHosts",
+    ("chromium", "macos"): "Library/Application Support/Chromium/NativeMessagingHosts",
+    ("brave", "macos"): "Library/Application Support/BraveSoftware/Brave-Browser/NativeMessagingHosts",
+    ("edge", "macos"): "Library/Application Support/Microsoft Edge/NativeMessagingHosts",
+    ("vivaldi", "macos"): "Library/Application Support/Vivaldi/NativeMessagingHosts",
+    ("firefox", "macos"): "Library/Application Support/Mozilla/NativeMessagingHosts",
+}
+
+
+def tree(root: Path) -> dict[str, bytes | None]:
+    """Every path under root with its content (None for a directory)."""
+    return {str(p.relative_to(root)): (p.read_bytes() if p.is_file() else None) for p in sorted(root.rglob("*"))}
+
+
+def pith(tmp_path: Path, *args: str) -> int:
+    return main([*args, "--home", str(tmp_path / "home"), "--data-dir", str(tmp_path / "data")])
+
+
+@pytest.fixture
+def home(tmp_path):
+    (tmp_path / "home").mkdir()
+    return tmp_path / "home"
+
+
+@pytest.mark.parametrize("browser, platform", sorted(EXPECTED))
+def test_install_writes_the_manifest_and_uninstall_takes_back_exactly_that(tmp_path, home, browser, platform):
+    (home / ".config").mkdir()
+    (home / "notes.txt").write_text("the user's own file")
+    before = tree(tmp_path)
+    assert pith(tmp_path, "install", "--browser", browser, "--platform", platform) == 0
+    manifest_path = home / EXPECTED[browser, platform] / f"{HOST_NAME}.json"
+    manifest = json.loads(manifest_path.read_text())
+    launcher = tmp_path / "data" / "pith-host"
+    assert manifest["name"] == HOST_NAME and manifest["type"] == "stdio" and manifest["path"] == str(launcher)
+    if browser == "firefox":
+        assert manifest["allowed_extensions"] == [FIREFOX_EXTENSION_ID] and "allowed_origins" not in manifest
+    else:
+        assert manifest["allowed_origins"] == [chromium_origin()] and "allowed_extensions" not in manifest
+    assert os.access(launcher, os.X_OK) and sys.executable in launcher.read_text()
+    assert pith(tmp_path, "uninstall", "--browser", browser, "--platform", platform) == 0
+    assert tree(tmp_path) == before
+
+
+def test_without_browser_only_browsers_with_a_profile_are_registered(tmp_path, home):
+    (home / ".config" / "google-chrome").mkdir(parents=True)
+    (home / ".config" / "BraveSoftware" / "Brave-Browser").mkdir(parents=True)
+    assert pith(tmp_path, "install", "--platform", "linux") == 0
+    found = sorted(str(p.relative_to(home)) for p in home.rglob(f"{HOST_NAME}.json"))
+    assert found == [".config/BraveSoftware/Brave-Browser/NativeMessagingHosts/org.pith.reader.json",
+                     ".config/google-chrome/NativeMessagingHosts/org.pith.reader.json"]
+
+
+def test_no_browser_profile_is_an_error_naming_the_option(tmp_path, home, capsys):
+    assert pith(tmp_path, "install", "--platform", "linux") == 1
+    assert "--browser chrome" in capsys.readouterr().err
+    assert not (tmp_path / "data").exists()
+
+
+def test_user_data_dir_registers_one_profile(tmp_path, home):
+    profile = tmp_path / "profile"
+    assert pith(tmp_path, "install", "--user-data-dir", str(profile), "--platform", "linux") == 0
+    manifest = json.loads((profile / "NativeMessagingHosts" / f"{HOST_NAME}.json").read_text())
+    assert manifest["allowed_origins"] == [chromium_origin()]
+    assert not list(home.rglob("*"))
+    assert pith(tmp_path, "uninstall", "--user-data-dir", str(profile), "--platform", "linux") == 0
+    assert not profile.exists() and not (tmp_path / "data").exists()
+
+
+def test_user_data_dir_is_refused_for_firefox(tmp_path, home, capsys):
+    assert pith(tmp_path, "install", "--user-data-dir", str(tmp_path / "p"), "--browser", "firefox") == 1
+    assert "drop --user-data-dir" in capsys.readouterr().err
+
+
+def test_uninstalling_one_browser_keeps_the_others_and_the_launcher(tmp_path, home):
+    assert pith(tmp_path, "install", "--browser", "chrome", "--browser", "firefox", "--platform", "linux") == 0
+    assert pith(tmp_path, "uninstall", "--browser", "firefox", "--platform", "linux") == 0
+    assert (home / EXPECTED["chrome", "linux"] / f"{HOST_NAME}.json").is_file()
+    assert not (home / ".mozilla").exists()
+    assert (tmp_path / "data" / "pith-host").is_file()
+    assert pith(tmp_path, "uninstall", "--platform", "linux") == 0
+    assert not list(home.rglob("*")) and not (tmp_path / "data").exists()
+
+
+def test_uninstall_leaves_what_it_did_not_write(tmp_path, home, capsys):
+    hosts = home / EXPECTED["chrome", "linux"]
+    hosts.mkdir(parents=True)
+    (hosts / "com.other.app.json").write_text("{}")
+    assert pith(tmp_path, "install", "--browser", "chrome", "--browser", "edge", "--platform", "linux") == 0
+    edited = home / EXPECTED["edge", "linux"] / f"{HOST_NAME}.json"
+    edited.write_text(edited.read_text().replace("stdio", "stdio "))
+    assert pith(tmp_path, "uninstall", "--platform", "linux") == 0
+    out = capsys.readouterr().out
+    assert f"left {edited}" in out
+    assert edited.is_file() and (hosts / "com.other.app.json").is_file() and hosts.is_dir()
+    assert not (hosts / f"{HOST_NAME}.json").exists()
+
+
+def test_uninstall_without_an_install_says_so(tmp_path, home, capsys):
+    assert pith(tmp_path, "uninstall") == 0
+    assert "nothing to uninstall" in capsys.readouterr().out
+
+
+def test_the_launcher_starts_this_installation_s_host(tmp_path, home):
+    assert pith(tmp_path, "install", "--browser", "chromium", "--platform", "linux") == 0
+    done = subprocess.run([str(tmp_path / "data" / "pith-host"), "--help"], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0 and "--stdio-jsonl" in done.stdout

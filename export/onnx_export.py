@@ -61,6 +61,8 @@ def main(argv=None) -> int:
     ap.add_argument("--run", type=Path, default=Path("runs/model"))
     ap.add_argument("--assets", type=Path, default=Path("native_host/assets"))
     ap.add_argument("--limit-pages", type=int, default=None)
+    ap.add_argument("--max-drop", type=float, default=MAX_PARITY_DROP,
+                    help="largest dev word-F1 drop int8 may cost (default %(default)s; smoke tests raise it)")
     args = ap.parse_args(argv)
 
     summary = json.loads((args.run / "train.json").read_text())
@@ -100,8 +102,8 @@ def main(argv=None) -> int:
         meta["dev_onnx_int8"] = f_onnx
         meta["parity"] = {"max_score_diff": max_diff, "worst_dataset_drop": worst}
         (staging / CONFIG_FILE).write_text(json.dumps(meta, indent=1))
-        if worst > MAX_PARITY_DROP:
-            print(f"parity check FAILED: word-F1 drop {worst:.4f} > {MAX_PARITY_DROP}; assets left unchanged",
+        if worst > args.max_drop:
+            print(f"parity check FAILED: word-F1 drop {worst:.4f} > {args.max_drop}; assets left unchanged",
                   file=sys.stderr)
             return 1
         args.assets.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,123 @@
+"""The shipped model through the whole pipeline, without torch; and the `pith extract` CLI."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from native_host import Extractor, ModelError, SnapshotError, snapshot_from_html
+from native_host.cli import main as cli_main
+
+PAGES = Path(__file__).parent / "pages"
+ARTICLE = PAGES / "article.html"
+
+
+@pytest.fixture(scope="module")
+def extractor():
+    return Extractor()
+
+
+def test_runs_with_torch_unimportable():
+    code = """
+import sys, importlib.abc
+class Block(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name == "torch" or name.startswith("torch.") or name == "export" or name.startswith("export."):
+            raise ImportError("blocked: " + name)
+sys.meta_path.insert(0, Block())
+import native_host
+r = native_host.Extractor().extract_html(open(sys.argv[1], "rb").read())
+assert "Twice a day" in r.text, r.text
+assert not any(m == "torch" or m.startswith("torch.") for m in sys.modules)
+print("ok", len(r.node_ids))
+"""
+    out = subprocess.run([sys.executable, "-c", code, str(ARTICLE)], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("ok")
+
+
+def test_article_page_main_content(extractor):
+    r = extractor.extract_html(ARTICLE.read_bytes(), url="https://gazette.example/tides")
+    for wanted in ("Twice a day the sea rises", "Spring and neap tides", "neap tides", "Bay of Fundy"):
+        assert wanted in r.text
+    for boiler in ("All rights reserved", "Buy cheap boats", "Privacy", "Storm warning"):
+        assert boiler not in r.text
+    assert r.title == "How Tides Work"
+    assert r.node_ids == sorted(set(r.node_ids))
+    assert len(r.blocks) > 10 and all(set(b.scores) == {"main", "title", "heading", "paragraph", "list", "table"}
+                                      for b in r.blocks)
+    assert r.markdown.startswith("# How Tides Work")
+    assert '<img src="https://gazette.example/img/tide-chart.png"' in r.html
+    assert set(r.timings) >= {"snapshot", "blocks", "features", "inference", "article", "total"}
+
+
+def test_snapshot_and_html_paths_agree(extractor):
+    html = ARTICLE.read_bytes()
+    a = extractor.extract_html(html, url="https://g.example/")
+    b = extractor.extract_snapshot(snapshot_from_html(html, url="https://g.example/"))
+    assert a.text == b.text and a.node_ids == b.node_ids
+
+
+def test_bad_snapshot_is_an_error_not_a_crash(extractor):
+    with pytest.raises(SnapshotError):
+        extractor.extract_snapshot({"format": "pith-snapshot", "version": 1, "source": "live", "nodes": [{"id": 3}]})
+
+
+def test_empty_and_textless_pages(extractor):
+    for html in ("", "<html><body></body></html>", "<img src=x>", "<frameset><frame src=a></frameset>"):
+        r = extractor.extract_html(html)
+        assert r.text == "" and r.node_ids == []
+
+
+def test_long_page_runs_in_windows(extractor):
+    paras = "".join(f"<p>Paragraph number {i} tells a long story about tides and harbours.</p>" for i in range(1500))
+    r = extractor.extract_html(f"<html><body><article>{paras}</article></body></html>")
+    assert len(r.blocks) == 1500
+    assert "Paragraph number 1499" in r.text and "Paragraph number 0 " in r.text
+
+
+def test_missing_model_dir_says_what_to_do(tmp_path):
+    with pytest.raises(ModelError, match="reinstall pith"):
+        Extractor(tmp_path)
+
+
+def test_cli_single_file_formats(capsys):
+    assert cli_main(["extract", str(ARTICLE), "-f", "markdown"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("# How Tides Work") and "Twice a day" in out
+    assert cli_main(["extract", str(ARTICLE), "-f", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["title"] == "How Tides Work" and data["node_ids"]
+
+
+def test_cli_stdin():
+    out = subprocess.run([sys.executable, "-m", "native_host.cli", "extract", "-"], input=ARTICLE.read_bytes(),
+                         capture_output=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert b"Twice a day" in out.stdout
+
+
+def test_cli_directory_to_jsonl_with_workers(tmp_path):
+    pages = tmp_path / "pages"
+    pages.mkdir()
+    for i in range(5):
+        (pages / f"p{i}.html").write_bytes(ARTICLE.read_bytes())
+    (pages / "bad.html").write_bytes(b"\xff\xfe\x00<<<")
+    (pages / "notes.txt").write_text("not html")
+    out = tmp_path / "result.jsonl"
+    proc = subprocess.run([sys.executable, "-m", "native_host.cli", "extract", str(pages), "--out", str(out),
+                           "--workers", "2"], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [Path(r["path"]).name for r in rows] == ["bad.html"] + [f"p{i}.html" for i in range(5)]
+    assert all("Twice a day" in r["text"] for r in rows[1:])
+    assert "6 pages extracted" in proc.stderr
+
+
+def test_cli_errors_are_messages(tmp_path, capsys):
+    assert cli_main(["extract", str(tmp_path / "missing.html")]) == 1
+    assert "no such file" in capsys.readouterr().err
+    assert cli_main(["extract", str(ARTICLE), str(ARTICLE)]) == 1
+    assert "--out" in capsys.readouterr().err

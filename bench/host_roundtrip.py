@@ -1,0 +1,123 @@
+"""Host figures for docs/protocol.md: extraction time through the real host and framing, and cold start.
+
+    python -m bench.host_roundtrip [--model-dir DIR] [--repeats 9]
+
+Synthetic pages of about 1,000 and 10,000 blocks (headings, paragraphs, lists, tables, link menus) are
+snapshotted once, then sent to one running `pith host` process, repeatedly. Reported, as medians:
+* host: the reply's `timings.host`, from the request fully read to its reply shaped (decode excluded);
+* round trip: from the first byte sent to the whole reply received and joined, as the browser would see it;
+* cold start: process start -> `hello` answered (the model loads on `hello`), and -> first extract answered.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from native_host import snapshot_from_html
+from native_host.blocks import blocks_from_snapshot
+from native_host.client import HostProcess, host_command
+from native_host.framing import encode_message
+from native_host.identity import chromium_origin
+
+WORDS = ("river stone bridge valley mill summer town builder hill water road market council winter harvest "
+         "school station garden library festival").split()
+
+
+def _sentence(i: int, n: int = 14) -> str:
+    return " ".join(WORDS[(i * 7 + k * 3) % len(WORDS)] for k in range(n)).capitalize() + "."
+
+
+def _section(i: int) -> str:
+    """About ten blocks of mixed kinds; class names vary so neighbouring blocks do not merge into one."""
+    menu = "".join(f"<li><a href='/s{i}/{k}'>{WORDS[(i + k) % len(WORDS)]}</a></li>" for k in range(4))
+    rows = "".join(f"<tr><td>{WORDS[k % len(WORDS)]}</td><td>{i * k}</td></tr>" for k in range(3))
+    return (f"<section class='s{i % 7}'><h2>Section {i}: {_sentence(i, 5)}</h2>"
+            f"<p class='lead'>{_sentence(i)} {_sentence(i + 1)}</p><div class='note'>{_sentence(i + 2, 9)}</div>"
+            f"<p class='body'>{_sentence(i + 3)} {_sentence(i + 4)} {_sentence(i + 5)}</p>"
+            f"<ul class='m{i % 5}'>{menu}</ul><table class='t'>{rows}</table>"
+            f"<blockquote>{_sentence(i + 6, 10)}</blockquote><aside class='ad'>Advertisement {i}</aside></section>")
+
+
+def synthetic_snapshot(target_blocks: int) -> tuple[dict, int]:
+    """A snapshot with about `target_blocks` blocks, and its exact block count."""
+    sections = max(1, target_blocks // 10)
+    for _ in range(4):
+        html = (f"<html lang='en'><head><title>Synthetic {target_blocks}</title></head><body>"
+                "<nav><a href='/'>Home</a> <a href='/a'>About</a></nav><main>"
+                + "".join(_section(i) for i in range(sections)) + "</main><footer>Footer</footer></body></html>")
+        snapshot = snapshot_from_html(html, url="https://bench.example/page")
+        count = len(blocks_from_snapshot(snapshot))
+        if abs(count - target_blocks) <= target_blocks // 50:
+            break
+        sections = max(1, round(sections * target_blocks / count))
+    return snapshot, count
+
+
+def _start(model_dir: str | None) -> HostProcess:
+    env = {"PITH_MODEL_DIR": model_dir} if model_dir else {}
+    return HostProcess(host_command([chromium_origin()], "--idle-timeout", "0"), env)
+
+
+def cold_start(model_dir: str | None, snapshot: dict, repeats: int) -> tuple[list[float], list[float]]:
+    to_hello, to_extract = [], []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        with _start(model_dir) as host:
+            host.request({"v": 1, "id": 1, "type": "hello"})
+            to_hello.append((time.perf_counter() - t0) * 1000)
+        t0 = time.perf_counter()
+        with _start(model_dir) as host:
+            reply = host.request({"v": 1, "id": 1, "type": "extract", "snapshot": snapshot, "want": ["highlight"]})
+            assert reply["type"] == "result", reply
+            to_extract.append((time.perf_counter() - t0) * 1000)
+    return to_hello, to_extract
+
+
+def warm(host: HostProcess, snapshot: dict, want: list[str], repeats: int) -> tuple[list[float], list[float], int]:
+    host_ms, round_trip_ms = [], []
+    frames = 0
+    for i in range(repeats + 1):
+        t0 = time.perf_counter()
+        before = len(host.frame_sizes)
+        reply = host.request({"v": 1, "id": i, "type": "extract", "snapshot": snapshot, "want": want})
+        elapsed = (time.perf_counter() - t0) * 1000
+        assert reply["type"] == "result", reply
+        if i:  # the first extract warms caches; it is what cold start measures
+            host_ms.append(reply["timings"]["host"])
+            round_trip_ms.append(elapsed)
+            frames = len(host.frame_sizes) - before
+    return host_ms, round_trip_ms, frames
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--model-dir", default=None, help="model directory (default: the shipped model)")
+    parser.add_argument("--repeats", type=int, default=9)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1_000, 10_000])
+    args = parser.parse_args()
+    median = statistics.median
+    snapshots = {n: synthetic_snapshot(n) for n in args.sizes}
+    print("| page | blocks | snapshot JSON | want | host median | round trip median | reply frames |")
+    print("|---|---|---|---|---|---|---|")
+    with _start(args.model_dir) as host:
+        info = host.request({"v": 1, "id": 0, "type": "hello"})
+        for n, (snapshot, count) in snapshots.items():
+            size = len(encode_message(snapshot)) / 1e6
+            for want in (["highlight"], ["highlight", "article", "text", "markdown"]):
+                host_ms, trip_ms, frames = warm(host, snapshot, want, args.repeats)
+                print(f"| ~{n:,} blocks | {count:,} | {size:.1f} MB | {'+'.join(want)} | {median(host_ms):.0f} ms "
+                      f"| {median(trip_ms):.0f} ms | {frames} |")
+    to_hello, to_extract = cold_start(args.model_dir, snapshots[min(snapshots)][0], max(3, args.repeats // 2))
+    print()
+    print("| cold start | median |")
+    print("|---|---|")
+    print(f"| process start -> hello answered (model loaded) | {median(to_hello):.0f} ms |")
+    print(f"| process start -> first extract answered (~{min(snapshots):,} blocks) | {median(to_extract):.0f} ms |")
+    print()
+    print(f"model {info.get('model_id')} on {', '.join(info.get('providers', []))}; {args.repeats} warm repeats")
+
+
+if __name__ == "__main__":
+    main()

@@ -11,20 +11,13 @@ block, and are only set on main blocks: they teach the article renderer what eac
 
 from __future__ import annotations
 
-import re
 from difflib import SequenceMatcher
 
 from native_host.blocks import Block
+from native_host.metric import words
 
 MAIN_SHARE = 0.5
 LABELS = ("main", "title", "heading", "paragraph", "list", "table")
-_WORD = re.compile(r"\w+")
-
-
-def words(text: str) -> list[str]:
-    return _WORD.findall(text.lower())
-
-
 def aligned_counts(blocks: list[Block], gold_text: str) -> list[tuple[int, int]]:
     """(aligned words, words) per block, from one monotone alignment of the page's words to the gold words."""
     owner: list[int] = []

@@ -129,3 +129,68 @@ def test_the_launcher_starts_this_installation_s_host(tmp_path, home):
     done = subprocess.run([str(tmp_path / "data" / "pith-host"), "--help"], capture_output=True, text=True,
                           timeout=60)
     assert done.returncode == 0 and "--stdio-jsonl" in done.stdout
+
+
+PROBE_WORKER = """
+// Connects to the host the way the Pith extension does and joins chunked replies (docs/protocol.md).
+self.probe = (requests) => new Promise((resolve) => {
+  const port = chrome.runtime.connectNative('org.pith.reader');
+  const replies = [], parts = {}, frames = [];
+  port.onMessage.addListener((m) => {
+    frames.push(m.type);
+    if (m.type === 'progress') return;
+    if (m.type === 'chunk') {
+      (parts[m.id] = parts[m.id] || []).push(m.data);
+      if (parts[m.id].length < m.count) return;
+      m = JSON.parse(parts[m.id].join('')); delete parts[m.id];
+    }
+    replies.push(m);
+    if (replies.length === requests.length) { port.disconnect(); resolve({replies, frames}); }
+  });
+  port.onDisconnect.addListener(() => resolve({error: chrome.runtime.lastError && chrome.runtime.lastError.message,
+                                               replies, frames}));
+  for (const r of requests) port.postMessage(r);
+});
+"""
+
+
+@pytest.mark.browser
+def test_chromium_starts_the_installed_host_and_receives_a_chunked_article(tmp_path, home):
+    """Real Chromium, a probe extension with Pith's key, the manifest `pith install --user-data-dir` wrote."""
+    from playwright.sync_api import sync_playwright
+
+    from host_support import article_html, model_dir_for_tests
+    from native_host import snapshot_from_html
+    from native_host.identity import EXTENSION_PUBLIC_KEY
+
+    extension = tmp_path / "probe"
+    extension.mkdir()
+    (extension / "manifest.json").write_text(json.dumps({
+        "manifest_version": 3, "name": "pith host probe", "version": "0.0.1", "key": EXTENSION_PUBLIC_KEY,
+        "permissions": ["nativeMessaging"], "background": {"service_worker": "worker.js"}}))
+    (extension / "worker.js").write_text(PROBE_WORKER)
+    profile = tmp_path / "profile"
+    assert pith(tmp_path, "install", "--user-data-dir", str(profile)) == 0
+    model_dir = model_dir_for_tests(tmp_path)
+    env = {**os.environ, "PITH_LOG_DIR": str(tmp_path / "logs"), **({"PITH_MODEL_DIR": model_dir} if model_dir else {})}
+    snapshot = snapshot_from_html(article_html(3_000), url="https://news.example/long")
+    requests = [{"v": 1, "id": 1, "type": "hello"},
+                {"v": 1, "id": 2, "type": "extract", "snapshot": snapshot, "want": ["text"]},
+                {"v": 1, "id": 3, "type": "extract", "snapshot": {"nodes": []}}]
+    with sync_playwright() as p:
+        context = p.chromium.launch_persistent_context(
+            str(profile), executable_path="/usr/lib/chromium/chromium", headless=True, env=env,
+            args=[f"--disable-extensions-except={extension}", f"--load-extension={extension}", "--no-sandbox"])
+        try:
+            worker = context.service_workers[0] if context.service_workers else \
+                context.wait_for_event("serviceworker", timeout=30_000)
+            outcome = worker.evaluate("(requests) => self.probe(requests)", requests)
+        finally:
+            context.close()
+    assert "error" not in outcome, outcome.get("error")
+    hello, result, refused = outcome["replies"]
+    assert hello["type"] == "hello" and hello["model_id"]
+    assert result["id"] == 2 and len(result["article"]["text"].encode()) > 1_000_000
+    assert "Paragraph 2999." in result["article"]["text"]
+    assert outcome["frames"].count("chunk") > 1
+    assert refused["id"] == 3 and refused["error"]["code"] == "bad_snapshot"

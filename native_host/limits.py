@@ -27,3 +27,6 @@ LOG_BACKUPS = 3                        # rotated files kept
 
 # `pith doctor`.
 DOCTOR_ROUNDTRIP_TIMEOUT_S = 60.0      # the whole round trip through the launcher, model load included
+
+# Evaluation harness (bench/).
+EVAL_PAGE_TIMEOUT_S = 30.0             # one extractor on one page; past it the page counts as empty and an error

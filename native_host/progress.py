@@ -36,7 +36,7 @@ def progress(iterable: Iterable[T], total: int | None = None, desc: str = "", st
         total = len(iterable)  # type: ignore[arg-type]
     tty = out.isatty()
     start = last_draw = time.perf_counter()
-    step = max(1, total // LOG_STEPS) if total else LOG_EVERY_UNKNOWN
+    step = -(-total // LOG_STEPS) if total else LOG_EVERY_UNKNOWN
     done = 0
     shown = -1
 

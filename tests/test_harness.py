@@ -1,0 +1,145 @@
+"""The evaluation command end to end on a tiny data folder, with two real peers."""
+
+import json
+import re
+
+import pytest
+
+from bench import evaluate, extractors
+from tiny_data import write_tiny_data
+
+SCORE_COLUMNS = ("F1 mean", "F1 median", "precision", "recall", "snippet acc.")
+
+
+@pytest.fixture
+def data(tmp_path, monkeypatch):
+    folder = write_tiny_data(tmp_path / "data")
+    monkeypatch.setenv("PITH_DATA", str(folder))
+    return folder
+
+
+def tables(markdown: str) -> dict[str, list[dict[str, str]]]:
+    """Section title -> rows of its table, each a dict from column header to cell."""
+    out, section, header = {}, None, None
+    for line in markdown.splitlines():
+        if line.startswith("## "):
+            section, header = line[3:], None
+            out[section] = []
+        elif line.startswith("|") and section:
+            cells = [c.strip() for c in line.strip("|").split("|")]
+            if header is None:
+                header = cells
+            elif not set(line) <= set("|-: "):
+                out[section].append(dict(zip(header, cells)))
+    return out
+
+
+def run(tmp_path, *extra):
+    out = tmp_path / "report.md"
+    jsonl = tmp_path / "pages.jsonl"
+    rc = evaluate.main(["--extractors", "trafilatura,resiliparse", "--split", "dev", "--out", str(out),
+                        "--jsonl", str(jsonl), *extra])
+    return rc, out, jsonl
+
+
+def test_report_scores_peers_per_dataset_and_page_type(data, tmp_path, capsys):
+    rc, out, jsonl = run(tmp_path)
+    assert rc == 0
+    report = out.read_text()
+    assert report.strip() in capsys.readouterr().out
+    t = tables(report)
+    assert set(t) == {"Mean F1", "trafilatura", "resiliparse"}
+    overview = {r["dataset · page type"]: r for r in t["Mean F1"]}
+    assert list(overview) == ["all pages", "cleaneval", "wcxb", "wcxb · article", "wcxb · forum"]
+    assert overview["all pages"]["scored"] == "3" and overview["all pages"]["skipped"] == "1"
+    assert overview["cleaneval"]["skipped"] == "1" and overview["wcxb"]["scored"] == "2"
+    for name in ("trafilatura", "resiliparse"):
+        for row in t[name]:
+            for col in SCORE_COLUMNS:
+                if row[col] != "–":
+                    assert 0.0 <= float(row[col]) <= 1.0, (name, row)
+            assert float(row["s/page"]) >= 0 and row["errors"] == "0"
+        by_group = {r["dataset · page type"]: r for r in t[name]}
+        assert by_group["cleaneval"]["snippet acc."] == "–"    # no snippets outside WCXB
+        assert by_group["wcxb"]["snippet acc."] != "–"
+        # the pages are plain articles: any working extractor gets most words right
+        assert float(by_group["all pages"]["F1 mean"]) > 0.5
+
+
+def test_per_page_lines_match_the_pages(data, tmp_path):
+    rc, _, jsonl = run(tmp_path)
+    rows = [json.loads(line) for line in jsonl.read_text().splitlines()]
+    assert rc == 0
+    assert sorted((r["id"], r["extractor"]) for r in rows) == sorted(
+        (i, e) for i in ("cleaneval/dev-1", "wcxb/dev-1", "wcxb/dev-2") for e in ("trafilatura", "resiliparse"))
+    for r in rows:
+        assert 0.0 <= r["f1"] <= 1.0 and r["error"] is None and r["chars"] > 0
+        assert (r["snippet_accuracy"] is None) == (r["dataset"] != "wcxb")
+
+
+def test_limit_and_dataset_choice(data, tmp_path):
+    rc, out, jsonl = run(tmp_path, "--datasets", "wcxb", "--limit", "1")
+    assert rc == 0
+    assert {json.loads(line)["id"] for line in jsonl.read_text().splitlines()} == {"wcxb/dev-1"}
+    assert "pages scored: 1;" in out.read_text()
+
+
+def test_failing_extractor_counts_as_empty_and_an_error(data, tmp_path, monkeypatch):
+    def load(arg):
+        def boom(html, url):
+            raise RuntimeError("parser exploded")
+        return boom, "0"
+
+    monkeypatch.setitem(extractors.REGISTRY, "boom", extractors.Spec("boom", load))
+    out = tmp_path / "r.md"
+    assert evaluate.main(["--extractors", "boom,resiliparse", "--out", str(out)]) == 0
+    rows = {r["dataset · page type"]: r for r in tables(out.read_text())["boom"]}
+    assert rows["all pages"]["errors"] == "3"
+    assert rows["all pages"]["F1 mean"] == "0.000"
+
+
+def test_unavailable_extractor_is_reported_and_the_rest_run(data, tmp_path):
+    rc, out, _ = run(tmp_path, "--extractors", "pith:/nonexistent/model,resiliparse")
+    report = out.read_text()
+    assert rc == 0
+    assert re.search(r"pith:/nonexistent/model: \*\*unavailable\*\*: .*model files missing", report)
+    assert "## resiliparse" in report and "## pith" not in report
+
+
+def test_nothing_available_fails(data, tmp_path, capsys):
+    rc, _, _ = run(tmp_path, "--extractors", "no-such-extractor")
+    assert rc == 1
+    assert "unknown extractor 'no-such-extractor'" in capsys.readouterr().err
+
+
+def test_missing_data_says_what_to_set(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("PITH_DATA", str(tmp_path / "nowhere"))
+    rc, out, _ = run(tmp_path)
+    assert rc == 1
+    assert "set PITH_DATA" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_timeout_stops_a_stuck_extractor():
+    import time
+
+    def stuck(html, url):
+        try:
+            time.sleep(30)
+        except Exception:  # a library that catches everything must not swallow the timeout
+            return "swallowed"
+
+    outcome = extractors.call(extractors.Loaded("stuck", stuck, "0", False), {"html": "<p>x</p>", "url": None},
+                              timeout_s=0.2)
+    assert outcome.text == "" and outcome.error == "timeout after 0.2 s"
+
+
+def test_readability_text_keeps_blocks_apart_and_words_whole():
+    text = extractors.html_to_text("<div><p>end</p><p>Start <b>bo</b>ld<!-- note -->er</p><table><tr><td>a</td>"
+                                   "<td>b</td></tr></table>after</div>")
+    assert text.splitlines() == ["end", "Start bolder", "a b", "after"]
+
+
+def test_readability_text_copes_with_control_characters():
+    # lxml refuses such characters when text is set on an element; real pages carry them
+    assert extractors.html_to_text("<div><p>one</p>odd\x01tail<p>next</p></div>") == "one\nodd\x01tail\nnext"

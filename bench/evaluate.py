@@ -43,13 +43,24 @@ def score_page(record: Record, loaded: list[registry.Loaded], timeout_s: float) 
         p, r, f1 = word_prf(outcome.text, gold)
         scores.append(PageScore(record["id"], record["dataset"], record.get("page_type"), ex.name, p, r, f1,
                                 snippet_accuracy(outcome.text, record.get("with"), record.get("without")),
-                                outcome.seconds, outcome.error, len(outcome.text)))
+                                outcome.seconds, outcome.error, len(outcome.text), len(words(outcome.text))))
     return scores
 
 
+def cpu_model() -> str:
+    """The processor's name where the OS tells it (Linux), so timings can be set beside other machines'."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
 def machine() -> str:
-    return (f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores, Python "
-            f"{platform.python_version()}")
+    return f"{platform.system()} {cpu_model()}, {os.cpu_count()} cores, Python {platform.python_version()}"
 
 
 def evaluate(names: list[str], datasets: list[str] | None, split: str, limit: int | None,

@@ -32,6 +32,7 @@ class PageScore:
     seconds: float
     error: str | None
     chars: int                       # length of the extracted text
+    words: int                       # words in the extracted text
 
 
 @dataclass
@@ -45,6 +46,7 @@ class GroupStats:
     recall: float
     snippet_accuracy: float | None   # mean over the pages that have snippets; None if none has
     seconds_per_page: float
+    empty: int                       # pages where the extractor returned no word (errors included)
     errors: int
 
 
@@ -97,6 +99,7 @@ def summarize(scores: list[PageScore]) -> dict[tuple[str, str], GroupStats]:
             recall=statistics.fmean(s.recall for s in rows),
             snippet_accuracy=statistics.fmean(snippets) if snippets else None,
             seconds_per_page=statistics.fmean(s.seconds for s in rows),
+            empty=sum(s.words == 0 for s in rows),
             errors=sum(s.error is not None for s in rows),
         )
     return stats
@@ -157,7 +160,7 @@ def render(info: RunInfo, stats: dict[tuple[str, str], GroupStats], extractors: 
             if c is None:
                 continue
             rows.append([g, str(c.pages), _num(c.f1_mean), _num(c.f1_median), _num(c.precision), _num(c.recall),
-                         _num(c.snippet_accuracy), _seconds(c.seconds_per_page), str(c.errors)])
+                         _num(c.snippet_accuracy), _seconds(c.seconds_per_page), str(c.empty), str(c.errors)])
         out += _table([ROWS, "pages", "F1 mean", "F1 median", "precision", "recall", "snippet acc.", "s/page",
-                       "errors"], rows) + [""]
+                       "empty", "errors"], rows) + [""]
     return "\n".join(out)

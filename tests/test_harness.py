@@ -58,7 +58,7 @@ def test_report_scores_peers_per_dataset_and_page_type(data, tmp_path, capsys):
             for col in SCORE_COLUMNS:
                 if row[col] != "–":
                     assert 0.0 <= float(row[col]) <= 1.0, (name, row)
-            assert float(row["s/page"]) >= 0 and row["errors"] == "0"
+            assert float(row["s/page"]) >= 0 and row["errors"] == "0" and row["empty"] == "0"
         by_group = {r["dataset · page type"]: r for r in t[name]}
         assert by_group["cleaneval"]["snippet acc."] == "–"    # no snippets outside WCXB
         assert by_group["wcxb"]["snippet acc."] != "–"
@@ -73,7 +73,7 @@ def test_per_page_lines_match_the_pages(data, tmp_path):
     assert sorted((r["id"], r["extractor"]) for r in rows) == sorted(
         (i, e) for i in ("cleaneval/dev-1", "wcxb/dev-1", "wcxb/dev-2") for e in ("trafilatura", "resiliparse"))
     for r in rows:
-        assert 0.0 <= r["f1"] <= 1.0 and r["error"] is None and r["chars"] > 0
+        assert 0.0 <= r["f1"] <= 1.0 and r["error"] is None and r["chars"] > 0 and r["words"] > 0
         assert (r["snippet_accuracy"] is None) == (r["dataset"] != "wcxb")
 
 
@@ -94,7 +94,7 @@ def test_failing_extractor_counts_as_empty_and_an_error(data, tmp_path, monkeypa
     out = tmp_path / "r.md"
     assert evaluate.main(["--extractors", "boom,resiliparse", "--out", str(out)]) == 0
     rows = {r["dataset · page type"]: r for r in tables(out.read_text())["boom"]}
-    assert rows["all pages"]["errors"] == "3"
+    assert rows["all pages"]["errors"] == "3" and rows["all pages"]["empty"] == "3"
     assert rows["all pages"]["F1 mean"] == "0.000"
 
 

@@ -19,7 +19,7 @@ MAX_BLOCK_TEXT = 20_000        # characters of a block's text kept for features 
 MAX_REQUEST_BYTES = 64 * 1024 * 1024   # browser -> host cap of Chromium and Firefox
 MAX_REPLY_FRAME_BYTES = 1024 * 1024    # host -> browser cap; longer answers are chunked
 HOST_IDLE_TIMEOUT_S = 600.0            # the host exits after this long without a request (0 = never)
-HOST_QUEUE_DEPTH = 4                   # decoded requests waiting for the worker; the reader blocks beyond it
+HOST_QUEUE_DEPTH = 2                   # decoded requests waiting for the worker; the reader blocks beyond it
 
 # Host logs (platformdirs user_log_dir, or $PITH_LOG_DIR).
 LOG_MAX_BYTES = 1024 * 1024            # one log file, before it is rotated

@@ -55,6 +55,22 @@ def write_standin_model(directory: Path) -> Path:
     return directory
 
 
+def write_failing_model(directory: Path) -> Path:
+    """A stand-in that loads but fails on every page (it gathers a feature column that does not exist), as a
+    model file from an incompatible release would: the engine's failure must cost one reply, not the host."""
+    import onnx
+    from onnx import helper, numpy_helper
+
+    write_standin_model(directory)
+    model = onnx.load(directory / MODEL_FILE)
+    graph = model.graph
+    del graph.node[:]
+    graph.initializer.append(numpy_helper.from_array(np.full(len(LABELS), 10 * len(NUMERIC), dtype=np.int64), "far"))
+    graph.node.append(helper.make_node("Gather", ["numeric", "far"], ["labels"], axis=2))
+    onnx.save(model, directory / MODEL_FILE)
+    return directory
+
+
 def model_dir_for_tests(tmp_root: Path) -> str | None:
     """None (the shipped model) when it is there, else a stand-in written under tmp_root."""
     return None if shipped_model_present() else str(write_standin_model(tmp_root / "standin-model"))

@@ -234,3 +234,15 @@ def test_the_log_rotates(tmp_path, monkeypatch):
         for handler in list(logging.getLogger().handlers):
             logging.getLogger().removeHandler(handler)
             handler.close()
+
+
+def test_an_engine_failure_is_internal_names_the_log_and_the_host_goes_on(tmp_path, small_snapshot):
+    from host_support import write_failing_model
+
+    model_dir = str(write_failing_model(tmp_path / "failing-model"))
+    with start_host(tmp_path / "logs", model_dir) as host:
+        reply = host.request(_extract(1, small_snapshot, ["text"]))
+        assert reply["id"] == 1 and reply["error"]["code"] == "internal"
+        assert str(tmp_path / "logs" / "host.log") in reply["error"]["message"]
+        assert host.request({"v": 1, "id": 2, "type": "hello"})["type"] == "hello"
+    assert "request 1 (extract) failed" in (tmp_path / "logs" / "host.log").read_text()

@@ -122,13 +122,16 @@ def evaluate(pages: list[Page], scores: list[np.ndarray], thresholds=THRESHOLDS)
 
 
 def train(data: Path, out: Path, config: ModelConfig, epochs: int = EPOCHS, limit_pages: int | None = None,
-          log=print) -> dict:
+          log=print, train_limit: int | None = None) -> dict:
+    """Train, keep the best epoch by dev macro word-F1; `train_limit` caps only the training pages."""
     random.seed(SEED)
     np.random.seed(SEED)
     torch.manual_seed(SEED)
     torch.set_num_threads(max(1, torch.get_num_threads()))
     pages = load_pages(data)
     train_pages = [p for p in pages if p.split == "train"][:limit_pages]
+    if train_limit:
+        train_pages = random.Random(SEED).sample(train_pages, min(train_limit, len(train_pages)))
     dev_pages = [p for p in pages if p.split == "dev"][:limit_pages]
     vocab = json.loads((data / "class_vocab.json").read_text())
     from tokenizers import Tokenizer

@@ -194,3 +194,16 @@ def test_chromium_starts_the_installed_host_and_receives_a_chunked_article(tmp_p
     assert "Paragraph 2999." in result["article"]["text"]
     assert outcome["frames"].count("chunk") > 1
     assert refused["id"] == 3 and refused["error"]["code"] == "bad_snapshot"
+
+
+def test_the_allowed_origin_is_the_one_the_extension_key_gives(tmp_path, home):
+    import base64
+    import hashlib
+
+    from native_host.identity import EXTENSION_PUBLIC_KEY
+
+    digest = hashlib.sha256(base64.b64decode(EXTENSION_PUBLIC_KEY)).hexdigest()[:32]
+    extension_id = "".join(chr(ord("a") + int(c, 16)) for c in digest)
+    assert pith(tmp_path, "install", "--browser", "brave", "--platform", "linux") == 0
+    manifest = json.loads((home / EXPECTED["brave", "linux"] / f"{HOST_NAME}.json").read_text())
+    assert manifest["allowed_origins"] == [f"chrome-extension://{extension_id}/"]

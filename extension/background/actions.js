@@ -1,0 +1,145 @@
+// The one action path: popup buttons, context menu, keyboard shortcuts and tests all end in runAction, which
+// answers {ok: true, action, article: {title, text, ...}, node_ids, ...} or {ok: false, error: {code, message}}.
+// Each run reads the page afresh, so pages that keep loading (infinite scroll, single-page apps) give their
+// current content.
+import "../limits.js";
+import { PithFailure, asFailure } from "./errors.js";
+import { clearHighlight, highlightActive, notify, showHighlight, takeSnapshot } from "./page.js";
+import { articleDocument, download } from "./save.js";
+
+const L = globalThis.PITH_LIMITS;
+const api = globalThis.browser ?? globalThis.chrome;
+
+export const ACTIONS = ["reader", "highlight", "save"];
+const WANT = {
+  reader: ["highlight", "article", "text"],
+  highlight: ["highlight", "text"],
+  save: ["highlight", "markdown", "text"],
+};
+const DONE = {
+  reader: "Opened in reader view",
+  highlight: "Main content highlighted",
+  save: "Article saved",
+};
+const SCORE_FLOOR = 0.5;  // a main block whose title or heading score is above this is outlined as such
+
+/** How to outline each main block: the page title, a heading, or body text. */
+export function highlightBlocks(blocks) {
+  return blocks.filter((b) => b.main).map((b) => {
+    const s = b.scores || {};
+    let kind = "main";
+    if ((s.title || 0) > SCORE_FLOOR && (s.title || 0) >= (s.heading || 0)) kind = "title";
+    else if ((s.heading || 0) > SCORE_FLOOR) kind = "heading";
+    return { node_ids: b.node_ids, kind };
+  });
+}
+
+/** Where progress goes: the page's note and any open popup. */
+function reporter(tabId, action) {
+  return (text) => {
+    const note = { state: "progress", title: "Pith is working\u2026", text, action };
+    notify(tabId, note);
+    api.runtime.sendMessage({ type: "pith.progress", tabId, note }).catch(() => {});
+  };
+}
+
+function describeProgress(p) {
+  if (p.stage === "receiving") return `Receiving the result (part ${p.done} of ${p.total})\u2026`;
+  const count = p.total ? ` (${p.done} of ${p.total})` : "";
+  return `The helper is ${String(p.stage || "working").replace(/_/g, " ")}${count}\u2026`;
+}
+
+async function storeForReader(article, tabId) {
+  const key = `article:${Date.now()}:${Math.random().toString(36).slice(2)}`;
+  const all = await api.storage.session.get(null);
+  const old = Object.keys(all).filter((k) => k.startsWith("article:")).sort();
+  const excess = old.slice(0, Math.max(0, old.length - L.MAX_STORED_ARTICLES + 1));
+  if (excess.length) await api.storage.session.remove(excess);
+  await api.storage.session.set({ [key]: { article, sourceTabId: tabId, savedAt: Date.now() } });
+  return key;
+}
+
+async function openReader(article, tab) {
+  const key = await storeForReader(article, tab.id);
+  const url = api.runtime.getURL(`reader/reader.html#${encodeURIComponent(key)}`);
+  const created = await api.tabs.create({ url, index: tab.index + 1, openerTabId: tab.id });
+  return created.id;
+}
+
+async function saveFormat() {
+  const { saveFormat: format } = await api.storage.local.get("saveFormat");
+  return format === "text" ? "text" : "markdown";
+}
+
+export function makeRunner(host) {
+  const lastArticle = new Map();  // tabId -> {title, text}, for the reply when highlight is toggled off
+
+  async function run(action, tabId) {
+    if (!ACTIONS.includes(action)) throw new PithFailure("bad_action", String(action));
+    let tab;
+    try {
+      tab = await api.tabs.get(tabId);
+    } catch (error) {
+      throw new PithFailure("no_tab", `tab ${tabId}`);
+    }
+    if (action === "highlight" && await highlightActive(tabId)) {
+      await clearHighlight(tabId);
+      notify(tabId, { state: "done", title: "Highlight off", text: "" });
+      return { ok: true, action, highlighted: false, node_ids: [],
+               article: lastArticle.get(tabId) || { title: tab.title || null, text: "" } };
+    }
+    const progress = reporter(tabId, action);
+    const slow = setTimeout(() => progress("Reading the page\u2026"), L.PROGRESS_AFTER_MS);
+    let taken;
+    try {
+      taken = await takeSnapshot(tabId);
+    } finally {
+      clearTimeout(slow);
+    }
+    const { snapshot, takenAt, ms } = taken;
+    const bytes = JSON.stringify(snapshot).length;
+    progress(`Finding the main content of ${snapshot.nodes.length.toLocaleString()} page nodes\u2026`);
+    const reply = await host.extract(snapshot, WANT[action], {
+      snapshotBytes: bytes, onProgress: (p) => progress(describeProgress(p)) });
+    const article = reply.article || {};
+    const summary = { title: article.title ?? null, text: article.text || "", byline: article.byline ?? null,
+                      url: article.url ?? null, lang: article.lang ?? null };
+    if (!reply.node_ids || !reply.node_ids.length || !summary.text.trim()) throw new PithFailure("no_content");
+    lastArticle.set(tabId, { title: summary.title, text: summary.text });
+    const answer = { ok: true, action, article: summary, node_ids: reply.node_ids, truncated: !!reply.truncated,
+                     timings: { ...reply.timings, snapshot: Math.round(ms * 10) / 10 }, snapshot_bytes: bytes };
+    if (action === "reader") {
+      answer.reader_tab = await openReader({ ...summary, html: article.html || "" }, tab);
+    } else if (action === "highlight") {
+      answer.highlighted_elements = await showHighlight(tabId, highlightBlocks(reply.blocks || []), takenAt);
+      answer.highlighted = true;
+    } else {
+      const doc = articleDocument({ ...summary, markdown: article.markdown || "" }, await saveFormat());
+      Object.assign(answer, await download(doc));
+    }
+    const extra = reply.truncated ? " The page was too large: only its first part was read." : "";
+    const text = action === "highlight" ? `Run Highlight again to turn it off.${extra}` : `${summary.title || ""}${extra}`;
+    notify(tabId, { state: "done", title: DONE[action], text });
+    return answer;
+  }
+
+  /** Never throws: every failure becomes {ok: false, error} and a note in the page and on the toolbar. */
+  return async function runAction(action, tabId) {
+    try {
+      const answer = await run(action, tabId);
+      api.action.setBadgeText({ tabId, text: "" }).catch(() => {});
+      return answer;
+    } catch (error) {
+      const failure = asFailure(error);
+      const detail = failure.toJSON();
+      console.warn(`pith ${action} failed: ${failure.code}: ${failure.message}`);
+      if (Number.isInteger(tabId)) {
+        notify(tabId, { state: "error", title: detail.title, text: detail.text, fix: detail.fix });
+        api.action.setBadgeText({ tabId, text: "!" }).catch(() => {});
+        api.action.setTitle({ tabId, title: `Pith: ${detail.title}. ${detail.fix}` }).catch(() => {});
+        api.runtime.sendMessage({ type: "pith.progress", tabId, note: { state: "error", ...detail } }).catch(() => {});
+      }
+      return { ok: false, action, error: detail };
+    }
+  };
+}

@@ -1,0 +1,168 @@
+// The browser's side of protocol v1 (docs/protocol.md): one long-lived native port, request ids, chunk
+// reassembly, progress notes and timeouts. native_host/client.py is the same logic in Python.
+//
+// One port serves every request, so the model loads once per browser session. When the port closes
+// (host missing, crashed, killed), every pending request fails with the reason mapped to a fix, and the
+// next request opens a fresh port. A request that times out closes the port too: a stuck host is ended
+// rather than left to answer late.
+import "../limits.js";
+import { PithFailure, disconnectFailure } from "./errors.js";
+
+const L = globalThis.PITH_LIMITS;
+
+export class HostClient {
+  /** `connect(name)` returns a Port (runtime.connectNative, or a fake in tests). */
+  constructor(connect, name = L.HOST_NAME) {
+    this.connect = connect;
+    this.name = name;
+    this.port = null;
+    this.nextId = 1;
+    this.pending = new Map();  // id -> {resolve, reject, timer, timeoutMs, onProgress, chunks}
+    this.hello = null;         // the hello reply of the current port
+  }
+
+  _open() {
+    if (this.port) return this.port;
+    let port;
+    try {
+      port = this.connect(this.name);
+    } catch (error) {
+      throw disconnectFailure(error && error.message);
+    }
+    port.onMessage.addListener((message) => this._receive(port, message));
+    port.onDisconnect.addListener((p) => {
+      const runtime = (globalThis.browser ?? globalThis.chrome)?.runtime;
+      const reason = (p && p.error && p.error.message) || (runtime && runtime.lastError && runtime.lastError.message);
+      this._closed(port, disconnectFailure(reason));
+    });
+    this.port = port;
+    this.hello = null;
+    return port;
+  }
+
+  _closed(port, failure) {
+    if (this.port !== port) return;
+    this.port = null;
+    this.hello = null;
+    const pending = [...this.pending.values()];
+    this.pending.clear();
+    for (const p of pending) {
+      clearTimeout(p.timer);
+      p.reject(failure);
+    }
+  }
+
+  /** Close the port (ending the host process) and fail what is pending with `failure`. */
+  reset(failure = new PithFailure("host_crashed", "closed by the extension")) {
+    const port = this.port;
+    if (!port) return;
+    this._closed(port, failure);
+    try {
+      port.disconnect();
+    } catch (e) { /* already gone */ }
+  }
+
+  _arm(id) {
+    const p = this.pending.get(id);
+    clearTimeout(p.timer);
+    p.timer = setTimeout(() => {
+      const seconds = Math.round(p.timeoutMs / 1000);
+      this.reset(new PithFailure("host_timeout", `no answer within ${seconds} s`));
+    }, p.timeoutMs);
+  }
+
+  _receive(port, message) {
+    if (port !== this.port || !message || typeof message !== "object") return;
+    const id = message.id;
+    if (id === null && message.type === "error") {
+      // The host could not read a request's id: nothing to pair it with, so every pending one is in doubt.
+      this.reset(new PithFailure(message.error?.code || "host_protocol", message.error?.message));
+      return;
+    }
+    const p = this.pending.get(id);
+    if (!p) return;  // a late answer to a request already given up
+    if (message.type === "chunk") {
+      this._chunk(id, p, message);
+      return;
+    }
+    if (message.type === "progress") {
+      this._arm(id);  // the host is alive and working: the timeout counts from its last sign of life
+      if (p.onProgress) p.onProgress({ stage: message.stage, done: message.done, total: message.total });
+      return;
+    }
+    if (message.type === "error" || message.type === "result" || message.type === "hello") {
+      this._settle(id, p, message);
+    }
+    // any other type for a pending id is a note this extension does not know: ignored (docs/protocol.md)
+  }
+
+  _chunk(id, p, message) {
+    const { seq, count, data } = message;
+    const chunks = p.chunks || (p.chunks = { count, parts: [] });
+    if (seq !== chunks.parts.length || count !== chunks.count || typeof data !== "string") {
+      this.reset(new PithFailure("host_protocol", `chunk ${seq} of ${count} arrived after ${chunks.parts.length}`));
+      return;
+    }
+    chunks.parts.push(data);
+    this._arm(id);
+    if (p.onProgress) p.onProgress({ stage: "receiving", done: chunks.parts.length, total: count });
+    if (chunks.parts.length < count) return;
+    let reply;
+    try {
+      reply = JSON.parse(chunks.parts.join(""));
+    } catch (error) {
+      this.reset(new PithFailure("host_protocol", `reassembled reply is not JSON (${error.message})`));
+      return;
+    }
+    this._settle(id, p, reply);
+  }
+
+  _settle(id, p, reply) {
+    this.pending.delete(id);
+    clearTimeout(p.timer);
+    if (reply.type === "error") {
+      const error = reply.error || {};
+      p.reject(new PithFailure(error.code || "internal", error.message || ""));
+    } else {
+      p.resolve(reply);
+    }
+  }
+
+  /** Send one request; resolves with its reply, rejects with a PithFailure. */
+  request(type, fields = {}, { timeoutMs = L.EXTRACT_TIMEOUT_MS, onProgress = null } = {}) {
+    return new Promise((resolve, reject) => {
+      let port;
+      try {
+        port = this._open();
+      } catch (failure) {
+        reject(failure);
+        return;
+      }
+      const id = this.nextId++;
+      this.pending.set(id, { resolve, reject, timer: null, timeoutMs, onProgress, chunks: null });
+      this._arm(id);
+      try {
+        port.postMessage({ v: 1, id, type, ...fields });
+      } catch (error) {
+        // Chromium throws here when the port closed in between; onDisconnect carries the reason.
+        this._closed(port, disconnectFailure(error && error.message));
+      }
+    });
+  }
+
+  /** `hello` once per port: checks the host and its model before the first page is sent. */
+  async ready(onProgress) {
+    if (this.hello && this.port) return this.hello;
+    const hello = await this.request("hello", {}, { timeoutMs: L.HELLO_TIMEOUT_MS, onProgress });
+    if (hello.model_error) throw new PithFailure(hello.model_error.code || "model_unavailable", hello.model_error.message);
+    this.hello = hello;
+    return hello;
+  }
+
+  /** Extract one snapshot; `want` as in docs/protocol.md. */
+  async extract(snapshot, want, { onProgress = null, snapshotBytes = 0 } = {}) {
+    await this.ready(onProgress);
+    const timeoutMs = L.EXTRACT_TIMEOUT_MS + L.EXTRACT_TIMEOUT_MS_PER_MB * (snapshotBytes / 1e6);
+    return this.request("extract", { snapshot, want }, { timeoutMs, onProgress });
+  }
+}

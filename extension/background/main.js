@@ -1,0 +1,72 @@
+// The background: one native port to the host, and the one message every user action goes through.
+//
+// Only the extension's own pages may send `pith.run` (the popup, the reader, tests from an extension page);
+// a content script's message carries a web page's URL and is refused, so nothing a page does can reach the
+// host, the downloads or the tabs. The extension declares no externally_connectable: other sites and
+// extensions cannot message it at all.
+import "../limits.js";
+import { HostClient } from "./host.js";
+import { ACTIONS, makeRunner } from "./actions.js";
+import { takeSnapshot } from "./page.js";
+import { asFailure } from "./errors.js";
+
+const api = globalThis.browser ?? globalThis.chrome;
+const host = new HostClient((name) => api.runtime.connectNative(name));
+const runAction = makeRunner(host);
+
+const MENU = {
+  reader: "Open in Pith reader view",
+  highlight: "Highlight the main content",
+  save: "Save the article as Markdown",
+};
+
+function fromExtensionPage(sender) {
+  return sender.id === api.runtime.id && typeof sender.url === "string"
+    && sender.url.startsWith(api.runtime.getURL(""));
+}
+
+async function activeTabId() {
+  const [tab] = await api.tabs.query({ active: true, lastFocusedWindow: true });
+  return tab ? tab.id : undefined;
+}
+
+async function snapshotReply(tabId) {
+  try {
+    const { snapshot, ms } = await takeSnapshot(tabId);
+    return { ok: true, snapshot, ms };
+  } catch (error) {
+    return { ok: false, error: asFailure(error).toJSON() };
+  }
+}
+
+api.runtime.onMessage.addListener((message, sender, sendResponse) => {
+  if (!message || typeof message !== "object" || !fromExtensionPage(sender)) return false;
+  if (message.type === "pith.run") {
+    const target = Number.isInteger(message.tabId) ? Promise.resolve(message.tabId) : activeTabId();
+    target.then((tabId) => runAction(message.action, tabId)).then(sendResponse);
+    return true;
+  }
+  if (message.type === "pith.snapshot" && Number.isInteger(message.tabId)) {
+    // The live snapshot alone, for debugging and for the parity test and benchmark.
+    snapshotReply(message.tabId).then(sendResponse);
+    return true;
+  }
+  return false;
+});
+
+api.runtime.onInstalled.addListener(() => {
+  api.contextMenus.removeAll(() => {
+    for (const action of ACTIONS) {
+      api.contextMenus.create({ id: action, title: MENU[action], contexts: ["page", "selection", "image", "link"] });
+    }
+  });
+});
+
+api.contextMenus.onClicked.addListener((info, tab) => {
+  if (tab && ACTIONS.includes(info.menuItemId)) runAction(info.menuItemId, tab.id);
+});
+
+api.commands.onCommand.addListener(async (command, tab) => {
+  if (!ACTIONS.includes(command)) return;
+  runAction(command, tab && Number.isInteger(tab.id) ? tab.id : await activeTabId());
+});

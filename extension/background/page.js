@@ -1,0 +1,82 @@
+// Everything the background does inside a tab: inject the content scripts, take a snapshot, highlight,
+// show a note. Scripts are injected on demand (no page is touched until the user asks) into the
+// extension's isolated world, where the page's own scripts cannot reach them.
+import { PithFailure } from "./errors.js";
+
+const api = globalThis.browser ?? globalThis.chrome;
+const CONTENT_FILES = ["limits.js", "code_spans.js", "content/snapshot.js", "content/highlight.js", "content/toast.js"];
+const HIGHLIGHT_CSS = ["content/highlight.css"];
+
+// Runs in the page: calls one method of a content-script object, returning {value} or {error}.
+function callInPage(object, method, params) {
+  try {
+    const target = globalThis[object];
+    if (!target) return { error: "missing" };
+    return { value: target[method](...params) };
+  } catch (error) {
+    return { error: String((error && error.message) || error) };
+  }
+}
+
+async function call(tabId, object, method, ...params) {
+  let results;
+  try {
+    results = await api.scripting.executeScript({ target: { tabId }, func: callInPage, args: [object, method, params] });
+  } catch (error) {
+    throw new PithFailure("page_unreadable", error && error.message);
+  }
+  const outcome = results && results[0] && results[0].result;
+  if (!outcome) throw new PithFailure("page_unreadable", "the page gave no answer");
+  return outcome;
+}
+
+export async function injectContentScripts(tabId) {
+  try {
+    await api.scripting.executeScript({ target: { tabId }, files: CONTENT_FILES });
+  } catch (error) {
+    throw new PithFailure("page_unreadable", error && error.message);
+  }
+}
+
+/** A fresh snapshot of the page as it is now: {snapshot, takenAt, ms}. */
+export async function takeSnapshot(tabId) {
+  await injectContentScripts(tabId);
+  const outcome = await call(tabId, "__pithSnapshot", "take");
+  if (outcome.error) throw new PithFailure("internal", `reading the page: ${outcome.error}`);
+  return outcome.value;
+}
+
+export async function highlightActive(tabId) {
+  try {
+    const outcome = await call(tabId, "__pithHighlight", "active");
+    return outcome.value === true;
+  } catch (failure) {
+    return false;  // a page we cannot enter has no highlight to clear
+  }
+}
+
+/** Outline `blocks` ([{node_ids, kind}]) of the snapshot taken at `takenAt`; returns the number of elements. */
+export async function showHighlight(tabId, blocks, takenAt) {
+  try {
+    await api.scripting.insertCSS({ target: { tabId }, files: HIGHLIGHT_CSS });
+  } catch (error) {
+    throw new PithFailure("page_unreadable", error && error.message);
+  }
+  const outcome = await call(tabId, "__pithHighlight", "show", blocks, takenAt);
+  if (outcome.error) throw new PithFailure("page_changed", outcome.error);
+  return outcome.value;
+}
+
+export async function clearHighlight(tabId) {
+  await call(tabId, "__pithHighlight", "clear");
+  try {
+    await api.scripting.removeCSS({ target: { tabId }, files: HIGHLIGHT_CSS });
+  } catch (error) { /* the marks are gone already; the stylesheet alone shows nothing */ }
+}
+
+/** Show a note in the page (progress, done, error). Best effort: a page we cannot enter shows none. */
+export async function notify(tabId, note) {
+  try {
+    await api.tabs.sendMessage(tabId, { type: "pith.toast", note });
+  } catch (error) { /* no content script there (yet): the popup and the reply still carry the note */ }
+}

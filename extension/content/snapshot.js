@@ -1,0 +1,212 @@
+// Live DOM -> snapshot v1 (docs/snapshot.md), with the live-render fields only a browser can fill.
+//
+// It follows native_host/snapshot.py rule for rule (same skipped subtrees, same leaf-only elements, same
+// attribute fields and hidden-by-markup test), so a static page gives the host the same blocks whichever way
+// it arrives; tests/test_extension_e2e.py compares the two node by node. Where the two paths must differ
+// (docs/snapshot.md says so): <noscript> is skipped (a page running scripts never shows it), and the documents
+// of same-origin iframes and open shadow roots are walked.
+//
+// Speed: one pre-order pass, reading each element's computed style once and its bounding box once, and
+// writing nothing to the page during the pass, so the browser lays the page out once, not per element.
+// Runs in the extension's isolated world: the page's scripts cannot see or change the map it keeps.
+(() => {
+  "use strict";
+  if (globalThis.__pithSnapshot) return;  // injected again for every action; define once
+
+  const L = globalThis.PITH_LIMITS;
+  const SKIP_SUBTREE = new Set(["script", "style", "template", "head", "noscript"]);
+  const LEAF_ONLY = new Set(["svg", "iframe", "object", "embed", "canvas", "video", "audio", "select"]);
+  // The same test as snapshot.py's _HIDDEN_STYLE.
+  const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)/i;
+  const BLANK = /^\s*$/;
+  const TEXT_NODE = 3;
+  const ELEMENT_NODE = 1;
+
+  const cut = (value) => value.trim().slice(0, L.MAX_ATTR_CHARS);
+
+  function absolute(value, base) {
+    if (!base) return value;
+    try {
+      return new URL(value, base).href;
+    } catch (e) {
+      return value;  // not a URL the browser can parse: sent as written, like urljoin would
+    }
+  }
+
+  // Markup fields, from the attributes (never from scripts' view of the element), as snapshot.py reads them.
+  function markupFields(el, tag, entry) {
+    let hidden = false;
+    let src = null;
+    let dataSrc = null;
+    let href = null;
+    let alt = null;
+    let type = null;
+    const attrs = el.attributes;
+    for (let i = 0; i < attrs.length; i++) {
+      const name = attrs[i].name;
+      const value = attrs[i].value;
+      switch (name) {
+        case "class": {
+          const trimmed = value.trim();
+          if (trimmed) {
+            entry.classes = trimmed.split(/\s+/).slice(0, L.MAX_CLASSES).map((c) => c.slice(0, L.MAX_ATTR_CHARS));
+          }
+          break;
+        }
+        case "id":
+          if (value.trim()) entry.html_id = cut(value);
+          break;
+        case "role":
+          if (value.trim()) entry.role = cut(value);
+          break;
+        case "aria-label":
+          if (value.trim()) entry.aria_label = cut(value);
+          break;
+        case "aria-hidden":
+          if (value.trim().toLowerCase() === "true") hidden = true;
+          break;
+        case "hidden":
+          hidden = true;
+          break;
+        case "style":
+          if (HIDDEN_STYLE.test(value)) hidden = true;
+          break;
+        case "href":
+          href = value;
+          break;
+        case "src":
+          src = value;
+          break;
+        case "data-src":
+          dataSrc = value;
+          break;
+        case "alt":
+          alt = value;
+          break;
+        case "type":
+          type = value;
+          break;
+      }
+    }
+    if (tag === "a" && href !== null) {
+      entry.href = absolute(cut(href), el.baseURI).slice(0, L.MAX_ATTR_CHARS);
+    } else if (tag === "img") {
+      const source = cut(src || dataSrc || "");
+      if (source) entry.src = absolute(source, el.baseURI).slice(0, L.MAX_ATTR_CHARS);
+      if (alt !== null && alt.trim()) entry.alt = cut(alt);
+    }
+    if (tag === "input" && type !== null && type.toLowerCase() === "hidden") hidden = true;
+    if (hidden) entry.hidden = true;
+  }
+
+  // The live-render fields; returns whether the element's descendants can still be seen.
+  function renderFields(el, view, frame, parentShown, entry) {
+    const style = view.getComputedStyle(el);
+    const display = style.display;
+    const rect = el.getBoundingClientRect();
+    const shown = parentShown && display !== "none" && style.opacity !== "0";
+    entry.visible = shown && style.visibility !== "hidden" && rect.width > 0 && rect.height > 0;
+    entry.box = [Math.round(rect.left + frame.x), Math.round(rect.top + frame.y),
+                 Math.round(rect.width), Math.round(rect.height)];
+    const size = parseFloat(style.fontSize);
+    if (size >= 0) entry.font_size = size;
+    const weight = parseFloat(style.fontWeight);
+    if (weight >= 0) entry.font_weight = weight;
+    if (display) entry.display = display.slice(0, L.MAX_TAG_CHARS);
+    return shown;
+  }
+
+  // A same-origin iframe's document, or null (cross-origin frames throw or give null).
+  function frameDocument(el) {
+    try {
+      const doc = el.contentDocument;
+      return doc && doc.documentElement ? doc : null;
+    } catch (e) {
+      return null;
+    }
+  }
+
+  function take() {
+    const started = performance.now();
+    const doc = document;
+    const nodes = [];
+    const domNodes = [];
+    const parents = [];
+    let truncated = false;
+    let totalText = 0;
+    const topFrame = { x: window.scrollX, y: window.scrollY };
+    // Entries: [dom node, parent id, depth, parent shown, frame offset, window]; pushed in reverse so that
+    // pops come in document order.
+    const stack = doc.documentElement ? [[doc.documentElement, -1, 0, true, topFrame, window]] : [];
+    walk: while (stack.length) {
+      const [node, parent, depth, parentShown, frame, view] = stack.pop();
+      if (node.nodeType === TEXT_NODE) {
+        let text = node.data;
+        if (!text) continue;
+        if (BLANK.test(text)) {
+          text = " ";
+        } else if (text.length > L.MAX_NODE_TEXT) {
+          text = text.slice(0, L.MAX_NODE_TEXT);
+          truncated = true;
+        }
+        totalText += text.length;
+        if (totalText > L.MAX_TOTAL_TEXT || nodes.length >= L.MAX_NODES) {
+          truncated = true;
+          break walk;
+        }
+        nodes.push({ id: nodes.length, parent, depth, tag: "#text", text });
+        domNodes.push(node);
+        parents.push(parent);
+        continue;
+      }
+      if (node.nodeType !== ELEMENT_NODE) continue;  // comments, processing instructions
+      const tag = node.localName;
+      if (SKIP_SUBTREE.has(tag)) continue;
+      if (nodes.length >= L.MAX_NODES) {
+        truncated = true;
+        break;
+      }
+      const id = nodes.length;
+      const entry = { id, parent, depth, tag: tag.slice(0, L.MAX_TAG_CHARS) };
+      if (node.hasAttributes()) markupFields(node, tag, entry);
+      const shown = renderFields(node, view, frame, parentShown, entry);
+      nodes.push(entry);
+      domNodes.push(node);
+      parents.push(parent);
+
+      const children = [];
+      if (LEAF_ONLY.has(tag)) {
+        const inner = tag === "iframe" ? frameDocument(node) : null;
+        if (inner) {
+          const [x, y] = [entry.box[0] + node.clientLeft, entry.box[1] + node.clientTop];
+          const innerView = inner.defaultView;
+          stack.push([inner.documentElement, id, depth + 1, shown, { x, y }, innerView || view]);
+        }
+        continue;
+      }
+      for (let c = node.firstChild; c; c = c.nextSibling) children.push(c);
+      // Open shadow roots: their content follows the light-DOM children.
+      if (node.shadowRoot) for (let c = node.shadowRoot.firstChild; c; c = c.nextSibling) children.push(c);
+      for (let i = children.length - 1; i >= 0; i--) {
+        stack.push([children[i], id, depth + 1, shown, frame, view]);
+      }
+    }
+
+    const root = doc.documentElement;
+    const lang = root ? (root.getAttribute("lang") || "").trim().slice(0, L.MAX_LANG_CHARS) : "";
+    const title = doc.title.split(/\s+/).filter(Boolean).join(" ").slice(0, L.MAX_TITLE_CHARS);
+    const snapshot = {
+      format: "pith-snapshot", version: 1, source: "live", url: location.href || null, title: title || null,
+      lang: lang || null,
+      viewport: { width: window.innerWidth, height: window.innerHeight,
+                  scroll_height: root ? root.scrollHeight : 0 },
+      nodes,
+    };
+    if (truncated) snapshot.truncated = true;
+    const takenAt = Date.now() + Math.random();
+    globalThis.__pith = { nodes: domNodes, parents, url: location.href, takenAt };
+    return { snapshot, takenAt, ms: performance.now() - started };
+  }
+
+  globalThis.__pithSnapshot = { take };
+})();

@@ -1,0 +1,28 @@
+// Every bound the extension works under, in one place. Loaded both as a classic script (injected into pages
+// before the content scripts) and as a module (imported by the background), so it only assigns a global.
+// The snapshot bounds mirror native_host/limits.py; tests/test_extension_files.py checks that they agree.
+globalThis.PITH_LIMITS = Object.freeze({
+  // Snapshot building (native_host/limits.py).
+  MAX_NODES: 200000,
+  MAX_NODE_TEXT: 100000,
+  MAX_TOTAL_TEXT: 20000000,
+  MAX_ATTR_CHARS: 2048,
+  MAX_CLASSES: 32,
+  MAX_TAG_CHARS: 64,
+  MAX_TITLE_CHARS: 4096,
+  MAX_LANG_CHARS: 64,
+  // Native messaging (docs/protocol.md).
+  HOST_NAME: "org.pith.reader",
+  HELLO_TIMEOUT_MS: 60000,          // the first request loads the model: allow for a cold disk
+  EXTRACT_TIMEOUT_MS: 60000,        // base allowance for one extraction...
+  EXTRACT_TIMEOUT_MS_PER_MB: 5000,  // ...plus this much per MB of snapshot JSON
+  PROGRESS_AFTER_MS: 400,           // show "working" only when a step takes longer than this
+  // User interface.
+  TOAST_MS: 6000,                   // how long a success note stays on the page (errors stay until closed)
+  MAX_FILENAME_CHARS: 100,          // saved file names, before the extension
+  MAX_DATA_URL_CHARS: 2000000,      // Chromium refuses longer URLs, data: downloads included
+  MAX_STORED_ARTICLES: 20,          // articles kept for open reader tabs (session storage)
+  READER_FONT_MIN_PX: 14,
+  READER_FONT_MAX_PX: 28,
+  READER_FONT_DEFAULT_PX: 19,
+});

@@ -1,0 +1,62 @@
+// The popup: three buttons that send the one `pith.run` message, and a status line that shows progress and
+// any failure with its fix. Opened as popup/popup.html?tab=ID it works on that tab (tests, keyboard users).
+import "../code_spans.js";
+
+const api = globalThis.browser ?? globalThis.chrome;
+const $ = (id) => document.getElementById(id);
+const DONE = { reader: "Opened in reader view", highlight: "Highlight on", save: "Saved" };
+
+function withCode(parent, text) {
+  parent.replaceChildren();
+  globalThis.pithAppendWithCode(parent, text);
+}
+
+function show(note) {
+  const box = $("status");
+  box.className = `status ${note.state}`;
+  $("status-title").textContent = note.title || "";
+  withCode($("status-text"), note.text);
+  withCode($("status-fix"), note.fix);
+  box.hidden = false;
+}
+
+async function targetTab() {
+  const fromUrl = Number(new URLSearchParams(location.search).get("tab"));
+  if (Number.isInteger(fromUrl) && fromUrl > 0) return fromUrl;
+  const [tab] = await api.tabs.query({ active: true, currentWindow: true });
+  return tab ? tab.id : undefined;
+}
+
+async function run(action, tabId) {
+  const buttons = document.querySelectorAll("[data-action]");
+  buttons.forEach((b) => { b.disabled = true; });
+  show({ state: "progress", title: "Pith is working\u2026", text: "Reading the page\u2026" });
+  try {
+    const reply = await api.runtime.sendMessage({ type: "pith.run", action, tabId });
+    if (reply && reply.ok) {
+      const title = action === "highlight" && !reply.highlighted ? "Highlight off" : DONE[action];
+      show({ state: "done", title, text: reply.article.title || "" });
+    } else {
+      const error = (reply && reply.error) || { title: "No answer", text: "The extension's background did not reply.", fix: "Reload the extension." };
+      show({ state: "error", title: error.title || error.code, text: error.text || error.message, fix: error.fix });
+    }
+  } finally {
+    buttons.forEach((b) => { b.disabled = false; });
+  }
+}
+
+async function main() {
+  const tabId = await targetTab();
+  const { saveFormat = "markdown" } = await api.storage.local.get("saveFormat");
+  $("format").value = saveFormat;
+  $("format").addEventListener("change", () => api.storage.local.set({ saveFormat: $("format").value }));
+  api.runtime.onMessage.addListener((message, sender) => {
+    if (sender.id !== api.runtime.id || !message || message.type !== "pith.progress" || message.tabId !== tabId) return;
+    if (message.note.state === "progress") show(message.note);
+  });
+  document.querySelectorAll("[data-action]").forEach((button) => {
+    button.addEventListener("click", () => run(button.dataset.action, tabId));
+  });
+}
+
+main();

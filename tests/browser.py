@@ -72,10 +72,13 @@ class Browser:
     context: object
     control: object  # an extension page (the popup, opened in a tab)
     base_url: str
+    opened: int = 0
 
     def open(self, name: str):
+        """A new tab showing the fixture page `name`, at an address no other tab has."""
+        self.opened += 1
         page = self.context.new_page()
-        page.goto(self.base_url + name)
+        page.goto(f"{self.base_url}{name}{'&' if '?' in name else '?'}tab={self.opened}")
         page.wait_for_load_state("load")
         return page
 
@@ -141,6 +144,10 @@ def extension_browser(tmp_path: Path, *, host: str = "installed", model_dir: str
             assert worker.url.startswith(EXTENSION_ORIGIN + "/"), f"extension id is not the fixed one: {worker.url}"
             control = context.new_page()
             control.goto(f"{EXTENSION_ORIGIN}/popup/popup.html")
+            if downloads is not None:
+                # Playwright routes downloads to its own folder under random names; give them back to the
+                # browser's normal handling (the profile's Preferences), so the file lands as a user's would.
+                context.new_cdp_session(control).send("Browser.setDownloadBehavior", {"behavior": "default"})
             yield Browser(context, control, base_url)
         finally:
             context.close()

@@ -19,6 +19,7 @@ const ATTRS = {
   td: ["colspan", "rowspan"],
   th: ["colspan", "rowspan", "scope"],
   ol: ["start", "reversed"],
+  details: ["open"],
   li: ["value"],
   time: ["datetime"],
   abbr: ["title"],
@@ -61,7 +62,7 @@ function copyAttributes(source, target, tag, base) {
       if (/^\d{1,5}$/.test(value.trim())) target.setAttribute(name, value.trim());
     } else if (name === "scope") {
       if (SCOPES.has(value.trim().toLowerCase())) target.setAttribute(name, value.trim().toLowerCase());
-    } else if (name === "reversed") {
+    } else if (name === "reversed" || name === "open") {
       target.setAttribute(name, "");
     } else {
       target.setAttribute(name, value.slice(0, 2048));

@@ -1,0 +1,302 @@
+"""The extension end to end in headless Debian Chromium: the real extension, the real host started by the
+browser through the manifest `pith install` wrote, pages served on 127.0.0.1 (tests/pages/extension/)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from browser import EXTENSION_ORIGIN, PAGES, extension_browser
+from host_support import model_dir_for_tests
+from native_host import snapshot_from_html, validate_snapshot
+from native_host.blocks import blocks_from_snapshot
+
+pytestmark = pytest.mark.browser
+
+ARTICLE_SENTENCES = [
+    "Every evening at dusk, Callum Reid climbs the one hundred and twelve steps",
+    "The harbour board has twice proposed replacing the clockwork",
+    "A cast iron weight hangs in the hollow centre of the tower",
+    "Reid learned the routine from his grandmother",
+    "The board has now agreed to keep the clockwork",
+    "A mechanism that he can see, hear and repair with his own hands",
+]
+BOILERPLATE = ["Subscribe", "Spring sale", "Ferry timetable", "Storm warning", "Sponsored", "Lovely piece",
+               "brilliant", "Great read", "harbourwatcher", "Privacy policy", "Copyright 2026", "Most read"]
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    """One Chromium with the host installed, shared by the tests that need a working host."""
+    tmp = tmp_path_factory.mktemp("extension")
+    downloads = tmp / "downloads"
+    downloads.mkdir()
+    with extension_browser(tmp, model_dir=model_dir_for_tests(tmp), downloads=downloads) as b:
+        b.downloads = downloads
+        yield b
+
+
+def close_pages(b, *pages):
+    for page in pages:
+        page.close()
+
+
+def open_reader(b, action_page) -> tuple[dict, object]:
+    with b.context.expect_page() as opened:
+        reply = b.run("reader", action_page)
+    assert reply["ok"], reply
+    reader = opened.value
+    reader.wait_for_selector("html[data-ready='true']")
+    return reply, reader
+
+
+def test_reader_view_shows_the_article_and_none_of_the_boilerplate(browser):
+    page = browser.open("article.html")
+    reply, reader = open_reader(browser, page)
+    assert reader.url.startswith(f"{EXTENSION_ORIGIN}/reader/reader.html#")
+    body = reader.inner_text("#article")
+    for sentence in ARTICLE_SENTENCES:
+        assert sentence in body
+        assert sentence in reply["article"]["text"]
+    for junk in BOILERPLATE:
+        assert junk not in body, junk
+        assert junk not in reply["article"]["text"], junk
+    assert reader.inner_text("#title") == "Why the harbour lighthouse still runs on clockwork"
+    assert "Morag Ellison" in reader.inner_text("#head")
+    assert reader.get_attribute("#source", "href") == page.url
+    # the page's images and links, absolute, links opening outside the reader
+    assert reader.eval_on_selector("#article img", "i => i.src") == browser.base_url + "images/lens.png"
+    link = reader.eval_on_selector("#article a", "a => [a.href, a.target, a.rel]")
+    assert link == [browser.base_url + "history/lighthouses", "_blank", "noopener noreferrer"]
+    assert reply["node_ids"] and set(reply["article"]) >= {"title", "text"}
+    close_pages(browser, reader, page)
+
+
+def test_reader_settings_change_theme_and_text_size(browser):
+    page = browser.open("article.html")
+    _, reader = open_reader(browser, page)
+    size = lambda: reader.evaluate("parseFloat(getComputedStyle(document.body).fontSize)")  # noqa: E731
+    before = size()
+    reader.click("#larger")
+    reader.wait_for_function(f"parseFloat(getComputedStyle(document.body).fontSize) > {before}")
+    background = lambda: reader.evaluate("getComputedStyle(document.documentElement).backgroundColor")  # noqa: E731
+    reader.click("#theme")  # auto -> light
+    assert reader.evaluate("document.documentElement.dataset.theme") == "light"
+    light = background()
+    reader.click("#theme")  # light -> dark
+    assert reader.evaluate("document.documentElement.dataset.theme") == "dark"
+    assert background() != light
+    reader.click("#theme")  # back to auto for the other tests
+    reader.click("#smaller")
+    close_pages(browser, reader, page)
+
+
+def marked(page) -> list[dict]:
+    return page.evaluate("""[...document.querySelectorAll('[data-pith-hl]')].map((e) => ({
+        kind: e.getAttribute('data-pith-hl'), tag: e.localName, text: e.textContent.trim().slice(0, 60),
+        inArticle: !!e.closest('article.story'), outline: getComputedStyle(e).outlineStyle}))""")
+
+
+def test_highlight_outlines_the_article_and_toggles_off(browser):
+    page = browser.open("article.html")
+    reply = browser.run("highlight", page)
+    assert reply["ok"] and reply["highlighted"] is True, reply
+    marks = marked(page)
+    assert marks and all(m["inArticle"] for m in marks), [m for m in marks if not m["inArticle"]]
+    assert all(m["outline"] != "none" for m in marks)
+    covered = page.evaluate("""[...document.querySelectorAll('article.story p:not(.byline)')]
+        .every((p) => p.closest('[data-pith-hl]') !== null)""")
+    assert covered, marks
+    assert page.evaluate("document.querySelectorAll('nav [data-pith-hl], aside [data-pith-hl], "
+                         ".comments [data-pith-hl], footer [data-pith-hl], .ad[data-pith-hl]').length") == 0
+    again = browser.run("highlight", page)
+    assert again["ok"] and again["highlighted"] is False
+    assert marked(page) == []
+    close_pages(browser, page)
+
+
+def test_save_downloads_a_markdown_file_holding_the_article(browser):
+    page = browser.open("article.html")
+    reply = browser.run("save", page)
+    assert reply["ok"], reply
+    assert reply["filename"] == "Why the harbour lighthouse still runs on clockwork.md"
+    item = browser.control.evaluate("""async (id) => {
+        for (;;) {
+          const [d] = await chrome.downloads.search({id});
+          if (d && d.state !== 'in_progress') return d;
+          await new Promise((r) => setTimeout(r, 100));
+        }}""", reply["downloadId"])
+    assert item["state"] == "complete", item
+    saved = Path(item["filename"])
+    assert saved == browser.downloads / reply["filename"]
+    text = saved.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    assert lines[0] == "# Why the harbour lighthouse still runs on clockwork"
+    assert f"Source: <{page.url}>" in lines[:6]
+    for sentence in ARTICLE_SENTENCES:
+        assert sentence in text
+    for junk in BOILERPLATE:
+        assert junk not in text, junk
+    assert text.count("Why the harbour lighthouse still runs on clockwork") == 1  # the headline once, on top
+    close_pages(browser, page)
+
+
+def test_reader_view_runs_nothing_from_a_hostile_article(browser):
+    page = browser.open("hostile.html")
+    # the payloads are live: in the page itself they run (so this test can fail)
+    assert page.evaluate("document.documentElement.dataset.pwned") in ("script", "onerror")
+    page.evaluate("delete document.documentElement.dataset.pwned")
+    _, reader = open_reader(browser, page)
+    errors = []
+    reader.on("pageerror", lambda e: errors.append(str(e)))
+    assert "The first is an image whose error handler runs script" in reader.inner_text("#article")
+    assert "looks like markup: <img src=x onerror=" in reader.inner_text("#article")
+    found = reader.evaluate("""(() => {
+        const all = [...document.querySelectorAll('#article *')];
+        return {
+          scripts: document.querySelectorAll('script:not([src="reader.js"])').length,
+          handlers: all.filter((e) => [...e.attributes].some((a) => a.name.startsWith('on'))).length,
+          styles: all.filter((e) => e.hasAttribute('style')).length,
+          jsLinks: all.filter((e) => /^\\s*javascript:/i.test(e.getAttribute('href') || '')).length,
+          links: document.querySelectorAll('#article a').length,
+        }; })()""")
+    assert found == {"scripts": 0, "handlers": 0, "styles": 0, "jsLinks": 0, "links": found["links"]}, found
+    reader.get_by_text("read more about it here").click()
+    time.sleep(0.5)  # give a payload, were there one, the chance to run before looking
+    assert reader.evaluate("document.documentElement.dataset.pwned") is None
+    assert errors == []
+    close_pages(browser, reader, page)
+
+
+HOSTILE_ARTICLE = """<h1>Hostile</h1>
+<p id="p1" onclick="document.documentElement.dataset.pwned='onclick'" style="position:fixed">Clickable paragraph</p>
+<img src="x-missing.png" onerror="document.documentElement.dataset.pwned='onerror'" alt="broken">
+<img src="javascript:document.documentElement.dataset.pwned='imgsrc'" alt="js src">
+<script>document.documentElement.dataset.pwned='script'</script>
+<a href="javascript:document.documentElement.dataset.pwned='link'">js link</a>
+<a href=" JaVaScRiPt:document.documentElement.dataset.pwned='link2'">spaced js link</a>
+<a href="data:text/html,<script>alert(1)</script>">data link</a>
+<a href="/relative/page">relative link</a>
+<style>body { display: none }</style>
+<iframe srcdoc="<script>parent.document.documentElement.dataset.pwned='iframe'</script>"></iframe>
+<svg><script>document.documentElement.dataset.pwned='svg'</script><a href="javascript:alert(1)">svg</a></svg>
+<form action="https://evil.example/"><input name="x" value="typed"><button>Send</button></form>
+<math><mtext><style><img src=x onerror="document.documentElement.dataset.pwned='mxss'"></style></mtext></math>
+<details open ontoggle="document.documentElement.dataset.pwned='toggle'"><summary>More</summary>Details text</details>
+<p>Last <b onmouseover="document.documentElement.dataset.pwned='hover'">bold</b> words</p>"""
+
+
+def test_the_reader_sanitiser_drops_every_way_to_run_script(browser):
+    """The allowlist itself, fed hostile article HTML directly (the host already drops much of this)."""
+    key = "article:0:hostile"
+    browser.control.evaluate("([key, html]) => chrome.storage.session.set({[key]: {article: "
+                             "{title: 'Hostile', html, url: 'https://news.example/story/1', text: 'x'}}})",
+                             [key, HOSTILE_ARTICLE])
+    reader = browser.context.new_page()
+    errors = []
+    reader.on("pageerror", lambda e: errors.append(str(e)))
+    reader.goto(f"{EXTENSION_ORIGIN}/reader/reader.html#{key}")
+    reader.wait_for_selector("html[data-ready='true']")
+    reader.get_by_text("Clickable paragraph").click()
+    reader.hover("#article b")
+    reader.get_by_text("js link", exact=True).click()
+    time.sleep(0.5)  # give a payload, were there one, the chance to run before looking
+    assert reader.evaluate("document.documentElement.dataset.pwned") is None
+    assert reader.is_visible("#article")
+    html = reader.inner_html("#article")
+    for banned in ("<script", "<style", "<iframe", "<svg", "<form", "<input", "<math", "onerror", "onclick",
+                   "ontoggle", "onmouseover", "javascript:", "data:text", "style="):
+        assert banned not in html.lower(), banned
+    hrefs = reader.eval_on_selector_all("#article a[href]", "as => as.map((a) => a.getAttribute('href'))")
+    assert hrefs == ["https://news.example/relative/page"]
+    assert reader.eval_on_selector_all("#article img", "is => is.map((i) => i.getAttribute('src'))") == [
+        "https://news.example/story/x-missing.png"]
+    assert reader.is_visible("text=Details text")  # <details open> stays open
+    assert "Last bold words" in reader.inner_text("#article")
+    assert errors == []
+    reader.close()
+
+
+def comparable(node: dict) -> dict:
+    """A node without the fields only a live browser fills."""
+    return {k: v for k, v in node.items() if k not in ("visible", "box", "font_size", "font_weight", "display")}
+
+
+def test_live_snapshot_matches_snapshot_from_html_node_by_node_and_block_by_block(browser):
+    page = browser.open("parity.html")
+    live = browser.live_snapshot(page)["snapshot"]
+    validate_snapshot(live)
+    offline = snapshot_from_html((PAGES / "parity.html").read_bytes(), url=page.url)
+    assert live["source"] == "live" and offline["source"] == "html"
+    for field in ("format", "version", "url", "title", "lang"):
+        assert live[field] == offline[field], field
+    assert len(live["nodes"]) == len(offline["nodes"])
+    for a, b in zip(live["nodes"], offline["nodes"]):
+        assert comparable(a) == b
+    live_blocks = [(b.text, b.node_ids) for b in blocks_from_snapshot(live)]
+    offline_blocks = [(b.text, b.node_ids) for b in blocks_from_snapshot(offline)]
+    assert live_blocks == offline_blocks and len(live_blocks) > 10
+    # and the live fields are there, for elements only
+    elements = [n for n in live["nodes"] if n["tag"] != "#text"]
+    assert all(isinstance(n["visible"], bool) and len(n["box"]) == 4 and n["display"] for n in elements)
+    assert all("visible" not in n for n in live["nodes"] if n["tag"] == "#text")
+    by_text = {n.get("text", "").strip(): n["parent"] for n in live["nodes"] if n["tag"] == "#text"}
+    h1 = live["nodes"][by_text["Café & bar — a “test”"]]
+    assert h1["tag"] == "h1" and h1["font_weight"] >= 700 and h1["font_size"] > 20 and h1["visible"] is True
+    hidden = live["nodes"][by_text["hidden by attribute"]]
+    assert hidden["hidden"] is True and hidden["visible"] is False and hidden["display"] == "none"
+    close_pages(browser, page)
+
+
+def test_live_snapshot_walks_same_origin_frames_and_open_shadow_roots_and_keeps_a_node_map(browser):
+    page = browser.open("frames.html")
+    page.frame_locator("#inner").locator("p").wait_for()
+    snap = browser.live_snapshot(page)["snapshot"]
+    validate_snapshot(snap)
+    nodes = snap["nodes"]
+    text_parent = {n["text"].strip(): nodes[n["parent"]] for n in nodes if n["tag"] == "#text"}
+    # the frame's document hangs under the iframe node
+    frame_p = text_parent["Paragraph inside the same-origin frame."]
+    chain = [frame_p]
+    while chain[-1]["parent"] != -1:
+        chain.append(nodes[chain[-1]["parent"]])
+    assert "iframe" in [n["tag"] for n in chain]
+    iframe = next(n for n in chain if n["tag"] == "iframe")
+    assert frame_p["box"][1] >= iframe["box"][1]  # inner boxes are in the top document's coordinates
+    # the shadow root's content follows the host's light children
+    card = next(n for n in nodes if n.get("html_id") == "card")
+    shadow_p = text_parent["Shadow paragraph inside the card."]
+    assert shadow_p["parent"] == card["id"]
+    slotted = text_parent["Slotted byline text"]
+    assert slotted["parent"] == card["id"] and slotted["id"] < shadow_p["id"]
+    # hidden by a stylesheet rule or by opacity: kept, marked not visible (the model decides)
+    assert text_parent["Collapsed by a stylesheet rule"]["visible"] is False
+    assert text_parent["Transparent paragraph"]["visible"] is False
+    assert text_parent["Light paragraph before the frame."]["visible"] is True
+    # the content script keeps id -> DOM node, in its own world, for highlighting
+    assert browser.in_content_world(page, "__pith.nodes.length") == len(nodes)
+    assert page.evaluate("typeof window.__pith") == "undefined"  # invisible to the page's scripts
+    close_pages(browser, page)
+
+
+def test_a_page_that_keeps_loading_is_read_afresh_each_time(browser):
+    page = browser.open("frames.html")
+    texts = lambda s: [n["text"] for n in s["nodes"] if n["tag"] == "#text"]  # noqa: E731
+    first = browser.live_snapshot(page)["snapshot"]
+    assert "Second feed item, loaded on scroll" not in texts(first)
+    page.evaluate("""document.getElementById('feed').insertAdjacentHTML('beforeend',
+                     '<p>Second feed item, loaded on scroll</p>')""")
+    second = browser.live_snapshot(page)["snapshot"]
+    assert "Second feed item, loaded on scroll" in texts(second)
+    assert browser.in_content_world(page, "__pith.nodes.length") == len(second["nodes"])
+    close_pages(browser, page)
+
+
+def test_the_page_cannot_send_the_action_message(browser):
+    """A web page (even one running in the content scripts' extension) cannot drive pith.run."""
+    page = browser.open("article.html")
+    assert page.evaluate("typeof chrome === 'undefined' || typeof chrome.runtime === 'undefined' "
+                         "|| typeof chrome.runtime.sendMessage === 'undefined'")
+    close_pages(browser, page)

@@ -1,0 +1,57 @@
+"""What the user sees when things go wrong: each failure comes with its message and its fix, in the
+`pith.run` reply, the popup and the page. Each test starts its own Chromium (a missing or broken host)."""
+
+from __future__ import annotations
+
+import pytest
+
+from browser import EXTENSION_ORIGIN, extension_browser
+
+pytestmark = pytest.mark.browser
+
+
+def popup_for(b, page):
+    popup = b.context.new_page()
+    popup.goto(f"{EXTENSION_ORIGIN}/popup/popup.html?tab={b.tab_id(page.url)}")
+    return popup
+
+
+def test_with_the_host_missing_the_user_sees_the_error_and_the_fix(tmp_path):
+    with extension_browser(tmp_path, host="missing") as b:
+        page = b.open("article.html")
+        reply = b.run("reader", page)
+        assert reply["ok"] is False and reply["error"]["code"] == "host_missing"
+        assert "`pith install`" in reply["error"]["message"]
+        popup = popup_for(b, page)
+        popup.click("text=Reader view")
+        popup.wait_for_selector("#status.error")
+        shown = popup.inner_text("#status")
+        assert "not installed" in shown and "pith install" in shown
+        assert popup.inner_text("#status-fix code") == "pith install"
+        note = b.in_content_world(page, "__pithToast.last")  # the note shown in the page itself
+        assert note["state"] == "error" and "`pith install`" in note["fix"]
+
+
+def test_a_host_that_crashes_is_reported_with_pith_doctor(tmp_path):
+    launcher = tmp_path / "crashing-host"
+    launcher.write_text("#!/bin/sh\necho 'something broke' >&2\nexit 1\n")
+    launcher.chmod(0o755)
+    with extension_browser(tmp_path, host="launcher", launcher=launcher) as b:
+        page = b.open("article.html")
+        reply = b.run("highlight", page)
+        assert reply["ok"] is False and reply["error"]["code"] == "host_crashed"
+        assert "`pith doctor`" in reply["error"]["message"]
+        # the next try starts the host again rather than reusing a dead port
+        again = b.run("save", page)
+        assert again["ok"] is False and again["error"]["code"] == "host_crashed"
+
+
+def test_a_browser_page_cannot_be_read_and_says_so(tmp_path):
+    with extension_browser(tmp_path, host="missing") as b:
+        tab = b.control.evaluate("chrome.tabs.create({url: 'chrome://version/'}).then((t) => t.id)")
+        reply = b.control.evaluate("(tabId) => chrome.runtime.sendMessage({type: 'pith.run', action: 'reader', tabId})",
+                                   tab)
+        assert reply["ok"] is False and reply["error"]["code"] == "page_unreadable"
+        unknown = b.control.evaluate("(tabId) => chrome.runtime.sendMessage({type: 'pith.run', action: 'print', tabId})",
+                                     tab)
+        assert unknown["ok"] is False and unknown["error"]["code"] == "bad_action"

@@ -152,6 +152,8 @@ def test_replies_carry_only_what_was_wanted(want, present, absent):
 class _BrokenEngine:
     """An engine whose extraction fails the way a bug would, to exercise the `internal` path."""
 
+    info = {"model_id": "failing-engine", "providers": ["CPUExecutionProvider"], "version": "0.1.0"}
+
     def get(self):
         return self
 
@@ -210,3 +212,31 @@ def test_json_lines_transport_skips_blank_lines_and_answers_one_line_each():
 ])
 def test_only_the_pith_extension_may_start_the_host(caller, allowed):
     assert (caller_refusal(caller) is None) == allowed
+
+
+_payloads = st.one_of(
+    st.binary(max_size=200),
+    st.builds(lambda v, i, t: encode_message({"v": v, "id": i, "type": t, "snapshot": {}}),
+              st.one_of(st.just(1), st.integers(), st.none(), st.text(max_size=3)),
+              st.one_of(st.integers(), st.booleans(), st.none(), st.text(max_size=3)),
+              st.one_of(st.sampled_from(["hello", "extract", "x"]), st.integers())),
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(_payloads, max_size=12))
+def test_any_sequence_of_frames_gets_one_wellformed_reply_each(payloads):
+    """Whatever arrives, every frame is answered, in order, with a reply of the documented shape."""
+    out = io.BytesIO(_serve(FramedTransport, b"".join(frame(p) for p in payloads), _RefusingEngine()))
+    replies = []
+    while True:
+        try:
+            replies.append(decode_message(read_frame(out, limits.MAX_REPLY_FRAME_BYTES)))
+        except StreamClosed:
+            break
+    assert len(replies) == len(payloads)
+    for reply in replies:
+        assert reply["v"] == 1 and reply["type"] in ("hello", "error")
+        if reply["type"] == "error":
+            assert reply["error"]["code"] in ("bad_request", "bad_snapshot", "unknown_type", "unsupported_version")
+            assert reply["error"]["message"]

@@ -165,8 +165,19 @@ def diagnose(places: Places, model_dir: str | None, timeout: float = limits.DOCT
         round_trip = check_round_trip(host_command([chromium_origin()]), model_dir, timeout)
         round_trip.what += " (without the launcher)"
         findings.append(round_trip)
-    findings.append(Finding("log", True, str(log_path())))
+    findings.append(check_log(log_path()))
     return findings
+
+
+def check_log(path: Path) -> Finding:
+    """Where the host logs, and the last error it logged: often the reason reader mode stopped working."""
+    if not path.is_file():
+        return Finding("log", True, f"{path} (no host session logged yet)")
+    with path.open("rb") as f:
+        f.seek(max(0, path.stat().st_size - 64 * 1024))
+        tail = f.read().decode("utf-8", "replace").splitlines()
+    errors = [line for line in tail if " ERROR " in line]
+    return Finding("log", True, f"{path}" + (f"; last error: {errors[-1]}" if errors else "; no recent errors"))
 
 
 def run(args: argparse.Namespace) -> int:

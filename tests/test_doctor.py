@@ -90,3 +90,13 @@ def test_a_missing_model_fails_the_model_and_the_round_trip(env, capsys):
     out = capsys.readouterr().out
     assert "FAIL  model: model files missing" in out
     assert "FAIL  round trip: hello -> model_unavailable" in out
+
+
+def test_the_log_check_shows_the_hosts_last_error(env, model_dir, capsys):
+    logs = env / "logs"
+    logs.mkdir()
+    (logs / "host.log").write_text("2026-01-01 10:00:00,000 1 INFO native_host.host: started\n"
+                                   "2026-01-01 10:00:01,000 1 ERROR native_host.host: refusing to serve: caller x\n"
+                                   "2026-01-01 10:00:02,000 1 INFO native_host.host: exiting: input closed\n")
+    doctor(env, model_dir, "--browser", "chrome")
+    assert "last error: 2026-01-01 10:00:01,000 1 ERROR native_host.host: refusing to serve" in capsys.readouterr().out

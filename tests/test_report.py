@@ -1,0 +1,51 @@
+"""Aggregation and layout of the report, on scores made up by hand."""
+
+import pytest
+
+from bench.report import ALL, PageScore, RunInfo, render, row_order, summarize
+
+
+def score(id_, dataset, page_type, extractor, f1, snippet=None, seconds=0.5, error=None, words=10):
+    return PageScore(id_, dataset, page_type, extractor, precision=f1, recall=1.0, f1=f1,
+                     snippet_accuracy=snippet, seconds=seconds, error=error, chars=words * 5, words=words)
+
+
+SCORES = [
+    score("a", "dragnet", None, "x", 0.2, seconds=1.0),
+    score("b", "wcxb", "forum", "x", 0.5, snippet=0.5, seconds=2.0),
+    score("c", "wcxb", "article", "x", 0.0, snippet=1.0, seconds=3.0, error="timeout after 30 s", words=0),
+    score("a", "dragnet", None, "y", 0.9),
+    score("b", "wcxb", "forum", "y", 0.8, snippet=0.25),
+    score("c", "wcxb", "article", "y", 0.7, snippet=0.75),
+]
+
+
+def test_means_medians_and_counts_by_hand():
+    stats = summarize(SCORES)
+    x = stats[(ALL, "x")]
+    assert x.pages == 3
+    assert x.f1_mean == pytest.approx(0.7 / 3) and x.f1_median == 0.2
+    assert x.snippet_accuracy == pytest.approx(0.75)      # only the two pages with snippets
+    assert x.seconds_per_page == pytest.approx(2.0)
+    assert (x.empty, x.errors) == (1, 1)
+    assert stats[("dragnet", "x")].snippet_accuracy is None
+    assert stats[("wcxb · forum", "y")].f1_mean == pytest.approx(0.8)
+    assert stats[("wcxb", "y")].f1_median == pytest.approx(0.75)
+
+
+def test_rows_follow_dataset_then_page_type_order():
+    present = {ALL, "wcxb", "wcxb · service", "wcxb · article", "dragnet", "wcxb · odd", "extra"}
+    assert row_order(present) == [ALL, "dragnet", "wcxb", "wcxb · article", "wcxb · service", "wcxb · odd",
+                                  "extra"]
+
+
+def test_overview_bolds_the_best_per_row_and_lists_unavailable():
+    info = RunInfo("python -m bench.evaluate", "today", "here", "dev", {"x": "1", "y": "2"},
+                   {"pith": "model files missing"}, pages={ALL: 3, "dragnet": 1, "wcxb": 2,
+                                                           "wcxb · forum": 1, "wcxb · article": 1},
+                   skipped={ALL: 1, "dragnet": 1})
+    md = render(info, summarize(SCORES), ["x", "y", "pith"])
+    assert "| all pages | 3 | 1 | 0.233 | **0.800** |" in md
+    assert "| dragnet | 1 | 1 | 0.200 | **0.900** |" in md
+    assert "- pith: **unavailable**: model files missing" in md
+    assert "## x" in md and "## y" in md and "## pith" not in md

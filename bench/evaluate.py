@@ -78,6 +78,8 @@ def evaluate(names: list[str], datasets: list[str] | None, split: str, limit: in
             continue
         loaded.append(ex)
         info.versions[name] = ex.version
+    if not loaded:
+        return render(info, {}, names), info
     records = list(iter_records(datasets=datasets, split=split, limit=limit))
     scores: list[PageScore] = []
     for record in progress(records, total=len(records), desc=f"{split} pages"):
@@ -95,6 +97,13 @@ def evaluate(names: list[str], datasets: list[str] | None, split: str, limit: in
     return render(info, summarize(scores), names), info
 
 
+def positive_int(text: str) -> int:
+    n = int(text)
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {n}")
+    return n
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(prog="python -m bench.evaluate", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -103,7 +112,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                          f"loader (pith:DIR scores the model in DIR) (default: %(default)s)")
     ap.add_argument("--datasets", default=None, help="comma-separated dataset names (default: all)")
     ap.add_argument("--split", default="dev", choices=["dev", "train"], help="(default: %(default)s)")
-    ap.add_argument("--limit", type=int, default=None, help="at most N pages per dataset (quick runs)")
+    ap.add_argument("--limit", type=positive_int, default=None, help="at most N pages per dataset (quick runs)")
     ap.add_argument("--timeout", type=float, default=EVAL_PAGE_TIMEOUT_S,
                     help="seconds one extractor may take on one page; past it the page counts as empty and an "
                          "error (0 = no limit) (default: %(default)s)")
@@ -143,6 +152,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"bench: report written to {out}", file=sys.stderr)
     if not info.versions:
         print("bench: no extractor could run (see 'unavailable' above)", file=sys.stderr)
+        return 1
+    if not info.pages:
+        print("bench: no page to score: check --datasets, --split and the data folder", file=sys.stderr)
         return 1
     return 0
 

@@ -6,7 +6,7 @@ import re
 import pytest
 
 from bench import evaluate, extractors
-from tiny_data import write_tiny_data
+from tiny_data import write_jsonl_gz, write_tiny_data
 
 SCORE_COLUMNS = ("F1 mean", "F1 median", "precision", "recall", "snippet acc.")
 
@@ -143,3 +143,14 @@ def test_readability_text_keeps_blocks_apart_and_words_whole():
 def test_readability_text_copes_with_control_characters():
     # lxml refuses such characters when text is set on an element; real pages carry them
     assert extractors.html_to_text("<div><p>one</p>odd\x01tail<p>next</p></div>") == "one\nodd\x01tail\nnext"
+
+
+def test_no_page_to_score_fails(tmp_path, monkeypatch, capsys):
+    folder = tmp_path / "empty"
+    folder.mkdir()
+    for name in ("cleaneval", "cleanportaleval", "dragnet", "l3s-gn1", "wcxb-dev"):
+        write_jsonl_gz(folder / f"{name}.jsonl.gz", [])
+    monkeypatch.setenv("PITH_DATA", str(folder))
+    rc, _, _ = run(tmp_path)
+    assert rc == 1
+    assert "no page to score" in capsys.readouterr().err

@@ -1,0 +1,94 @@
+"""The extension's files without a browser: one manifest for Chromium and Firefox, its key and ids, its CSP,
+every file it names, and the limits the content script shares with native_host/limits.py."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from native_host import limits
+from native_host.identity import CHROMIUM_EXTENSION_ID, EXTENSION_PUBLIC_KEY, FIREFOX_EXTENSION_ID
+from native_host.snapshot import LEAF_ONLY, SKIP_SUBTREE
+
+EXTENSION = Path(__file__).resolve().parent.parent / "extension"
+MANIFEST = json.loads((EXTENSION / "manifest.json").read_text())
+
+
+def js_limits() -> dict[str, int | str]:
+    text = (EXTENSION / "limits.js").read_text()
+    return {k: (int(v) if v.isdigit() else v.strip('"'))
+            for k, v in re.findall(r"^\s+([A-Z_]+):\s*([0-9]+|\"[^\"]*\")", text, re.M)}
+
+
+def test_manifest_key_gives_the_extension_id_the_host_allows():
+    import base64
+    import hashlib
+
+    assert MANIFEST["key"] == EXTENSION_PUBLIC_KEY
+    digest = hashlib.sha256(base64.b64decode(MANIFEST["key"])).hexdigest()[:32]
+    assert "".join(chr(ord("a") + int(c, 16)) for c in digest) == CHROMIUM_EXTENSION_ID
+
+
+def test_one_manifest_serves_chromium_and_firefox():
+    background = MANIFEST["background"]
+    assert background["service_worker"] == "background/main.js"           # Chromium
+    assert background["scripts"] == ["background/main.js"]                 # Firefox (event page)
+    assert background["type"] == "module"
+    assert MANIFEST["browser_specific_settings"]["gecko"]["id"] == FIREFOX_EXTENSION_ID
+    assert MANIFEST["manifest_version"] == 3
+
+
+def test_permissions_are_the_ones_the_extension_uses():
+    assert set(MANIFEST["permissions"]) == {"nativeMessaging", "activeTab", "scripting", "downloads",
+                                            "contextMenus", "storage"}
+    assert "externally_connectable" not in MANIFEST  # no web page or other extension may message it
+    assert "web_accessible_resources" not in MANIFEST  # no page may frame or load the reader
+    assert "content_scripts" not in MANIFEST  # scripts enter a page only when the user asks
+    assert set(MANIFEST["commands"]) == {"_execute_action", "reader", "highlight", "save"}
+
+
+def test_extension_pages_run_under_a_strict_csp():
+    policy = dict(part.strip().split(" ", 1) for part in
+                  MANIFEST["content_security_policy"]["extension_pages"].split(";") if part.strip())
+    assert policy["default-src"] == "'none'"
+    assert policy["script-src"] == "'self'"
+    assert policy["style-src"] == "'self'"
+    assert policy["object-src"] == "'none'" and policy["base-uri"] == "'none'" and policy["form-action"] == "'none'"
+    assert "unsafe" not in json.dumps(MANIFEST["content_security_policy"])
+
+
+def test_every_file_the_extension_names_exists():
+    named = [MANIFEST["background"]["service_worker"], MANIFEST["action"]["default_popup"]]
+    for js in EXTENSION.rglob("*.js"):
+        text = js.read_text()
+        named += [str((js.parent / m).resolve().relative_to(EXTENSION)) for m in re.findall(r'import [^"]*"(\.[^"]+)"', text)]
+        named += re.findall(r'"((?:content|background|reader|popup)/[\w./-]+\.(?:js|css|html))"', text)
+        named += re.findall(r'"(\w+\.js)"', text)
+    for html in EXTENSION.rglob("*.html"):
+        named += [str((html.parent / m).resolve().relative_to(EXTENSION))
+                  for m in re.findall(r'(?:src|href)="([\w./-]+\.(?:js|css))"', html.read_text())]
+    missing = sorted({n for n in named if not (EXTENSION / n).is_file()})
+    assert not missing and len(set(named)) > 10
+
+
+def test_the_content_script_limits_are_the_hosts():
+    values = js_limits()
+    for name in ("MAX_NODES", "MAX_NODE_TEXT", "MAX_TOTAL_TEXT", "MAX_ATTR_CHARS", "MAX_CLASSES"):
+        assert values[name] == getattr(limits, name), name
+    schema = json.loads((Path(limits.__file__).parent / "snapshot.schema.json").read_text())
+    node = schema["properties"]["nodes"]["items"]["properties"]
+    assert values["MAX_TAG_CHARS"] == node["tag"]["maxLength"]
+    assert values["MAX_TITLE_CHARS"] == schema["properties"]["title"]["maxLength"]
+    assert values["MAX_LANG_CHARS"] == schema["properties"]["lang"]["maxLength"]
+    assert values["HOST_NAME"] == "org.pith.reader"
+
+
+@pytest.mark.parametrize("name, expected", [("SKIP_SUBTREE", SKIP_SUBTREE | {"noscript"}), ("LEAF_ONLY", LEAF_ONLY)])
+def test_the_content_script_skips_what_snapshot_py_skips(name, expected):
+    """The live path skips <noscript> as well (docs/snapshot.md); otherwise the two lists are the same."""
+    text = (EXTENSION / "content" / "snapshot.js").read_text()
+    found = re.search(rf"const {name} = new Set\(\[([^\]]*)\]\)", text)
+    assert found and set(re.findall(r'"([a-z]+)"', found.group(1))) == set(expected)

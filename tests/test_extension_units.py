@@ -1,0 +1,159 @@
+"""The extension's modules one by one, in Chromium (imported from an extension page): the native-port client
+against a fake port, file names and saved documents, how highlight kinds are chosen."""
+
+from __future__ import annotations
+
+import pytest
+
+from browser import extension_browser
+
+pytestmark = pytest.mark.browser
+
+FAKE_PORT = """
+  const { HostClient } = await import('/background/host.js');
+  const ports = [];
+  function connect(name) {
+    const port = { name, sent: [], listeners: [], closers: [], disconnected: false,
+      onMessage: { addListener: (f) => port.listeners.push(f) },
+      onDisconnect: { addListener: (f) => port.closers.push(f) },
+      postMessage: (m) => port.sent.push(JSON.parse(JSON.stringify(m))),
+      disconnect: () => { port.disconnected = true; },
+      emit: (m) => port.listeners.forEach((f) => f(m)),
+      drop: (message) => port.closers.forEach((f) => f({ error: { message } })) };
+    ports.push(port);
+    return port;
+  }
+  const client = new HostClient(connect);
+  const outcome = (promise) => promise.then((value) => ({ value }), (e) => ({ code: e.code, message: e.message }));
+"""
+
+
+@pytest.fixture(scope="module")
+def control(tmp_path_factory):
+    with extension_browser(tmp_path_factory.mktemp("units"), host="missing") as b:
+        yield b.control
+
+
+def test_chunked_reply_is_joined_in_order_with_progress(control):
+    result = control.evaluate("async () => {" + FAKE_PORT + """
+      const progress = [];
+      const pending = outcome(client.request('extract', { snapshot: {} }, { onProgress: (p) => progress.push(p) }));
+      const sent = ports[0].sent[0];
+      const text = JSON.stringify({ v: 1, id: sent.id, type: 'result', article: { title: 'T "q"', text: 'x'.repeat(50) } });
+      const parts = [text.slice(0, 20), text.slice(20, 41), text.slice(41)];
+      ports[0].emit({ v: 1, id: sent.id, type: 'progress', stage: 'inference', done: 1, total: 2 });
+      ports[0].emit({ v: 1, id: sent.id, type: 'note_from_the_future' });
+      parts.forEach((data, seq) => ports[0].emit({ v: 1, id: sent.id, type: 'chunk', seq, count: 3, data }));
+      return { sent, progress, reply: await pending };
+    }""")
+    assert result["sent"]["v"] == 1 and result["sent"]["type"] == "extract" and isinstance(result["sent"]["id"], int)
+    assert result["reply"]["value"]["article"] == {"title": 'T "q"', "text": "x" * 50}
+    assert result["progress"] == [{"stage": "inference", "done": 1, "total": 2},
+                                  {"stage": "receiving", "done": 1, "total": 3},
+                                  {"stage": "receiving", "done": 2, "total": 3},
+                                  {"stage": "receiving", "done": 3, "total": 3}]
+
+
+def test_chunks_out_of_order_fail_the_request_and_end_the_port(control):
+    result = control.evaluate("async () => {" + FAKE_PORT + """
+      const pending = outcome(client.request('extract', { snapshot: {} }));
+      const id = ports[0].sent[0].id;
+      ports[0].emit({ v: 1, id, type: 'chunk', seq: 1, count: 2, data: '{}' });
+      const failed = await pending;
+      const next = client.request('hello');  // a fresh port for the next request
+      return { failed, disconnected: ports[0].disconnected, ports: ports.length };
+    }""")
+    assert result["failed"]["code"] == "host_protocol" and "pith doctor" in result["failed"]["message"]
+    assert result["disconnected"] is True and result["ports"] == 2
+
+
+def test_replies_pair_with_their_requests_by_id(control):
+    result = control.evaluate("async () => {" + FAKE_PORT + """
+      const a = outcome(client.request('hello'));
+      const b = outcome(client.request('extract', { snapshot: {} }));
+      const [ida, idb] = ports[0].sent.map((m) => m.id);
+      ports[0].emit({ v: 1, id: idb, type: 'error', error: { code: 'bad_snapshot', message: '$.nodes[0]: bad' } });
+      ports[0].emit({ v: 1, id: ida, type: 'hello', model_id: 'm' });
+      ports[0].emit({ v: 1, id: 999, type: 'result' });  // nobody asked: ignored
+      return { a: await a, b: await b, distinct: ida !== idb };
+    }""")
+    assert result["distinct"] and result["a"]["value"]["model_id"] == "m"
+    assert result["b"]["code"] == "bad_snapshot" and "$.nodes[0]: bad" in result["b"]["message"]
+
+
+@pytest.mark.parametrize("reason, code, fix", [
+    ("Specified native messaging host not found.", "host_missing", "`pith install`"),
+    ("Access to the specified native messaging host is forbidden.", "host_forbidden", "`pith install`"),
+    ("Native host has exited.", "host_crashed", "`pith doctor`"),
+    ("Error when communicating with the native messaging host.", "host_crashed", "`pith doctor`"),
+    ("No such native application org.pith.reader", "host_missing", "`pith install`"),
+])
+def test_a_closed_port_fails_every_pending_request_with_the_fix(control, reason, code, fix):
+    result = control.evaluate("async (reason) => {" + FAKE_PORT + """
+      const a = outcome(client.request('hello'));
+      const b = outcome(client.request('extract', { snapshot: {} }));
+      ports[0].drop(reason);
+      return [await a, await b];
+    }""", reason)
+    assert [r["code"] for r in result] == [code, code]
+    assert fix in result[0]["message"]
+
+
+def test_a_silent_host_times_out_and_is_ended(control):
+    result = control.evaluate("async () => {" + FAKE_PORT + """
+      const failed = await outcome(client.request('extract', { snapshot: {} }, { timeoutMs: 30 }));
+      return { failed, disconnected: ports[0].disconnected };
+    }""")
+    assert result["failed"]["code"] == "host_timeout" and result["disconnected"] is True
+    assert "pith doctor" in result["failed"]["message"]
+
+
+def test_a_model_that_cannot_load_is_reported_before_any_page_is_sent(control):
+    result = control.evaluate("async () => {" + FAKE_PORT + """
+      const pending = outcome(client.extract({ nodes: [] }, ['text']));
+      const hello = ports[0].sent[0];
+      ports[0].emit({ v: 1, id: hello.id, type: 'hello', model_id: null,
+                      model_error: { code: 'model_unavailable', message: 'model.onnx is missing' } });
+      return { failed: await pending, sent: ports[0].sent.map((m) => m.type) };
+    }""")
+    assert result["failed"]["code"] == "model_unavailable" and "pith doctor" in result["failed"]["message"]
+    assert result["sent"] == ["hello"]
+
+
+@pytest.mark.parametrize("title, name", [
+    ("Why the harbour lighthouse still runs", "Why the harbour lighthouse still runs.md"),
+    ('a/b\\c:d*?"<>|e', "a b c d e.md"),
+    ("../../etc/passwd", "etc passwd.md"),
+    ("  ...hidden  ", "hidden.md"),
+    ("", "article.md"),
+    ("CON", "article CON.md"),
+    ("Café – Ünïcode 🚀 title", "Café Ünïcode title.md"),
+    ("x" * 300, "x" * 100 + ".md"),
+    ("line\nbreak\ttab\u0000nul", "line break tab nul.md"),
+])
+def test_saved_file_names_are_safe(control, title, name):
+    assert control.evaluate("async (t) => (await import('/background/save.js')).safeFilename(t, 'md')", title) == name
+
+
+def test_the_saved_document_has_title_and_source_on_top_once(control):
+    doc = control.evaluate("""async () => (await import('/background/save.js')).articleDocument({
+        title: 'Clockwork', byline: 'By A. Keeper', url: 'https://news.example/a?b=1',
+        markdown: '# Clockwork\\n\\nFirst paragraph.\\n\\n## Part two\\n\\nSecond.\\n', text: 'Clockwork\\n\\nFirst.'},
+        'markdown')""")
+    assert doc["filename"] == "Clockwork.md" and doc["mime"] == "text/markdown"
+    assert doc["content"] == ("# Clockwork\n\n*By A. Keeper*\n\nSource: <https://news.example/a?b=1>\n\n"
+                              "First paragraph.\n\n## Part two\n\nSecond.\n")
+    text = control.evaluate("""async () => (await import('/background/save.js')).articleDocument({
+        title: 'Clockwork', url: 'https://news.example/a', text: 'Clockwork\\n\\nFirst.'}, 'text')""")
+    assert text["filename"] == "Clockwork.txt"
+    assert text["content"] == "Clockwork\n=========\n\nSource: https://news.example/a\n\nFirst.\n"
+
+
+def test_highlight_kinds_come_from_the_scores_of_main_blocks(control):
+    kinds = control.evaluate("""async () => (await import('/background/actions.js')).highlightBlocks([
+        {node_ids: [1], main: true, scores: {main: 0.9, title: 0.8, heading: 0.6}},
+        {node_ids: [2], main: true, scores: {main: 0.9, title: 0.1, heading: 0.9}},
+        {node_ids: [3, 4], main: true, scores: {main: 0.9, title: 0.1, heading: 0.2}},
+        {node_ids: [5], main: false, scores: {main: 0.1, title: 0.9, heading: 0.9}}])""")
+    assert kinds == [{"node_ids": [1], "kind": "title"}, {"node_ids": [2], "kind": "heading"},
+                     {"node_ids": [3, 4], "kind": "main"}]

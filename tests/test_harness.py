@@ -154,3 +154,27 @@ def test_no_page_to_score_fails(tmp_path, monkeypatch, capsys):
     rc, _, _ = run(tmp_path)
     assert rc == 1
     assert "no page to score" in capsys.readouterr().err
+
+
+def test_pith_through_the_harness(data, tmp_path):
+    from host_support import model_dir_for_tests
+
+    model_dir = model_dir_for_tests(tmp_path)  # the shipped model once it is there, else a stand-in
+    name = f"pith:{model_dir}" if model_dir else "pith"
+    rc, out, jsonl = run(tmp_path, "--extractors", name)
+    report = out.read_text()
+    assert rc == 0 and "unavailable" not in report
+    rows = {r["dataset · page type"]: r for r in tables(report)[name]}
+    assert rows["all pages"]["pages"] == "3" and rows["all pages"]["errors"] == "0"
+    assert 0.0 <= float(rows["all pages"]["F1 mean"]) <= 1.0
+
+
+def test_a_model_failing_on_every_page_is_counted_not_fatal(data, tmp_path):
+    from host_support import write_failing_model
+
+    name = f"pith:{write_failing_model(tmp_path / 'failing')}"
+    rc, out, _ = run(tmp_path, "--extractors", f"{name},resiliparse")
+    t = tables(out.read_text())
+    assert rc == 0
+    assert {r["dataset · page type"]: r for r in t[name]}["all pages"]["errors"] == "3"
+    assert {r["dataset · page type"]: r for r in t["resiliparse"]}["all pages"]["errors"] == "0"

@@ -110,7 +110,8 @@ class Browser:
 
 @contextlib.contextmanager
 def extension_browser(tmp_path: Path, *, host: str = "installed", model_dir: str | None = None,
-                      launcher: Path | None = None, downloads: Path | None = None) -> Iterator[Browser]:
+                      launcher: Path | None = None, downloads: Path | None = None,
+                      pages: Path = PAGES) -> Iterator[Browser]:
     """Chromium with the Pith extension in a fresh profile under tmp_path.
 
     host: "installed" (pith install), "missing" (nothing registered) or "launcher" (register `launcher`)."""
@@ -132,7 +133,7 @@ def extension_browser(tmp_path: Path, *, host: str = "installed", model_dir: str
            "XDG_CACHE_HOME": str(tmp_path / "xdg-cache")}
     if model_dir:
         env["PITH_MODEL_DIR"] = model_dir
-    with serve() as base_url, sync_playwright() as p:
+    with serve(pages) as base_url, sync_playwright() as p:
         context = p.chromium.launch_persistent_context(
             str(profile), executable_path=CHROMIUM, headless=True, env=env, accept_downloads=True,
             args=["--no-sandbox", f"--load-extension={EXTENSION}", f"--disable-extensions-except={EXTENSION}",

@@ -96,8 +96,7 @@ export function makeRunner(host) {
     } finally {
       clearTimeout(slow);
     }
-    const { snapshot, takenAt, ms } = taken;
-    const bytes = JSON.stringify(snapshot).length;
+    const { snapshot, takenAt, ms, bytes } = taken;
     progress(`Finding the main content of ${snapshot.nodes.length.toLocaleString()} page nodes\u2026`);
     const reply = await host.extract(snapshot, WANT[action], {
       snapshotBytes: bytes, onProgress: (p) => progress(describeProgress(p)) });

@@ -32,8 +32,8 @@ async function activeTabId() {
 
 async function snapshotReply(tabId) {
   try {
-    const { snapshot, ms } = await takeSnapshot(tabId);
-    return { ok: true, snapshot, ms };
+    const { snapshot, ms, json_ms: jsonMs, bytes } = await takeSnapshot(tabId);
+    return { ok: true, snapshot, ms, json_ms: jsonMs, bytes };
   } catch (error) {
     return { ok: false, error: asFailure(error).toJSON() };
   }

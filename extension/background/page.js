@@ -38,12 +38,13 @@ export async function injectContentScripts(tabId) {
   }
 }
 
-/** A fresh snapshot of the page as it is now: {snapshot, takenAt, ms}. */
+/** A fresh snapshot of the page as it is now: {snapshot, bytes, takenAt, ms (the walk), json_ms}. */
 export async function takeSnapshot(tabId) {
   await injectContentScripts(tabId);
   const outcome = await call(tabId, "__pithSnapshot", "take");
   if (outcome.error) throw new PithFailure("internal", `reading the page: ${outcome.error}`);
-  return outcome.value;
+  const { json, ...rest } = outcome.value;
+  return { snapshot: JSON.parse(json), bytes: json.length, ...rest };
 }
 
 export async function highlightActive(tabId) {

@@ -1,0 +1,105 @@
+"""Serialisation time of the extension's content script (extension/content/snapshot.js) in headless Chromium.
+
+    python -m bench.content_script [--sizes 1000 5000 20000] [--repeats 9]
+
+Synthetic article pages (the sections of bench/host_roundtrip.py: headings, paragraphs, lists, tables, link
+menus) with about 1,000, 5,000 and 20,000 elements are served on 127.0.0.1 and opened in Chromium with the
+extension loaded (no host needed). Each is snapshotted `repeats` times through the extension's own
+`pith.snapshot` message. Reported:
+* first: the first snapshot after load, inside the content script (performance.now around the pass);
+* median / max: the following snapshots, same clock;
+* JSON.stringify: the median time to encode it, in the page, for the trip to the background;
+* round trip: median from the extension page's sendMessage to the snapshot back in it (injection and
+  transfer between processes included);
+* size: the snapshot's JSON, as the host will receive it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench.host_roundtrip import _section
+from native_host import snapshot_from_html
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+
+def page_with_elements(target: int) -> tuple[str, int]:
+    """An article page with about `target` elements, and its exact element count (as the snapshot sees it)."""
+    def build(sections: int) -> str:
+        return ("<!doctype html><html lang='en'><head><title>Synthetic</title></head><body>"
+                "<nav><a href='/'>Home</a> <a href='/a'>About</a></nav><main>"
+                + "".join(_section(i) for i in range(sections)) + "</main><footer>Footer</footer></body></html>")
+
+    def elements(html: str) -> int:
+        return sum(n["tag"] != "#text" for n in snapshot_from_html(html)["nodes"])
+
+    per_section = elements(build(10)) / 10
+    sections = max(1, round(target / per_section))
+    html = build(sections)
+    return html, elements(html)
+
+
+def measure(browser, name: str, repeats: int) -> dict:
+    page = browser.open(name)
+    tab = browser.tab_id(page.url)
+    runs = browser.control.evaluate("""async ([tabId, repeats]) => {
+        const out = [];
+        for (let i = 0; i < repeats; i++) {
+          const t0 = performance.now();
+          const reply = await chrome.runtime.sendMessage({type: 'pith.snapshot', tabId});
+          const roundTrip = performance.now() - t0;
+          if (!reply.ok) throw new Error(JSON.stringify(reply.error));
+          out.push({ms: reply.ms, jsonMs: reply.json_ms, roundTrip, nodes: reply.snapshot.nodes.length,
+                    bytes: reply.bytes});
+        }
+        return out;
+    }""", [tab, repeats + 1])
+    page.close()
+    warm = [r["ms"] for r in runs[1:]]
+    return {"first": runs[0]["ms"], "median": statistics.median(warm), "max": max(warm),
+            "json": statistics.median(r["jsonMs"] for r in runs[1:]),
+            "round_trip": statistics.median(r["roundTrip"] for r in runs[1:]), "nodes": runs[0]["nodes"],
+            "mb": runs[0]["bytes"] / 1e6}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 5000, 20000])
+    parser.add_argument("--repeats", type=int, default=9)
+    args = parser.parse_args()
+    from browser import extension_browser
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        pages = root / "pages"
+        pages.mkdir()
+        counts = {}
+        for size in args.sizes:
+            html, counts[size] = page_with_elements(size)
+            (pages / f"page-{size}.html").write_text(html)
+        rows = []
+        with extension_browser(root, host="missing", pages=pages) as browser:
+            version = browser.context.browser.version if browser.context.browser else "?"
+            for size in args.sizes:
+                t0 = time.perf_counter()
+                result = measure(browser, f"page-{size}.html", args.repeats)
+                rows.append((counts[size], result, time.perf_counter() - t0))
+    print(f"Chromium {version}, headless; {args.repeats} warm runs per page after the first\n")
+    print("| elements | nodes | first (ms) | median (ms) | max (ms) | JSON.stringify (ms) | round trip (ms) | "
+          "snapshot JSON (MB) |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for elements, r, _ in rows:
+        print(f"| {elements:,} | {r['nodes']:,} | {r['first']:.1f} | {r['median']:.1f} | {r['max']:.1f} | "
+              f"{r['json']:.1f} | {r['round_trip']:.1f} | {r['mb']:.2f} |")
+    print(json.dumps([{"elements": e, **r} for e, r, _ in rows]), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -20,7 +20,7 @@ globalThis.PITH_LIMITS = Object.freeze({
   // User interface.
   TOAST_MS: 6000,                   // how long a success note stays on the page (errors stay until closed)
   MAX_FILENAME_CHARS: 100,          // saved file names, before the extension
-  MAX_DATA_URL_CHARS: 2000000,      // Chromium refuses longer URLs, data: downloads included
+  BLOB_URL_LIFETIME_MS: 60000,      // a saved article's download URL lives this long (the download reads it at once)
   MAX_STORED_ARTICLES: 20,          // articles kept for open reader tabs (session storage)
   READER_FONT_MIN_PX: 14,
   READER_FONT_MAX_PX: 28,

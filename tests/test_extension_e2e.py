@@ -300,3 +300,25 @@ def test_the_page_cannot_send_the_action_message(browser):
     assert page.evaluate("typeof chrome === 'undefined' || typeof chrome.runtime === 'undefined' "
                          "|| typeof chrome.runtime.sendMessage === 'undefined'")
     close_pages(browser, page)
+
+
+def test_a_long_page_shows_progress_in_the_popup_until_the_result(browser):
+    """A page whose article is over the 1 MiB reply frame: the popup shows each stage, the chunks included."""
+    from host_support import article_html
+
+    url = browser.base_url + "long.html"
+    browser.context.route(url + "*", lambda route: route.fulfill(body=article_html(3_000), content_type="text/html"))
+    page = browser.context.new_page()
+    page.goto(url)
+    popup = browser.context.new_page()
+    popup.goto(f"{EXTENSION_ORIGIN}/popup/popup.html?tab={browser.tab_id(page.url)}")
+    popup.evaluate("""window.seen = [];
+        new MutationObserver(() => window.seen.push(document.getElementById('status').innerText))
+          .observe(document.getElementById('status'), {subtree: true, childList: true, characterData: true})""")
+    popup.click("text=Save")
+    popup.wait_for_selector("#status.done", timeout=120_000)
+    seen = popup.evaluate("window.seen")
+    assert any("Finding the main content of" in s for s in seen), seen
+    assert any("Receiving the result (part 2 of" in s for s in seen), seen
+    assert "Saved" in popup.inner_text("#status")
+    close_pages(browser, popup, page)

@@ -43,7 +43,7 @@ def test_one_manifest_serves_chromium_and_firefox():
 
 def test_permissions_are_the_ones_the_extension_uses():
     assert set(MANIFEST["permissions"]) == {"nativeMessaging", "activeTab", "scripting", "downloads",
-                                            "contextMenus", "storage"}
+                                            "contextMenus", "storage", "offscreen"}
     assert "externally_connectable" not in MANIFEST  # no web page or other extension may message it
     assert "web_accessible_resources" not in MANIFEST  # no page may frame or load the reader
     assert "content_scripts" not in MANIFEST  # scripts enter a page only when the user asks

@@ -46,29 +46,38 @@ export function articleDocument(article, format) {
            content: `${head.join("\n")}\n\n${body.trim()}\n` };
 }
 
-function dataUrl(mime, text) {
-  const bytes = new TextEncoder().encode(text);
-  let binary = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return `data:${mime};charset=utf-8;base64,${btoa(binary)}`;
+const OFFSCREEN = "offscreen/blob.html";
+
+/** A blob: URL for `doc`: made here where the page can (Firefox's event page), else in an offscreen page. */
+async function blobUrl(doc) {
+  if (typeof URL.createObjectURL === "function") {
+    const url = URL.createObjectURL(new Blob([doc.content], { type: `${doc.mime};charset=utf-8` }));
+    return { url, revoke: () => URL.revokeObjectURL(url) };
+  }
+  const contexts = await api.runtime.getContexts({ contextTypes: ["OFFSCREEN_DOCUMENT"] });
+  if (!contexts.length) {
+    await api.offscreen.createDocument({ url: OFFSCREEN, reasons: ["BLOBS"],
+                                         justification: "Make a download URL for a saved article." });
+  }
+  const { url } = await api.runtime.sendMessage({ type: "pith.blob.create", content: doc.content, mime: doc.mime });
+  return { url, revoke: () => api.runtime.sendMessage({ type: "pith.blob.revoke", url }).catch(() => {}) };
 }
 
 /** Hand the document to the browser's downloads; resolves with {downloadId, filename}. */
 export async function download(doc) {
-  // A service worker has no object URLs (Chromium), an event page does (Firefox).
-  const blobUrl = typeof URL.createObjectURL === "function"
-    ? URL.createObjectURL(new Blob([doc.content], { type: `${doc.mime};charset=utf-8` })) : null;
-  const url = blobUrl || dataUrl(doc.mime, doc.content);
-  if (!blobUrl && url.length > L.MAX_DATA_URL_CHARS) {
-    throw new PithFailure("save_failed", "the article is longer than a download from the extension may be; "
-      + "save the page and run `pith extract -f markdown` on it");
+  let made;
+  try {
+    made = await blobUrl(doc);
+  } catch (error) {
+    throw new PithFailure("save_failed", error && error.message);
   }
   try {
-    const downloadId = await api.downloads.download({ url, filename: doc.filename, conflictAction: "uniquify", saveAs: false });
+    const downloadId = await api.downloads.download({ url: made.url, filename: doc.filename,
+                                                      conflictAction: "uniquify", saveAs: false });
     return { downloadId, filename: doc.filename };
   } catch (error) {
     throw new PithFailure("save_failed", error && error.message);
   } finally {
-    if (blobUrl) setTimeout(() => URL.revokeObjectURL(blobUrl), 60000);
+    setTimeout(made.revoke, L.BLOB_URL_LIFETIME_MS);
   }
 }

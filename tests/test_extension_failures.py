@@ -55,3 +55,19 @@ def test_a_browser_page_cannot_be_read_and_says_so(tmp_path):
         unknown = b.control.evaluate("(tabId) => chrome.runtime.sendMessage({type: 'pith.run', action: 'print', tabId})",
                                      tab)
         assert unknown["ok"] is False and unknown["error"]["code"] == "bad_action"
+
+
+def test_the_context_menu_offers_the_three_actions(tmp_path):
+    """The menu items exist with the action names the one action path takes (Chromium cannot click them
+    headless; their handler is the same runAction the tests drive through pith.run)."""
+    with extension_browser(tmp_path, host="missing") as b:
+        worker = b.context.service_workers[0]
+        made = worker.evaluate("""new Promise((resolve) => chrome.contextMenus.update('reader', {title: 'Open in Pith reader view'},
+                                     () => resolve(chrome.runtime.lastError ? chrome.runtime.lastError.message : 'ok')))""")
+        assert made == "ok"
+        missing = worker.evaluate("""new Promise((resolve) => chrome.contextMenus.update('print', {title: 'x'},
+                                        () => resolve(chrome.runtime.lastError ? 'missing' : 'ok')))""")
+        assert missing == "missing"
+        commands = b.control.evaluate("chrome.commands.getAll().then((c) => c.map((x) => [x.name, x.shortcut]))")
+        assert dict(commands) == {"_execute_action": "Alt+Shift+K", "reader": "Alt+Shift+E",
+                                  "highlight": "Alt+Shift+H", "save": "Alt+Shift+S"}

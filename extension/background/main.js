@@ -54,12 +54,11 @@ api.runtime.onMessage.addListener((message, sender, sendResponse) => {
   return false;
 });
 
-api.runtime.onInstalled.addListener(() => {
-  api.contextMenus.removeAll(() => {
-    for (const action of ACTIONS) {
-      api.contextMenus.create({ id: action, title: MENU[action], contexts: ["page", "selection", "image", "link"] });
-    }
-  });
+api.runtime.onInstalled.addListener(async () => {
+  await api.contextMenus.removeAll();  // a promise in both browsers' MV3 APIs
+  for (const action of ACTIONS) {
+    api.contextMenus.create({ id: action, title: MENU[action], contexts: ["page", "selection", "image", "link"] });
+  }
 });
 
 api.contextMenus.onClicked.addListener((info, tab) => {

@@ -147,6 +147,10 @@ def test_the_saved_document_has_title_and_source_on_top_once(control):
         title: 'Clockwork', url: 'https://news.example/a', text: 'Clockwork\\n\\nFirst.'}, 'text')""")
     assert text["filename"] == "Clockwork.txt"
     assert text["content"] == "Clockwork\n=========\n\nSource: https://news.example/a\n\nFirst.\n"
+    suffixed = control.evaluate("""async () => (await import('/background/save.js')).articleDocument({
+        title: 'Clockwork | The Gazette', url: 'https://news.example/a', markdown: '# Clockwork\\n\\nFirst.'},
+        'markdown')""")
+    assert suffixed["content"] == "# Clockwork | The Gazette\n\nSource: <https://news.example/a>\n\nFirst.\n"
 
 
 def test_highlight_kinds_come_from_the_scores_of_main_blocks(control):

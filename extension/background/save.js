@@ -19,10 +19,12 @@ export function safeFilename(title, extension) {
   return `${name}.${extension}`;
 }
 
+// The article usually opens with its headline, which the header above already shows (the title may add the
+// site's name: "Headline | Site"), so that first line is dropped.
 function withoutLeadingTitle(body, title, prefix) {
   const lines = body.replace(/^\s+/, "").split("\n");
   const first = lines[0].replace(prefix, "").trim();
-  if (title && first === title.trim()) return lines.slice(1).join("\n").replace(/^\s+/, "");
+  if (title && first && title.trim().startsWith(first)) return lines.slice(1).join("\n").replace(/^\s+/, "");
   return body;
 }
 

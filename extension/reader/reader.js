@@ -52,9 +52,10 @@ function render(article) {
     $("source-line").hidden = false;
   }
   const body = sanitize(article.html, source || undefined);
-  // The host's article starts with the headline; the header shows it already.
+  // The host's article starts with the headline; the header shows it already (the title may add the site).
   const first = body.firstElementChild;
-  if (first && /^h[12]$/.test(first.localName) && first.textContent.trim() === title.trim()) first.remove();
+  const headline = first ? first.textContent.trim() : "";
+  if (headline && /^h[12]$/.test(first.localName) && title.trim().startsWith(headline)) first.remove();
   $("article").replaceChildren(body);
 }
 

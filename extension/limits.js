@@ -13,6 +13,7 @@ globalThis.PITH_LIMITS = Object.freeze({
   MAX_LANG_CHARS: 64,
   // Native messaging (docs/protocol.md).
   HOST_NAME: "org.pith.reader",
+  MAX_REQUEST_BYTES: 67108864,      // the host refuses larger requests (native_host/limits.py)
   HELLO_TIMEOUT_MS: 60000,          // the first request loads the model: allow for a cold disk
   EXTRACT_TIMEOUT_MS: 60000,        // base allowance for one extraction...
   EXTRACT_TIMEOUT_MS_PER_MB: 5000,  // ...plus this much per MB of snapshot JSON

@@ -97,6 +97,9 @@ export function makeRunner(host) {
       clearTimeout(slow);
     }
     const { snapshot, takenAt, ms, bytes } = taken;
+    if (bytes > L.MAX_REQUEST_BYTES) {
+      throw new PithFailure("too_large", `the page's snapshot is ${Math.round(bytes / 1048576)} MiB`);
+    }
     progress(`Finding the main content of ${snapshot.nodes.length.toLocaleString()} page nodes\u2026`);
     const reply = await host.extract(snapshot, WANT[action], {
       snapshotBytes: bytes, onProgress: (p) => progress(describeProgress(p)) });

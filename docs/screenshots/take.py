@@ -1,7 +1,8 @@
 """Re-take the extension screenshots in this folder: python docs/screenshots/take.py
 
 The fixture article (tests/pages/extension/article.html) in headless Chromium with the extension and the
-installed host: the reader view (light and dark) and the page in highlight mode.
+installed host: the reader view (light and dark) and the page in highlight mode; and the popup's message
+when the host is not installed.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent / "tests"))
 
-from browser import extension_browser  # noqa: E402
+from browser import EXTENSION_ORIGIN, extension_browser  # noqa: E402
 from host_support import model_dir_for_tests  # noqa: E402
 
 
@@ -35,6 +36,14 @@ def main() -> None:
         reader.click("#theme")  # light -> dark
         reader.screenshot(path=str(HERE / "reader-dark.png"))
         reader.click("#theme")  # back to auto
+    with tempfile.TemporaryDirectory() as tmp, extension_browser(Path(tmp), host="missing") as b:
+        page = b.open("article.html")
+        popup = b.context.new_page()
+        popup.set_viewport_size({"width": 340, "height": 330})
+        popup.goto(f"{EXTENSION_ORIGIN}/popup/popup.html?tab={b.tab_id(page.url)}")
+        popup.click("text=Reader view")
+        popup.wait_for_selector("#status.error")
+        popup.screenshot(path=str(HERE / "popup-host-missing.png"))
     print("wrote", ", ".join(p.name for p in sorted(HERE.glob("*.png"))))
 
 

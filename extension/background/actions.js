@@ -60,7 +60,12 @@ async function storeForReader(article, tabId) {
 }
 
 async function openReader(article, tab) {
-  const key = await storeForReader(article, tab.id);
+  let key;
+  try {
+    key = await storeForReader(article, tab.id);
+  } catch (error) {
+    throw new PithFailure("reader_failed", error && error.message);
+  }
   const url = api.runtime.getURL(`reader/reader.html#${encodeURIComponent(key)}`);
   const created = await api.tabs.create({ url, index: tab.index + 1, openerTabId: tab.id });
   return created.id;

@@ -85,6 +85,11 @@ export const PROBLEMS = {
     text: "The page replaced its content before the result came back.",
     fix: "Try again.",
   },
+  reader_failed: {
+    title: "The reader view could not be opened",
+    text: "The browser refused to keep the article for the reader tab (it may be too long for session storage).",
+    fix: "Use Save to get the article as a file instead.",
+  },
   save_failed: {
     title: "The article could not be saved",
     text: "The browser refused the download.",

@@ -151,6 +151,19 @@ def test_the_saved_document_has_title_and_source_on_top_once(control):
         title: 'Clockwork | The Gazette', url: 'https://news.example/a', markdown: '# Clockwork\\n\\nFirst.'},
         'markdown')""")
     assert suffixed["content"] == "# Clockwork | The Gazette\n\nSource: <https://news.example/a>\n\nFirst.\n"
+    bylined = control.evaluate("""async () => (await import('/background/save.js')).articleDocument({
+        title: 'Clockwork', byline: 'By A. Keeper', url: 'https://news.example/a',
+        markdown: '# Clockwork\\n\\nBy A. Keeper\\n\\nFirst.'}, 'markdown')""")
+    assert bylined["content"].count("By A. Keeper") == 1 and bylined["content"].endswith("\n\nFirst.\n")
+
+
+@pytest.mark.parametrize("line, title, headline", [
+    ("Clockwork", "Clockwork", True), ("Clockwork", "Clockwork | The Gazette", True),
+    ("Clockwork", "Clockwork - The Gazette", True), ("Clock", "Clockwork", False),
+    ("Why", "Why the lighthouse runs", False), ("", "Clockwork", False)])
+def test_the_headline_is_the_title_or_its_start_before_a_site_name(control, line, title, headline):
+    assert control.evaluate("async ([l, t]) => (await import('/background/save.js')).isHeadline(l, t)",
+                            [line, title]) is headline
 
 
 def test_highlight_kinds_come_from_the_scores_of_main_blocks(control):

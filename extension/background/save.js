@@ -19,13 +19,31 @@ export function safeFilename(title, extension) {
   return `${name}.${extension}`;
 }
 
-// The article usually opens with its headline, which the header above already shows (the title may add the
-// site's name: "Headline | Site"), so that first line is dropped.
-function withoutLeadingTitle(body, title, prefix) {
+/** Whether `line` is the page's headline: the title itself, or the title's start before a site suffix
+ * ("Headline | Site", "Headline - Site"). */
+export function isHeadline(line, title) {
+  const text = String(line || "").trim();
+  const full = String(title || "").trim();
+  if (!text || !full) return false;
+  return full === text || (full.startsWith(text) && /^\s*[|\-\u2013\u2014:\u00b7\u2022]/.test(full.slice(text.length)));
+}
+
+// The article usually opens with its headline and byline, which the header above already shows (the title
+// may add the site's name: "Headline | Site"), so those first lines are dropped.
+function withoutLeadingTitle(body, article, prefix) {
   const lines = body.replace(/^\s+/, "").split("\n");
-  const first = lines[0].replace(prefix, "").trim();
-  if (title && first && title.trim().startsWith(first)) return lines.slice(1).join("\n").replace(/^\s+/, "");
-  return body;
+  const title = (article.title || "").trim();
+  const byline = (article.byline || "").trim();
+  let start = 0;
+  for (;;) {
+    while (start < lines.length && !lines[start].trim()) start++;
+    if (start >= lines.length) break;
+    const line = lines[start].replace(prefix, "").trim();
+    const headline = start === 0 && isHeadline(line, title);
+    if (!(headline || (byline && line === byline))) break;
+    start++;
+  }
+  return lines.slice(start).join("\n");
 }
 
 /** The saved document: {filename, mime, content}. `format` is "markdown" or "text". */
@@ -33,14 +51,14 @@ export function articleDocument(article, format) {
   const title = article.title || "Untitled";
   const source = article.url || "";
   if (format === "text") {
-    const body = withoutLeadingTitle(article.text || "", article.title, /^/);
+    const body = withoutLeadingTitle(article.text || "", article, /^/);
     const head = [title, "=".repeat(Math.min(Array.from(title).length, 80)), ""];
     if (article.byline) head.push(article.byline);
     if (source) head.push(`Source: ${source}`);
     return { filename: safeFilename(title, "txt"), mime: "text/plain",
              content: `${head.join("\n")}\n\n${body.trim()}\n` };
   }
-  const body = withoutLeadingTitle(article.markdown || "", article.title, /^#\s+/);
+  const body = withoutLeadingTitle(article.markdown || "", article, /^(#+\s+|\*)|\*$/g);
   const head = [`# ${title.replace(/\n/g, " ")}`, ""];
   if (article.byline) head.push(`*${article.byline.replace(/[*_]/g, "\\$&")}*`, "");
   if (source) head.push(`Source: <${source.replace(/>/g, "%3E")}>`);

@@ -2,6 +2,7 @@
 // rendered through the allowlist in sanitize.js, with the reader's own settings (theme, text size).
 import "../limits.js";
 import { safeUrl, sanitize } from "./sanitize.js";
+import { isHeadline } from "../background/save.js";
 
 const L = globalThis.PITH_LIMITS;
 const api = globalThis.browser ?? globalThis.chrome;
@@ -52,10 +53,14 @@ function render(article) {
     $("source-line").hidden = false;
   }
   const body = sanitize(article.html, source || undefined);
-  // The host's article starts with the headline; the header shows it already (the title may add the site).
-  const first = body.firstElementChild;
-  const headline = first ? first.textContent.trim() : "";
-  if (headline && /^h[12]$/.test(first.localName) && title.trim().startsWith(headline)) first.remove();
+  // The host's article starts with the headline and byline; the header shows them already (the title may
+  // add the site's name).
+  for (let first = body.firstElementChild, index = 0; first; first = body.firstElementChild, index++) {
+    const text = first.textContent.trim();
+    const headline = index === 0 && /^h[12]$/.test(first.localName) && isHeadline(text, title);
+    if (!headline && !(article.byline && text === article.byline.trim())) break;
+    first.remove();
+  }
   $("article").replaceChildren(body);
 }
 

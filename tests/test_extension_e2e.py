@@ -218,6 +218,15 @@ def test_the_reader_sanitiser_drops_every_way_to_run_script(browser):
     assert reader.is_visible("text=Details text")  # <details open> stays open
     assert "Last bold words" in reader.inner_text("#article")
     assert errors == []
+    # Behind the allowlist, the CSP: markup that skipped the sanitiser still cannot run script.
+    reader.evaluate("""document.body.insertAdjacentHTML('beforeend',
+        '<img src="x-missing.png" onerror="document.documentElement.dataset.pwned=\\'csp\\'">' +
+        '<a id="csp-link" href="javascript:document.documentElement.dataset.pwned=\\'csp-link\\'">x</a>')""")
+    reader.click("#csp-link")
+    reader.evaluate("""new Promise((resolve) => { const s = document.createElement('script');
+        s.textContent = "document.documentElement.dataset.pwned = 'inline'"; document.body.append(s);
+        setTimeout(resolve, 300); })""")
+    assert reader.evaluate("document.documentElement.dataset.pwned") is None
     reader.close()
 
 

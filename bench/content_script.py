@@ -1,6 +1,6 @@
 """Serialisation time of the extension's content script (extension/content/snapshot.js) in headless Chromium.
 
-    python -m bench.content_script [--sizes 1000 5000 20000] [--repeats 9]
+    python -m bench.content_script [--sizes 1000 5000 20000] [--repeats 9] [--host [--model-dir DIR]]
 
 Synthetic article pages (the sections of bench/host_roundtrip.py: headings, paragraphs, lists, tables, link
 menus) with about 1,000, 5,000 and 20,000 elements are served on 127.0.0.1 and opened in Chromium with the
@@ -12,6 +12,10 @@ extension loaded (no host needed). Each is snapshotted `repeats` times through t
 * round trip: median from the extension page's sendMessage to the snapshot back in it (injection and
   transfer between processes included);
 * size: the snapshot's JSON, as the host will receive it.
+
+With --host, the host is installed in the browser's profile too (the shipped model, or --model-dir) and each
+page also gets `repeats` Highlight runs through `pith.run` (the first one, which starts the host and loads
+the model, is left out): the median time from the message to the outlines drawn, and the host's own share.
 """
 
 from __future__ import annotations
@@ -21,7 +25,6 @@ import json
 import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 from bench.host_roundtrip import _section
@@ -69,10 +72,30 @@ def measure(browser, name: str, repeats: int) -> dict:
             "mb": runs[0]["bytes"] / 1e6}
 
 
+def measure_highlight(browser, name: str, repeats: int) -> dict:
+    page = browser.open(name)
+    tab = browser.tab_id(page.url)
+    runs = browser.control.evaluate("""async ([tabId, repeats]) => {
+        const out = [];
+        for (let i = 0; i < 2 * repeats + 1; i++) {
+          const t0 = performance.now();
+          const reply = await chrome.runtime.sendMessage({type: 'pith.run', action: 'highlight', tabId});
+          if (!reply.ok) throw new Error(JSON.stringify(reply.error));
+          if (reply.highlighted) out.push({ms: performance.now() - t0, host: reply.timings.host});
+        }
+        return out;
+    }""", [tab, repeats])
+    page.close()
+    warm = runs[1:]
+    return {"action": statistics.median(r["ms"] for r in warm), "host": statistics.median(r["host"] for r in warm)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 5000, 20000])
     parser.add_argument("--repeats", type=int, default=9)
+    parser.add_argument("--host", action="store_true", help="also time Highlight through the installed host")
+    parser.add_argument("--model-dir", help="with --host: the model to serve instead of the shipped one")
     args = parser.parse_args()
     from browser import extension_browser
 
@@ -85,20 +108,26 @@ def main() -> None:
             html, counts[size] = page_with_elements(size)
             (pages / f"page-{size}.html").write_text(html)
         rows = []
-        with extension_browser(root, host="missing", pages=pages) as browser:
+        host = "installed" if args.host else "missing"
+        with extension_browser(root, host=host, model_dir=args.model_dir, pages=pages) as browser:
             version = browser.context.browser.version if browser.context.browser else "?"
             for size in args.sizes:
-                t0 = time.perf_counter()
                 result = measure(browser, f"page-{size}.html", args.repeats)
-                rows.append((counts[size], result, time.perf_counter() - t0))
+                if args.host:
+                    result.update(measure_highlight(browser, f"page-{size}.html", args.repeats))
+                rows.append((counts[size], result))
     print(f"Chromium {version}, headless; {args.repeats} warm runs per page after the first\n")
     print("| elements | nodes | first (ms) | median (ms) | max (ms) | JSON.stringify (ms) | round trip (ms) | "
           "snapshot JSON (MB) |")
     print("|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for elements, r, _ in rows:
+    for elements, r in rows:
         print(f"| {elements:,} | {r['nodes']:,} | {r['first']:.1f} | {r['median']:.1f} | {r['max']:.1f} | "
               f"{r['json']:.1f} | {r['round_trip']:.1f} | {r['mb']:.2f} |")
-    print(json.dumps([{"elements": e, **r} for e, r, _ in rows]), file=sys.stderr)
+    if args.host:
+        print("\n| elements | Highlight, message to outlines (ms) | of which the host (ms) |\n|---:|---:|---:|")
+        for elements, r in rows:
+            print(f"| {elements:,} | {r['action']:.0f} | {r['host']:.0f} |")
+    print(json.dumps([{"elements": e, **r} for e, r in rows]), file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -78,6 +78,8 @@ def evaluate(names: list[str], datasets: list[str] | None, split: str, limit: in
             continue
         loaded.append(ex)
         info.versions[name] = ex.version
+        if ex.uses_gold:
+            info.sees_gold.add(name)
     if not loaded:
         return render(info, {}, names), info
     records = list(iter_records(datasets=datasets, split=split, limit=limit))

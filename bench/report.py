@@ -60,6 +60,7 @@ class RunInfo:
     split: str
     versions: dict[str, str]                  # extractor -> version, for those that ran
     unavailable: dict[str, str]               # extractor -> why it could not run
+    sees_gold: set[str] = field(default_factory=set)        # ceilings (the oracle): never bolded as best
     pages: dict[str, int] = field(default_factory=dict)     # group -> pages scored
     skipped: dict[str, int] = field(default_factory=dict)   # group -> pages skipped (gold without words)
 
@@ -140,15 +141,20 @@ def render(info: RunInfo, stats: dict[tuple[str, str], GroupStats], extractors: 
             "(WCXB). Seconds per page time the extractor call alone, one page at a time in one process.", ""]
 
     ran = [e for e in extractors if e in info.versions]
+    competing = [e for e in ran if e not in info.sees_gold]
     out += ["## Mean F1", ""]
+    if info.sees_gold & set(ran):
+        out += [f"Best per row in bold, leaving out {', '.join(e for e in ran if e in info.sees_gold)}, which "
+                "sees the gold.", ""]
     rows = []
     for g in groups:
-        cells = [stats.get((g, e)) for e in ran]
-        best = max((c.f1_mean for c in cells if c), default=None)
+        best = max((stats[(g, e)].f1_mean for e in competing if (g, e) in stats), default=None)
         row = [g, str(info.pages.get(g, 0)), str(info.skipped.get(g, 0))]
-        for c in cells:
+        for e in ran:
+            c = stats.get((g, e))
             text = _num(c.f1_mean if c else None)
-            row.append(f"**{text}**" if c and len(ran) > 1 and c.f1_mean == best else text)
+            bold = c and len(competing) > 1 and e in competing and c.f1_mean == best
+            row.append(f"**{text}**" if bold else text)
         rows.append(row)
     out += _table([ROWS, "scored", "skipped"] + ran, rows) + [""]
 

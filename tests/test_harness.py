@@ -178,3 +178,11 @@ def test_a_model_failing_on_every_page_is_counted_not_fatal(data, tmp_path):
     assert rc == 0
     assert {r["dataset · page type"]: r for r in t[name]}["all pages"]["errors"] == "3"
     assert {r["dataset · page type"]: r for r in t["resiliparse"]}["all pages"]["errors"] == "0"
+
+
+def test_oracle_is_called_with_the_record_and_marked_as_seeing_the_gold(data, tmp_path):
+    rc, out, jsonl = run(tmp_path, "--extractors", "oracle,resiliparse")
+    report = out.read_text()
+    assert rc == 0 and "leaving out oracle, which sees the gold" in report
+    oracle = [json.loads(line) for line in jsonl.read_text().splitlines() if '"oracle"' in line]
+    assert len(oracle) == 3 and all(r["error"] is None and r["f1"] > 0.5 for r in oracle)

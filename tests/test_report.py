@@ -49,3 +49,13 @@ def test_overview_bolds_the_best_per_row_and_lists_unavailable():
     assert "| dragnet | 1 | 1 | 0.200 | **0.900** |" in md
     assert "- pith: **unavailable**: model files missing" in md
     assert "## x" in md and "## y" in md and "## pith" not in md
+
+
+def test_a_gold_seeing_ceiling_is_never_the_bold_best():
+    info = RunInfo("cmd", "today", "here", "dev", {"x": "1", "y": "2", "oracle": "3"}, {},
+                   pages={ALL: 3}, sees_gold={"oracle"})
+    scores = SCORES + [score(i, d, t, "oracle", 1.0) for i, d, t in
+                       (("a", "dragnet", None), ("b", "wcxb", "forum"), ("c", "wcxb", "article"))]
+    md = render(info, summarize(scores), ["x", "y", "oracle"])
+    assert "| all pages | 3 | 0 | 0.233 | **0.800** | 1.000 |" in md
+    assert "leaving out oracle, which sees the gold" in md

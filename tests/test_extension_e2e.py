@@ -305,11 +305,21 @@ def test_a_page_that_keeps_loading_is_read_afresh_each_time(browser):
     close_pages(browser, page)
 
 
-def test_the_page_cannot_send_the_action_message(browser):
-    """A web page (even one running in the content scripts' extension) cannot drive pith.run."""
+def test_neither_the_page_nor_a_content_script_can_drive_the_action_path(browser):
+    """A web page has no extension API; a message from the page's content-script world (which a page could
+    subvert) is refused: no answer, no download, no host request."""
     page = browser.open("article.html")
     assert page.evaluate("typeof chrome === 'undefined' || typeof chrome.runtime === 'undefined' "
                          "|| typeof chrome.runtime.sendMessage === 'undefined'")
+    tab = browser.tab_id(page.url)
+    count = "chrome.downloads.search({}).then((d) => d.length)"
+    before = browser.control.evaluate(count)
+    outcome = browser.control.evaluate("""(tabId) => chrome.scripting.executeScript({target: {tabId}, args: [tabId],
+        func: (id) => chrome.runtime.sendMessage({type: 'pith.run', action: 'save', tabId: id})
+                        .then((r) => ({reply: r === undefined ? null : r}), (e) => ({refused: e.message}))})
+        .then((r) => r[0].result)""", tab)
+    assert "reply" not in outcome or outcome["reply"] is None, outcome
+    assert browser.control.evaluate(count) == before
     close_pages(browser, page)
 
 

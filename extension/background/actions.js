@@ -78,6 +78,7 @@ async function saveFormat() {
 
 export function makeRunner(host) {
   const lastArticle = new Map();  // tabId -> {title, text}, for the reply when highlight is toggled off
+  api.tabs.onRemoved.addListener((tabId) => lastArticle.delete(tabId));
 
   async function run(action, tabId) {
     if (!ACTIONS.includes(action)) throw new PithFailure("bad_action", String(action));

@@ -64,11 +64,7 @@ class Extractor:
         scores = self.model.scores(inputs)
         lap("inference")
         main = [bool(s) for s in scores[:, 0] >= self.threshold]
-        title = snapshot.get("title")
-        for b, s in zip(blocks, scores):
-            if s[0] >= self.threshold and s[1] >= 0.5:
-                title = " ".join(b.text.split())  # the page's own headline beats a <title> with a site suffix
-                break
+        title = _headline(blocks, scores, main) or snapshot.get("title")
         article = build_article(snapshot, blocks, main, title)
         lap("article")
         node_ids = sorted({i for b, m in zip(blocks, main) if m for i in b.node_ids})
@@ -79,3 +75,17 @@ class Extractor:
                       text=article.text, markdown=article.markdown, html=article.html, node_ids=node_ids,
                       blocks=block_results, timings={k: round(v, 3) for k, v in timings.items()},
                       truncated=bool(snapshot.get("truncated")) or len(blocks) >= MAX_BLOCKS)
+
+
+HEADLINE_MIN = 0.5   # title + heading score a main block needs to be taken as the page's headline
+HEADLINE_CHARS = 200
+
+
+def _headline(blocks, scores, main) -> str | None:
+    """The page's own headline beats a <title> with a site suffix: the main block most likely to be the title,
+    if it reads as a title or heading at all."""
+    best = None
+    for b, s, m in zip(blocks, scores, main):
+        if m and len(b.text) <= HEADLINE_CHARS and s[1] + s[2] >= HEADLINE_MIN and (best is None or s[1] > best[0]):
+            best = (s[1], b)
+    return " ".join(best[1].text.split()) if best else None

@@ -82,6 +82,16 @@ class Browser:
         page.wait_for_load_state("load")
         return page
 
+    def open_markup(self, path: str, body: str | bytes):
+        """A new tab showing `body` as an HTML page at base_url + path (served by the browser's router). Text
+        is sent as UTF-8 and says so; bytes go as they are, for the page's own <meta charset> or BOM to decide."""
+        url = self.base_url + path
+        kind = "text/html; charset=utf-8" if isinstance(body, str) else "text/html"
+        self.context.route(url, lambda route: route.fulfill(body=body, content_type=kind))
+        page = self.context.new_page()
+        page.goto(url)
+        return page
+
     def tab_id(self, url: str) -> int:
         tabs = self.control.evaluate("(url) => chrome.tabs.query({url}).then((t) => t.map((x) => x.id))", url)
         assert len(tabs) == 1, f"expected one tab at {url}, found {len(tabs)}"

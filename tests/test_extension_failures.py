@@ -71,3 +71,21 @@ def test_the_context_menu_offers_the_three_actions(tmp_path):
         commands = b.control.evaluate("chrome.commands.getAll().then((c) => c.map((x) => [x.name, x.shortcut]))")
         assert dict(commands) == {"_execute_action": "Alt+Shift+K", "reader": "Alt+Shift+E",
                                   "highlight": "Alt+Shift+H", "save": "Alt+Shift+S"}
+
+
+def test_a_host_without_its_model_is_reported_before_any_page_is_sent(tmp_path):
+    import sys
+
+    empty = tmp_path / "no-model"
+    empty.mkdir()
+    launcher = tmp_path / "host-without-model"
+    launcher.write_text(f"#!/bin/sh\nPITH_MODEL_DIR={empty} PITH_LOG_DIR={tmp_path} exec {sys.executable} "
+                        "-m native_host host \"$@\"\n")
+    launcher.chmod(0o755)
+    with extension_browser(tmp_path, host="launcher", launcher=launcher) as b:
+        page = b.open("article.html")
+        reply = b.run("reader", page)
+        assert reply["ok"] is False and reply["error"]["code"] == "model_unavailable"
+        assert "`pith doctor`" in reply["error"]["message"]
+        note = b.in_content_world(page, "__pithToast.last")
+        assert note["state"] == "error" and "pith doctor" in note["fix"]

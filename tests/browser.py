@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import http.server
+import io
 import os
 import threading
 from dataclasses import dataclass
@@ -47,9 +48,11 @@ def serve(directory: Path = PAGES) -> Iterator[str]:
 
 def install_host(tmp_path: Path, profile: Path) -> None:
     """Register the host for this one Chromium profile, the way a user does (`pith install`)."""
-    status = pith_main(["install", "--user-data-dir", str(profile), "--home", str(tmp_path / "home"),
-                        "--data-dir", str(tmp_path / "pith-data")])
-    assert status == 0, "pith install failed"
+    said = io.StringIO()
+    with contextlib.redirect_stdout(said):
+        status = pith_main(["install", "--user-data-dir", str(profile), "--home", str(tmp_path / "home"),
+                            "--data-dir", str(tmp_path / "pith-data")])
+    assert status == 0, f"pith install failed: {said.getvalue()}"
 
 
 def register_launcher(profile: Path, launcher: Path) -> None:

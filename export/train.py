@@ -36,6 +36,8 @@ LR = 2e-3
 WEIGHT_DECAY = 0.01
 STRUCT_WEIGHT = 0.3      # loss weight of the five structural labels
 DEPTH_WEIGHT = 0.2       # loss weight of the auxiliary depth task
+OVERSAMPLE = {"wcxb": 2}  # WCXB is the one modern, multi-type dataset: its pages count twice per epoch
+TOKEN_DROPOUT = 0.1      # share of text tokens hidden in training, so blocks are not recognised by memorised words
 THRESHOLDS = [round(0.05 * i, 2) for i in range(4, 17)]
 SEED = 1234
 
@@ -68,7 +70,7 @@ def _batches(pages: list[Page], rng: random.Random):
     return batches
 
 
-def _collate(batch):
+def _collate(batch, rng: np.random.Generator | None = None):
     n = max(stop - start for _, start, stop in batch)
     b = len(batch)
     first = batch[0][0].inputs
@@ -85,6 +87,9 @@ def _collate(batch):
         labels[i, :k] = p.labels[start:stop]
         depth[i, :k] = p.depth[start:stop]
         pad[i, :k] = False
+    if rng is not None and TOKEN_DROPOUT:
+        text = arrays[0]
+        text[rng.random(text.shape) < TOKEN_DROPOUT] = 0
     return [torch.from_numpy(a) for a in arrays], torch.from_numpy(labels), torch.from_numpy(depth), \
         torch.from_numpy(pad)
 
@@ -143,6 +148,8 @@ def train(data: Path, out: Path, config: ModelConfig, epochs: int = EPOCHS, limi
     log(f"{len(train_pages)} train pages, {len(dev_pages)} dev pages, {params:,} parameters")
     opt = torch.optim.AdamW(model.parameters(), lr=LR, weight_decay=WEIGHT_DECAY)
     rng = random.Random(SEED)
+    np_rng = np.random.default_rng(SEED)
+    train_pages = [p for p in train_pages for _ in range(OVERSAMPLE.get(p.dataset, 1))]
     steps_per_epoch = len(_batches(train_pages, random.Random(0)))
     total = max(1, epochs * steps_per_epoch)
     sched = torch.optim.lr_scheduler.LambdaLR(
@@ -155,7 +162,7 @@ def train(data: Path, out: Path, config: ModelConfig, epochs: int = EPOCHS, limi
         t0 = time.time()
         losses = []
         for batch in _batches(train_pages, rng):
-            inputs, labels, depth, pad = _collate(batch)
+            inputs, labels, depth, pad = _collate(batch, np_rng)
             logits, depth_pred = model(*inputs, pad_mask=pad)
             keep = ~pad
             main_loss = nnf.binary_cross_entropy_with_logits(logits[..., 0][keep], labels[..., 0][keep])
@@ -181,9 +188,10 @@ def train(data: Path, out: Path, config: ModelConfig, epochs: int = EPOCHS, limi
         if s["macro"] > best["macro"]:
             best = {**s, "epoch": epoch + 1, "threshold": result["threshold"]}
             torch.save(model.state_dict(), out / "model.pt")
-    summary = {"config": config.to_dict(), "threshold": best["threshold"], "best": best, "history": history,
-               "parameters": params, "train_pages": len(train_pages), "dev_pages": len(dev_pages)}
-    (out / "train.json").write_text(json.dumps(summary, indent=1))
+        # Written every epoch, so a run stopped early still leaves a usable best checkpoint with its summary.
+        summary = {"config": config.to_dict(), "threshold": best["threshold"], "best": best, "history": history,
+                   "parameters": params, "train_pages": len(train_pages), "dev_pages": len(dev_pages)}
+        (out / "train.json").write_text(json.dumps(summary, indent=1))
     return summary
 
 

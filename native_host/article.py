@@ -110,7 +110,11 @@ def build_tree(snapshot: dict, blocks: list[Block], main: list[bool]) -> Element
             host.children.append(Element("br"))
             continue
         if tag == "img":
-            fig = Element("figure", children=[Element("img", attrs={"src": node["src"], "alt": node.get("alt", "")})])
+            img = Element("img", attrs={"src": node["src"], "alt": node.get("alt", "")})
+            if _inside(nodes, i, "figure", keep):
+                host.children.append(img)  # the page's own figure, with its own caption
+                continue
+            fig = Element("figure", children=[img])
             if node.get("alt"):
                 fig.children.append(Element("figcaption", children=[Element(None, node["alt"])]))
             host.children.append(fig)
@@ -136,6 +140,15 @@ def build_tree(snapshot: dict, blocks: list[Block], main: list[bool]) -> Element
     _paragraphs(root)
     _flatten_divs(root)
     return root
+
+
+def _inside(nodes: list[dict], i: int, tag: str, keep: set[int]) -> bool:
+    p = nodes[i]["parent"]
+    while p >= 0:
+        if nodes[p]["tag"] == tag:
+            return p in keep
+        p = nodes[p]["parent"]
+    return False
 
 
 def _flatten_divs(root: Element) -> None:

@@ -86,3 +86,10 @@ def test_deep_nesting_renders():
     html = "<blockquote>" * 5000 + "deep words" + "</blockquote>" * 5000
     a = article(html)
     assert "deep words" in a.html and "deep words" in a.markdown
+
+
+def test_page_figure_keeps_its_own_caption_only():
+    a = article('<article><p>Text before the figure.</p><figure><img src="/f.png" alt="alt words">'
+                '<figcaption>The real caption</figcaption></figure><p>Text after it.</p></article>')
+    assert a.html.count("<figure>") == 1 and a.html.count("<figcaption>") == 1
+    assert "The real caption" in a.html and "alt words</figcaption>" not in a.html

@@ -26,7 +26,20 @@ INLINE_MAP = {"b": "strong", "strong": "strong", "i": "em", "em": "em", "code": 
               "strike": "s", "q": "q", "abbr": "abbr", "cite": "cite"}
 # Containers whose inline content needs no <p> around it.
 HOLDS_INLINE = frozenset("p h1 h2 h3 h4 h5 h6 li dt dd td th caption pre figcaption".split())
-SAFE_URL = re.compile(r"^(?:https?:|mailto:)", re.I)
+SAFE_SCHEMES = ("http", "https", "mailto")
+_URL_IGNORED = re.compile(r"[\x00-\x20\x7f]")  # browsers drop these inside URLs: "java\tscript:" is javascript:
+_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*):")
+
+
+def safe_url(url: str | None) -> str | None:
+    """The URL if it is http(s), mailto or relative (no scheme: it cannot run code), else None."""
+    if not url:
+        return None
+    cleaned = _URL_IGNORED.sub("", url)
+    match = _SCHEME.match(cleaned)
+    if match and match.group(1).lower() not in SAFE_SCHEMES:
+        return None
+    return url.strip()
 _SPACE = re.compile(r"\s+")
 
 
@@ -70,7 +83,7 @@ def _keep_set(nodes: list[dict], blocks: list[Block], main: list[bool]) -> tuple
     pending: list[int] = []
     for node in nodes:
         i = node["id"]
-        if node["tag"] == "img" and node.get("src") and SAFE_URL.match(node["src"]):
+        if node["tag"] == "img" and safe_url(node.get("src")):
             if last:
                 pending.append(i)
         elif i in text_main:
@@ -110,7 +123,7 @@ def build_tree(snapshot: dict, blocks: list[Block], main: list[bool]) -> Element
             host.children.append(Element("br"))
             continue
         if tag == "img":
-            img = Element("img", attrs={"src": node["src"], "alt": node.get("alt", "")})
+            img = Element("img", attrs={"src": safe_url(node["src"]), "alt": node.get("alt", "")})
             if _inside(nodes, i, "figure", keep):
                 host.children.append(img)  # the page's own figure, with its own caption
                 continue
@@ -125,8 +138,8 @@ def build_tree(snapshot: dict, blocks: list[Block], main: list[bool]) -> Element
             out_tag = tag
         elif tag in INLINE_MAP:
             out_tag = INLINE_MAP[tag]
-        elif tag == "a" and SAFE_URL.match(node.get("href", "")):
-            out_tag, attrs = "a", {"href": node["href"]}
+        elif tag == "a" and safe_url(node.get("href")):
+            out_tag, attrs = "a", {"href": safe_url(node["href"])}
         if out_tag is None:
             if tag in INLINE:
                 target[i] = host  # unwrap: children go where this node would have gone
@@ -303,9 +316,11 @@ def to_markdown(root: Element) -> str:
         elif tag == "table":
             lines.append(_table_md(el, quote))
         elif tag == "figure":
-            imgs = [c for c in el.children if c.tag == "img"]
-            for img in imgs:
-                lines.append(f"{quote}![{img.attrs.get('alt', '')}]({img.attrs.get('src', '')})")
+            for c in el.children:
+                if c.tag == "img":
+                    lines.append(f"{quote}![{c.attrs.get('alt', '')}]({c.attrs.get('src', '')})")
+                elif _has_text(c):
+                    lines.append(quote + "_" + _inline_md(c) + "_")
         elif tag == "hr":
             lines.append(quote + "---")
         else:  # blockquote, dl, article, and other containers

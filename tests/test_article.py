@@ -93,3 +93,18 @@ def test_page_figure_keeps_its_own_caption_only():
                 '<figcaption>The real caption</figcaption></figure><p>Text after it.</p></article>')
     assert a.html.count("<figure>") == 1 and a.html.count("<figcaption>") == 1
     assert "The real caption" in a.html and "alt words</figcaption>" not in a.html
+
+
+def test_relative_urls_kept_without_a_page_url_dangerous_schemes_never():
+    s = snapshot_from_html('<p>See <a href="/next">next</a>, <a href=" java\tscript:alert(1)">x</a>, '
+                           '<a href="vbscript:x">y</a> <img src="pic.png" alt="p"> end.</p>')
+    bl = blocks_from_snapshot(s)
+    a = build_article(s, bl, [True] * len(bl), None)
+    assert '<a href="/next">next</a>' in a.html and 'src="pic.png"' in a.html
+    assert "script" not in a.html and "script" not in a.markdown
+
+
+def test_markdown_figure_keeps_caption():
+    md = article('<article><p>Before.</p><figure><img src="/f.png" alt="a"><figcaption>Caption here'
+                 '</figcaption></figure><p>After.</p></article>').markdown
+    assert "![a](https://e.example/f.png)\n\n_Caption here_" in md

@@ -62,17 +62,21 @@ class Article:
     text: str
 
 
+def _keep_with_ancestors(nodes: list[dict], i: int, keep: set[int]) -> None:
+    """Add node i and its ancestors up to the first one already kept (whose own ancestors are then kept too)."""
+    while i >= 0 and i not in keep:
+        keep.add(i)
+        i = nodes[i]["parent"]
+
+
 def _keep_set(nodes: list[dict], blocks: list[Block], main: list[bool]) -> tuple[set[int], set[int]]:
     content: set[int] = set()
     for b, m in zip(blocks, main):
         if m:
             content.update(b.node_ids)
-    keep = set(content)
+    keep: set[int] = set()
     for i in content:
-        p = nodes[i]["parent"]
-        while p >= 0 and p not in keep:
-            keep.add(p)
-            p = nodes[p]["parent"]
+        _keep_with_ancestors(nodes, i, keep)
     # Images inside or between main content: the nearest text before and after is main.
     text_main: dict[int, bool] = {}
     for b, m in zip(blocks, main):
@@ -89,11 +93,7 @@ def _keep_set(nodes: list[dict], blocks: list[Block], main: list[bool]) -> tuple
         elif i in text_main:
             if text_main[i]:
                 for img in pending:
-                    keep.add(img)
-                    p = nodes[img]["parent"]
-                    while p >= 0 and p not in keep:
-                        keep.add(p)
-                        p = nodes[p]["parent"]
+                    _keep_with_ancestors(nodes, img, keep)
             pending = []
             last = text_main[i]
     return keep, content

@@ -182,16 +182,21 @@ def _serve(transport_class, data: bytes, engine) -> bytes:
     return out.getvalue()
 
 
-def test_the_server_answers_in_order_and_survives_bad_messages():
-    data = b"".join(frame(p) for p in (b'{"v":1,"id":1,"type":"extract","snapshot":{}}', b"garbage",
-                                       b'{"v":1,"id":2,"type":"nope"}'))
-    out = io.BytesIO(_serve(FramedTransport, data, _BrokenEngine()))
+def _all_replies(written: bytes) -> list[dict]:
+    """Every framed reply the server wrote, in order."""
+    out = io.BytesIO(written)
     replies = []
     while True:
         try:
             replies.append(decode_message(read_frame(out, limits.MAX_REPLY_FRAME_BYTES)))
         except StreamClosed:
-            break
+            return replies
+
+
+def test_the_server_answers_in_order_and_survives_bad_messages():
+    data = b"".join(frame(p) for p in (b'{"v":1,"id":1,"type":"extract","snapshot":{}}', b"garbage",
+                                       b'{"v":1,"id":2,"type":"nope"}'))
+    replies = _all_replies(_serve(FramedTransport, data, _BrokenEngine()))
     assert [(r["id"], r["error"]["code"]) for r in replies] == [(1, "internal"), (None, "bad_request"),
                                                                   (2, "unknown_type")]
 
@@ -227,13 +232,7 @@ _payloads = st.one_of(
 @given(st.lists(_payloads, max_size=12))
 def test_any_sequence_of_frames_gets_one_wellformed_reply_each(payloads):
     """Whatever arrives, every frame is answered, in order, with a reply of the documented shape."""
-    out = io.BytesIO(_serve(FramedTransport, b"".join(frame(p) for p in payloads), _RefusingEngine()))
-    replies = []
-    while True:
-        try:
-            replies.append(decode_message(read_frame(out, limits.MAX_REPLY_FRAME_BYTES)))
-        except StreamClosed:
-            break
+    replies = _all_replies(_serve(FramedTransport, b"".join(frame(p) for p in payloads), _RefusingEngine()))
     assert len(replies) == len(payloads)
     for reply in replies:
         assert reply["v"] == 1 and reply["type"] in ("hello", "error")

@@ -36,9 +36,10 @@ LR = 2e-3
 WEIGHT_DECAY = 0.01
 STRUCT_WEIGHT = 0.3      # loss weight of the five structural labels
 DEPTH_WEIGHT = 0.2       # loss weight of the auxiliary depth task
-# Tried, not shipped (docs/model.md): WCXB pages twice per epoch, and 10% of text tokens hidden in training.
-OVERSAMPLE: dict[str, int] = {}   # dataset -> copies per epoch, e.g. {"wcxb": 2}
+# Knobs beyond the shipped recipe (docs/model.md says which were tried and what they gave).
+OVERSAMPLE: dict[str, int] = {}   # "dataset" or "dataset/page_type" -> copies per epoch, e.g. {"wcxb/forum": 3}
 TOKEN_DROPOUT = 0.0               # share of text tokens hidden in training
+WORD_WEIGHT = False               # weight the main loss by log(1 + words): F1 counts words, not blocks
 THRESHOLDS = [round(0.05 * i, 2) for i in range(4, 17)]
 SEED = 1234
 
@@ -78,6 +79,7 @@ def _collate(batch, rng: np.random.Generator | None = None):
     arrays = [np.zeros((b, n) + a.shape[1:], dtype=a.dtype) for a in
               (first.text_ids, first.tag_ids, first.class_ids, first.class_level, first.numeric)]
     labels = np.zeros((b, n, 6), dtype=np.float32)
+    weight = np.ones((b, n), dtype=np.float32)
     depth = np.zeros((b, n), dtype=np.float32)
     pad = np.ones((b, n), dtype=bool)
     for i, (p, start, stop) in enumerate(batch):
@@ -86,13 +88,32 @@ def _collate(batch, rng: np.random.Generator | None = None):
         for arr, src in zip(arrays, (w.text_ids, w.tag_ids, w.class_ids, w.class_level, w.numeric)):
             arr[i, :k] = src
         labels[i, :k] = p.labels[start:stop]
+        if WORD_WEIGHT:
+            weight[i, :k] = _word_weights(p)[start:stop]
         depth[i, :k] = p.depth[start:stop]
         pad[i, :k] = False
     if rng is not None and TOKEN_DROPOUT:
         text = arrays[0]
         text[rng.random(text.shape) < TOKEN_DROPOUT] = 0
-    return [torch.from_numpy(a) for a in arrays], torch.from_numpy(labels), torch.from_numpy(depth), \
-        torch.from_numpy(pad)
+    return [torch.from_numpy(a) for a in arrays], torch.from_numpy(labels), torch.from_numpy(weight), \
+        torch.from_numpy(depth), torch.from_numpy(pad)
+
+
+_WORD_WEIGHTS: dict[str, np.ndarray] = {}
+
+
+def _word_weights(page: Page) -> np.ndarray:
+    """log(1 + words) per block, scaled to mean 1 over the page: long blocks weigh more, as they do in F1."""
+    w = _WORD_WEIGHTS.get(page.id)
+    if w is None:
+        w = np.log1p(np.array([len(t.split()) for t in page.texts], dtype=np.float32)) + 0.1
+        w = w / w.mean()
+        _WORD_WEIGHTS[page.id] = w
+    return w
+
+
+def _copies(page: Page) -> int:
+    return OVERSAMPLE.get(f"{page.dataset}/{page.page_type}", OVERSAMPLE.get(page.dataset, 1))
 
 
 def page_scores(model: ContentModel, page: Page) -> np.ndarray:
@@ -150,7 +171,7 @@ def train(data: Path, out: Path, config: ModelConfig, epochs: int = EPOCHS, limi
     opt = torch.optim.AdamW(model.parameters(), lr=LR, weight_decay=WEIGHT_DECAY)
     rng = random.Random(SEED)
     np_rng = np.random.default_rng(SEED)
-    train_pages = [p for p in train_pages for _ in range(OVERSAMPLE.get(p.dataset, 1))]
+    train_pages = [p for p in train_pages for _ in range(_copies(p))]
     steps_per_epoch = len(_batches(train_pages, random.Random(0)))
     total = max(1, epochs * steps_per_epoch)
     sched = torch.optim.lr_scheduler.LambdaLR(
@@ -163,10 +184,11 @@ def train(data: Path, out: Path, config: ModelConfig, epochs: int = EPOCHS, limi
         t0 = time.time()
         losses = []
         for batch in _batches(train_pages, rng):
-            inputs, labels, depth, pad = _collate(batch, np_rng)
+            inputs, labels, weight, depth, pad = _collate(batch, np_rng)
             logits, depth_pred = model(*inputs, pad_mask=pad)
             keep = ~pad
-            main_loss = nnf.binary_cross_entropy_with_logits(logits[..., 0][keep], labels[..., 0][keep])
+            main_loss = nnf.binary_cross_entropy_with_logits(logits[..., 0][keep], labels[..., 0][keep],
+                                                             weight=weight[keep])
             struct_loss = nnf.binary_cross_entropy_with_logits(logits[..., 1:][keep], labels[..., 1:][keep])
             loss = main_loss + STRUCT_WEIGHT * struct_loss
             if config.depth_task:
@@ -191,7 +213,8 @@ def train(data: Path, out: Path, config: ModelConfig, epochs: int = EPOCHS, limi
             torch.save(model.state_dict(), out / "model.pt")
         # Written every epoch, so a run stopped early still leaves a usable best checkpoint with its summary.
         summary = {"config": config.to_dict(), "threshold": best["threshold"], "best": best, "history": history,
-                   "parameters": params, "train_pages": len(train_pages), "dev_pages": len(dev_pages)}
+                   "parameters": params, "train_pages": len(train_pages), "dev_pages": len(dev_pages),
+                   "knobs": {"oversample": OVERSAMPLE, "token_dropout": TOKEN_DROPOUT, "word_weight": WORD_WEIGHT}}
         (out / "train.json").write_text(json.dumps(summary, indent=1))
     return summary
 
@@ -209,6 +232,7 @@ def parse_sets(items: list[str]) -> dict:
 
 
 def main(argv=None) -> None:
+    global TOKEN_DROPOUT, WORD_WEIGHT
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", type=Path, default=Path("runs/data"))
     ap.add_argument("--out", type=Path, default=Path("runs/model"))
@@ -216,7 +240,12 @@ def main(argv=None) -> None:
     ap.add_argument("--limit-pages", type=int, default=None, help="smoke runs: pages per split")
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--set", nargs="*", default=[], help="ModelConfig overrides, e.g. layers=3 sequence=bilstm")
+    ap.add_argument("--oversample", nargs="*", default=[], help="copies per epoch, e.g. wcxb/forum=3 wcxb=2")
+    ap.add_argument("--token-dropout", type=float, default=TOKEN_DROPOUT)
+    ap.add_argument("--word-weight", action="store_true", help="weight the main loss by log(1 + words)")
     args = ap.parse_args(argv)
+    OVERSAMPLE.update(parse_sets(args.oversample))
+    TOKEN_DROPOUT, WORD_WEIGHT = args.token_dropout, args.word_weight
     if args.threads:
         torch.set_num_threads(args.threads)
     config = ModelConfig(**parse_sets(args.set))

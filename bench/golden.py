@@ -1,0 +1,143 @@
+"""Pin every stage's output before a speed change, then prove the change altered none of it.
+
+    python -m bench.golden write runs/golden.pkl [--every 3]   # before: record
+    python -m bench.golden check runs/golden.pkl               # after: compare, exit 1 on any difference
+    python -m bench.golden pin                                 # rewrite tests/pinned/stages.json, on purpose
+
+Pages: tests/pages/**/*.html and every `every`-th dev page. Per page it keeps the snapshot, the blocks, the
+model inputs (features.PageInputs) and the whole extraction result but its timings. Integer arrays must be
+equal, float arrays equal within 1e-6; everything else equal. Speed work must not move the model's inputs:
+the shipped model (and the one being retrained) was trained on exactly these.
+
+`pin` writes the same for the repository's own pages as JSON, which tests/test_pinned_stages.py checks on
+every run. Token and class-word ids and the extraction result depend on the model's assets, so the file also
+records the assets' digests: those parts are compared only while the assets are the ones pinned.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import pickle
+import sys
+from dataclasses import asdict
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+ARRAYS = ("text_ids", "tag_ids", "class_ids", "class_level", "numeric")
+PINNED = ROOT / "tests" / "pinned" / "stages.json"
+
+
+def pages(every: int) -> list[tuple[str, str | bytes, str | None]]:
+    """(name, html, url) for the repository's test pages and a sample of the dev pages."""
+    from export.data import iter_records
+
+    out: list[tuple[str, str | bytes, str | None]] = [
+        (str(p.relative_to(ROOT)), p.read_bytes(), None) for p in sorted((ROOT / "tests" / "pages").rglob("*.html"))]
+    for k, record in enumerate(iter_records(split="dev")):
+        if k % every == 0:
+            out.append((record["id"], record["html"], record.get("url")))
+    return out
+
+
+def outputs(extractor, html: str | bytes, url: str | None) -> dict:
+    """Every stage's output for one page, as plain data."""
+    from native_host.blocks import blocks_from_snapshot
+    from native_host.snapshot import snapshot_from_html
+
+    snapshot = snapshot_from_html(html, url=url)
+    blocks = blocks_from_snapshot(snapshot)
+    inputs = extractor.featurize(snapshot, blocks)
+    result = extractor.extract_html(html, url=url).to_dict()
+    result.pop("timings")
+    return {"snapshot": snapshot, "blocks": [asdict(b) for b in blocks],
+            "inputs": {name: getattr(inputs, name) for name in ARRAYS}, "result": result}
+
+
+def asset_digests(model_dir: Path) -> dict[str, str]:
+    """sha256 of each asset file the ids and scores depend on."""
+    from native_host.model import CLASS_VOCAB_FILE, MODEL_FILE, TOKENIZER_FILE
+
+    return {name: hashlib.sha256((model_dir / name).read_bytes()).hexdigest()
+            for name in (MODEL_FILE, TOKENIZER_FILE, CLASS_VOCAB_FILE)}
+
+
+def repo_pages() -> list[Path]:
+    return sorted((ROOT / "tests" / "pages").rglob("*.html"))
+
+
+def pinned(extractor) -> dict:
+    """Every stage's output for the repository's pages, as JSON-ready data."""
+    out = {"assets": asset_digests(extractor.model.dir), "pages": {}}
+    for path in repo_pages():
+        stages = outputs(extractor, path.read_bytes(), "https://pages.example/" + path.name)
+        stages["inputs"] = {name: a.tolist() for name, a in stages["inputs"].items()}
+        out["pages"][str(path.relative_to(ROOT))] = stages
+    return out
+
+
+def _pinned_json(data: dict) -> str:
+    """One line per page, so a change to one page's stages reads as one line of the diff."""
+    pages = ",\n".join(f"  {json.dumps(name)}: {json.dumps(stages, ensure_ascii=False, separators=(',', ':'))}"
+                        for name, stages in data["pages"].items())
+    return f'{{\n "assets": {json.dumps(data["assets"])},\n "pages": {{\n{pages}\n }}\n}}\n'
+
+
+def differences(before: dict, after: dict) -> list[str]:
+    """What differs between two `outputs`, one line per stage that moved."""
+    found = []
+    for stage in ("snapshot", "blocks", "result"):
+        if before[stage] != after[stage]:
+            found.append(stage)
+    for name in ARRAYS:
+        a, b = before["inputs"][name], after["inputs"][name]
+        same = a.shape == b.shape and a.dtype == b.dtype and (
+            np.allclose(a, b, rtol=0, atol=1e-6) if a.dtype.kind == "f" else np.array_equal(a, b))
+        if not same:
+            found.append(f"inputs.{name}")
+    return found
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bench.golden", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("action", choices=["write", "check", "pin"])
+    ap.add_argument("path", type=Path, nargs="?", default=None)
+    ap.add_argument("--every", type=int, default=3, help="take every N-th dev page (default: %(default)s)")
+    args = ap.parse_args(argv)
+    from native_host import Extractor
+
+    extractor = Extractor()
+    if args.action == "pin":
+        PINNED.parent.mkdir(parents=True, exist_ok=True)
+        PINNED.write_text(_pinned_json(pinned(extractor)), encoding="utf-8")
+        print(f"golden: {PINNED.relative_to(ROOT)} rewritten")
+        return 0
+    if args.path is None:
+        ap.error(f"{args.action} needs a path")
+    if args.action == "write":
+        recorded = {name: outputs(extractor, html, url) for name, html, url in pages(args.every)}
+        args.path.parent.mkdir(parents=True, exist_ok=True)
+        with open(args.path, "wb") as f:
+            pickle.dump({"every": args.every, "pages": recorded}, f)
+        print(f"golden: {len(recorded)} pages written to {args.path}")
+        return 0
+    with open(args.path, "rb") as f:
+        recorded = pickle.load(f)
+    bad = 0
+    for name, html, url in pages(recorded["every"]):
+        if name not in recorded["pages"]:
+            continue
+        moved = differences(recorded["pages"][name], outputs(extractor, html, url))
+        if moved:
+            bad += 1
+            print(f"golden: {name}: {', '.join(moved)} changed")
+    print(f"golden: {len(recorded['pages'])} pages, {bad} changed")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

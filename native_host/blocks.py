@@ -53,8 +53,16 @@ class Block:
 
 def _clean(parts: list[str | None]) -> str:
     """Whitespace runs in the source fold to one space; a <br> (None in parts) is a line break."""
-    text = "".join("\n" if p is None else _SPACE.sub(" ", p) for p in parts)
-    return _NEWLINES.sub("\n", text).strip()
+    if len(parts) == 1:  # most runs: one text node, often the " " between two block elements
+        part = parts[0]
+        if part is None or part == " ":
+            return ""
+        text = _SPACE.sub(" ", part)
+    else:
+        text = "".join("\n" if p is None else _SPACE.sub(" ", p) for p in parts)
+    if "\n" in text:  # only a <br> leaves a newline once whitespace runs are folded
+        text = _NEWLINES.sub("\n", text)
+    return text.strip()
 
 
 def _merge_key(nodes: list[dict], owner: int) -> tuple:
@@ -116,11 +124,12 @@ def blocks_from_snapshot(snapshot: dict, combine: bool = True) -> list[Block]:
             current = None  # a block-level element ends the run of text before it
 
     blocks: list[Block] = []
+    paths = _Paths(nodes)
     for r in raw:
         text = _clean(r["parts"])
         if not text:
             continue
-        block = _make_block(nodes, len(blocks), r["owner"], sorted(r["ids"]), text, r["link"])
+        block = _make_block(nodes, paths, len(blocks), r["owner"], sorted(r["ids"]), text, r["link"])
         block.flags["hidden"] = r["hidden"]
         blocks.append(block)
     if combine:
@@ -128,37 +137,85 @@ def blocks_from_snapshot(snapshot: dict, combine: bool = True) -> list[Block]:
     return blocks[: limits.MAX_BLOCKS]
 
 
-def _paths(nodes: list[dict], owner: int) -> tuple[list[str], list[str], dict[str, bool]]:
-    tags: list[str] = []
-    classes: list[str] = []
-    i = owner
-    while i >= 0:
-        node = nodes[i]
-        tags.append(node["tag"])
-        cls = node.get("classes")
-        hid = node.get("html_id")
-        if cls or hid:
-            classes.append(node["tag"] + "".join("." + c for c in cls or ()) + (f"#{hid}" if hid else ""))
-        i = node["parent"]
-    tags.reverse()
-    classes.reverse()
-    tagset = set(tags)
-    flags = {
-        "heading": bool(tagset & HEADINGS),
-        "list": bool(tagset & LIST_TAGS),
-        "table": bool(tagset & TABLE_TAGS),
+MEMO_DEPTH = 32  # ancestors shallower than this are memoised (owners sit at depth 11 at the median, 27 at p99)
+
+
+class _Paths:
+    """Tag path, class path and the set of tags on the way, for block owners. The blocks of a page share most
+    of their ancestors, so shallow ancestors are memoised with their whole path and each is read once per
+    page, not once per block beneath it. Deeper nodes are not memoised (their paths grow with depth, and a
+    page nested 100,000 deep must cost linear time and memory): their path is built from the nearest
+    memoised ancestor."""
+
+    def __init__(self, nodes: list[dict]):
+        self.nodes = nodes
+        self.memo: dict[int, tuple[tuple[str, ...], tuple[str, ...], frozenset[str]]] = {}
+
+    def of(self, i: int) -> tuple[tuple[str, ...], tuple[str, ...], frozenset[str]]:
+        """(tags root first, class paths root first, the set of those tags) for node i."""
+        memo = self.memo
+        found = memo.get(i)
+        if found is not None:
+            return found
+        nodes = self.nodes
+        pending = []
+        while i >= 0 and i not in memo:
+            pending.append(i)
+            i = nodes[i]["parent"]
+        tags, classes, tagset = memo[i] if i >= 0 else ((), (), frozenset())
+        pending.reverse()  # root first
+        shallow = 0
+        for j in pending:
+            node = nodes[j]
+            if node["depth"] >= MEMO_DEPTH:
+                break
+            tag = node["tag"]
+            tags = tags + (tag,)
+            label = _class_label(node)
+            if label:
+                classes = classes + (label,)
+            if tag not in tagset:
+                tagset = tagset | {tag}
+            memo[j] = tags, classes, tagset
+            shallow += 1
+        if shallow == len(pending):
+            return tags, classes, tagset
+        tag_list, class_list, tag_set = list(tags), list(classes), set(tagset)
+        for j in pending[shallow:]:
+            node = nodes[j]
+            tag_list.append(node["tag"])
+            tag_set.add(node["tag"])
+            label = _class_label(node)
+            if label:
+                class_list.append(label)
+        return tuple(tag_list), tuple(class_list), frozenset(tag_set)
+
+
+def _class_label(node: dict) -> str | None:
+    """"tag.class1.class2#id" for an element with classes or an id, else None."""
+    cls = node.get("classes")
+    hid = node.get("html_id")
+    if cls or hid:
+        return node["tag"] + "".join("." + c for c in cls or ()) + (f"#{hid}" if hid else "")
+    return None
+
+
+def _flags(tagset: frozenset[str]) -> dict[str, bool]:
+    return {
+        "heading": not tagset.isdisjoint(HEADINGS),
+        "list": not tagset.isdisjoint(LIST_TAGS),
+        "table": not tagset.isdisjoint(TABLE_TAGS),
         "paragraph": "p" in tagset,
         "pre": "pre" in tagset,
         "blockquote": "blockquote" in tagset,
     }
-    return tags, classes, flags
 
 
-def _make_block(nodes, index, owner, ids, text, link):
+def _make_block(nodes, paths: _Paths, index, owner, ids, text, link):
     text = text[: limits.MAX_BLOCK_TEXT]
-    tags, classes, flags = _paths(nodes, owner)
-    return Block(index=index, owner=owner, node_ids=ids, text=text, tag_path=tags, class_path=classes,
-                 depth=nodes[owner]["depth"], link_chars=link, flags=flags)
+    tags, classes, tagset = paths.of(owner)
+    return Block(index=index, owner=owner, node_ids=ids, text=text, tag_path=list(tags), class_path=list(classes),
+                 depth=nodes[owner]["depth"], link_chars=link, flags=_flags(tagset))
 
 
 def _linky(b: Block) -> bool:

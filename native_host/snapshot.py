@@ -65,6 +65,13 @@ def _attr(value: str | None) -> str:
     return (value or "").strip()[: limits.MAX_ATTR_CHARS]
 
 
+def _join(base: str, ref: str, joined: dict[str, str]) -> str:
+    url = joined.get(ref)
+    if url is None:
+        url = joined[ref] = urljoin(base, ref)[: limits.MAX_ATTR_CHARS]
+    return url
+
+
 def snapshot_from_html(html: bytes | str, url: str | None = None) -> dict:
     """Parse HTML into snapshot v1 (a dict that passes `validate_snapshot`)."""
     tree = LexborHTMLParser(decode_html(html))
@@ -86,10 +93,15 @@ def snapshot_from_html(html: bytes | str, url: str | None = None) -> dict:
     nodes: list[dict] = []
     truncated = False
     total_text = 0
-    # (lexbor node, parent id, depth); siblings are pushed in reverse so pops come in document order.
+    joined: dict[str, str] = {}  # href -> absolute URL: menus repeat links, and urljoin is slow
+    # (lexbor node, parent id, depth). A popped node pushes its next sibling, then its first child, so pops
+    # come in document order without collecting children.
     stack = [(root, -1, 0)] if root is not None else []
     while stack:
         node, parent, depth = stack.pop()
+        sibling = node.next
+        if sibling is not None and parent >= 0:
+            stack.append((sibling, parent, depth))
         tag = node.tag
         if tag == "-text":
             text = node.text_content or ""
@@ -128,11 +140,11 @@ def snapshot_from_html(html: bytes | str, url: str | None = None) -> dict:
                     entry[field] = _attr(value)
             if tag == "a" and "href" in attrs:
                 href = _attr(attrs.get("href"))
-                entry["href"] = urljoin(base, href)[: limits.MAX_ATTR_CHARS] if base else href
+                entry["href"] = _join(base, href, joined) if base else href
             elif tag == "img":
                 src = _attr(attrs.get("src") or attrs.get("data-src"))
                 if src:
-                    entry["src"] = urljoin(base, src)[: limits.MAX_ATTR_CHARS] if base else src
+                    entry["src"] = _join(base, src, joined) if base else src
                 alt = attrs.get("alt")
                 if alt and alt.strip():
                     entry["alt"] = _attr(alt)
@@ -144,12 +156,8 @@ def snapshot_from_html(html: bytes | str, url: str | None = None) -> dict:
         nodes.append(entry)
         if tag in LEAF_ONLY:
             continue
-        children = []
         child = node.child
-        while child is not None:
-            children.append(child)
-            child = child.next
-        for child in reversed(children):
+        if child is not None:
             stack.append((child, nid, depth + 1))
 
     snapshot = {"format": FORMAT, "version": VERSION, "source": "html", "url": url, "title": title,

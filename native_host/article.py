@@ -85,8 +85,10 @@ def _keep_set(nodes: list[dict], blocks: list[Block], main: list[bool]) -> tuple
                 text_main[i] = m
     last = False
     pending: list[int] = []
-    for node in nodes:
-        i = node["id"]
+    # Only images and the blocks' text nodes matter here, in document order (ids are document order).
+    images = [node["id"] for node in nodes if node["tag"] == "img"]
+    for i in sorted(text_main.keys() | images) if images else ():
+        node = nodes[i]
         if node["tag"] == "img" and safe_url(node.get("src")):
             if last:
                 pending.append(i)
@@ -107,10 +109,8 @@ def build_tree(snapshot: dict, blocks: list[Block], main: list[bool]) -> Element
     # Map kept snapshot ids to the Element their children go into, walking in document order.
     target: dict[int, Element] = {}
     nesting: dict[int, int] = {}
-    for node in nodes:
-        i = node["id"]
-        if i not in keep:
-            continue
+    for i in sorted(keep):  # ids are document order
+        node = nodes[i]
         parent = node["parent"]
         host = target.get(parent, root)
         level = nesting.get(parent, 0)

@@ -15,7 +15,20 @@ from typing import Any, Callable
 
 from .errors import SnapshotError
 
-Check = Callable[[Any, str], None]
+# A check takes the value and where it sits: "$", or (parent's path, key or index). The path is rendered as
+# text ("$.nodes[3].tag") only for an error: formatting it for each of a snapshot's fields was most of the
+# validation time.
+Path = str | tuple
+Check = Callable[[Any, Path], None]
+
+
+def _where(path: Path) -> str:
+    steps = []
+    while isinstance(path, tuple):
+        path, step = path
+        steps.append(f"[{step}]" if isinstance(step, int) else f".{step}")
+    return path + "".join(reversed(steps))
+
 
 _TYPES: dict[str, Callable[[Any], bool]] = {
     "object": lambda v: isinstance(v, dict),
@@ -27,6 +40,9 @@ _TYPES: dict[str, Callable[[Any], bool]] = {
     "null": lambda v: v is None,
 }
 
+# A value of exactly this class passes the type at once (an int is an "integer", never a bool).
+_EXACT = {"object": dict, "array": list, "string": str, "integer": int, "number": float, "boolean": bool}
+
 
 def _compile(schema: dict) -> Check:
     checks: list[Check] = []
@@ -35,11 +51,15 @@ def _compile(schema: dict) -> Check:
         tests = [_TYPES[n] for n in names]
         wanted = " or ".join(names)
 
+        exact = _EXACT.get(wanted)
+
         def check_type(v, path):
+            if exact is not None and type(v) is exact:  # the common case, without a call per type test
+                return
             for t in tests:
                 if t(v):
                     return
-            raise SnapshotError(f"expected {wanted}, got {type(v).__name__}", path)
+            raise SnapshotError(f"expected {wanted}, got {type(v).__name__}", _where(path))
 
         checks.append(check_type)
     if "enum" in schema:
@@ -47,7 +67,7 @@ def _compile(schema: dict) -> Check:
 
         def check_enum(v, path):
             if not any(v == a and type(v) is type(a) for a in allowed):
-                raise SnapshotError(f"must be one of {allowed!r}", path)
+                raise SnapshotError(f"must be one of {allowed!r}", _where(path))
 
         checks.append(check_enum)
     for key, op, what in (("minimum", float.__lt__, "at least"), ("maximum", float.__gt__, "at most")):
@@ -56,7 +76,7 @@ def _compile(schema: dict) -> Check:
 
             def check_bound(v, path, bound=bound, op=op, what=what):
                 if isinstance(v, (int, float)) and not isinstance(v, bool) and op(float(v), bound):
-                    raise SnapshotError(f"must be {what} {bound:g}", path)
+                    raise SnapshotError(f"must be {what} {bound:g}", _where(path))
 
             checks.append(check_bound)
     for key, op, what in (("minLength", int.__lt__, "at least"), ("maxLength", int.__gt__, "at most"),
@@ -68,7 +88,7 @@ def _compile(schema: dict) -> Check:
 
             def check_len(v, path, bound=bound, op=op, what=what, kind=kind, unit=unit):
                 if isinstance(v, kind) and op(len(v), bound):
-                    raise SnapshotError(f"must have {what} {bound} {unit}", path)
+                    raise SnapshotError(f"must have {what} {bound} {unit}", _where(path))
 
             checks.append(check_len)
     if "properties" in schema or "required" in schema:
@@ -83,14 +103,14 @@ def _compile(schema: dict) -> Check:
             keys = v.keys()
             if not required <= keys:
                 missing = sorted(required - keys)
-                raise SnapshotError(f"missing required field {missing[0]!r}", path)
+                raise SnapshotError(f"missing required field {missing[0]!r}", _where(path))
             if closed and not keys <= allowed_keys:
                 extra = sorted(str(k) for k in keys - allowed_keys)
-                raise SnapshotError(f"unknown field {extra[0]!r}", path)
+                raise SnapshotError(f"unknown field {extra[0]!r}", _where(path))
             for k, item in v.items():
                 c = props.get(k)
                 if c is not None:
-                    c(item, f"{path}.{k}")
+                    c(item, (path, k))
 
         checks.append(check_object)
     if "items" in schema:
@@ -99,18 +119,58 @@ def _compile(schema: dict) -> Check:
         def check_items(v, path):
             if isinstance(v, list):
                 for i, item in enumerate(v):
-                    item_check(item, f"{path}[{i}]")
+                    item_check(item, (path, i))
 
         checks.append(check_items)
 
     if len(checks) == 1:
-        return checks[0]
+        check = checks[0]
+    else:
+        def check(v, path):
+            for c in checks:
+                c(v, path)
 
-    def check_all(v, path):
-        for c in checks:
-            c(v, path)
+    return _fast_leaf(schema, check) or check
 
-    return check_all
+
+_LEAF_KEYS = frozenset({"type", "minimum", "maximum", "minLength", "maxLength"})
+
+
+def _fast_leaf(schema: dict, full: Check) -> Check | None:
+    """For a scalar field (one type, its bounds): one call that accepts a good value at once and hands any
+    other to `full`, which raises the precise error. Most of a snapshot's fields are such scalars."""
+    kind = schema.get("type")
+    if not isinstance(kind, str) or not schema.keys() <= _LEAF_KEYS:
+        return None
+    inf = float("inf")
+    if kind == "string":
+        lo, hi = schema.get("minLength", 0), schema.get("maxLength", inf)
+
+        def check_string(v, path):
+            if type(v) is not str or not lo <= len(v) <= hi:
+                full(v, path)
+
+        return check_string
+    lo, hi = schema.get("minimum", -inf), schema.get("maximum", inf)
+    if kind == "integer":
+        def check_integer(v, path):
+            if type(v) is not int or not lo <= v <= hi:
+                full(v, path)
+
+        return check_integer
+    if kind == "number":
+        def check_number(v, path):
+            if (type(v) is not float and type(v) is not int) or not lo <= v <= hi:
+                full(v, path)
+
+        return check_number
+    if kind == "boolean":
+        def check_boolean(v, path):
+            if type(v) is not bool:
+                full(v, path)
+
+        return check_boolean
+    return None
 
 
 @lru_cache(maxsize=1)

@@ -6,8 +6,12 @@ Python users all go through it.
 
 from __future__ import annotations
 
+import gc
 import time
+from contextlib import contextmanager
 from pathlib import Path
+
+import numpy as np
 
 from . import __version__
 from .article import build_article
@@ -38,15 +42,17 @@ class Extractor:
                 "threshold": self.threshold}
 
     def extract_html(self, html: bytes | str, url: str | None = None) -> Result:
-        t0 = time.perf_counter()
-        snapshot = snapshot_from_html(html, url=url)
-        return self._extract(snapshot, {"snapshot": (time.perf_counter() - t0) * 1000})
+        with _gc_paused():
+            t0 = time.perf_counter()
+            snapshot = snapshot_from_html(html, url=url)
+            return self._extract(snapshot, {"snapshot": (time.perf_counter() - t0) * 1000})
 
     def extract_snapshot(self, snapshot: dict) -> Result:
         """Extract from a snapshot that arrived from outside: it is validated first (SnapshotError)."""
-        t0 = time.perf_counter()
-        validate_snapshot(snapshot)
-        return self._extract(snapshot, {"validate": (time.perf_counter() - t0) * 1000})
+        with _gc_paused():
+            t0 = time.perf_counter()
+            validate_snapshot(snapshot)
+            return self._extract(snapshot, {"validate": (time.perf_counter() - t0) * 1000})
 
     def _extract(self, snapshot: dict, timings: dict[str, float]) -> Result:
         clock = time.perf_counter()
@@ -68,13 +74,27 @@ class Extractor:
         article = build_article(snapshot, blocks, main, title)
         lap("article")
         node_ids = sorted({i for b, m in zip(blocks, main) if m for i in b.node_ids})
-        block_results = [BlockResult(b.index, b.node_ids, b.text, {k: round(float(v), 4) for k, v in zip(LABELS, s)},
-                                     m) for b, s, m in zip(blocks, scores, main)]
+        block_results = [BlockResult(b.index, b.node_ids, b.text, {k: round(v, 4) for k, v in zip(LABELS, s)}, m)
+                         for b, s, m in zip(blocks, scores.astype(np.float64).tolist(), main)]
         timings["total"] = sum(timings.values())
         return Result(url=snapshot.get("url"), title=article.title, byline=article.byline, lang=snapshot.get("lang"),
                       text=article.text, markdown=article.markdown, html=article.html, node_ids=node_ids,
                       blocks=block_results, timings={k: round(v, 3) for k, v in timings.items()},
                       truncated=bool(snapshot.get("truncated")) or len(blocks) >= MAX_BLOCKS)
+
+
+@contextmanager
+def _gc_paused():
+    """The cycle collector off for one page. A page allocates tens of thousands of small objects, none of
+    them in cycles, and the collector's passes over them were a third of the time of a large page; the
+    caller's setting is restored after."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 HEADLINE_MIN = 0.5   # title + heading score a main block needs to be taken as the page's headline

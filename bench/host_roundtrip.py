@@ -15,6 +15,8 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from dataclasses import dataclass
+from typing import Iterator
 
 from native_host import snapshot_from_html
 from native_host.blocks import blocks_from_snapshot
@@ -76,8 +78,10 @@ def cold_start(model_dir: str | None, snapshot: dict, repeats: int) -> tuple[lis
     return to_hello, to_extract
 
 
-def warm(host: HostProcess, snapshot: dict, want: list[str], repeats: int) -> tuple[list[float], list[float],
-                                                                                list[float], int]:
+def warm(host: HostProcess, snapshot: dict, want: list[str], repeats: int, stages: dict | None = None
+         ) -> tuple[list[float], list[float], list[float], int]:
+    """Engine, host and round-trip ms of `repeats` requests after a first one; `stages`, when given,
+    collects each of the engine's stage timings too."""
     engine_ms, host_ms, round_trip_ms = [], [], []
     frames = 0
     for i in range(repeats + 1):
@@ -90,8 +94,40 @@ def warm(host: HostProcess, snapshot: dict, want: list[str], repeats: int) -> tu
             engine_ms.append(reply["timings"]["total"])
             host_ms.append(reply["timings"]["host"])
             round_trip_ms.append(elapsed)
+            if stages is not None:
+                for stage, ms in reply["timings"].items():
+                    stages.setdefault(stage, []).append(ms)
             frames = len(host.frame_sizes) - before
     return engine_ms, host_ms, round_trip_ms, frames
+
+
+WANTS = (["highlight"], ["highlight", "article", "text", "markdown"])
+
+
+@dataclass
+class Row:
+    """One page size and `want` through a running host: medians come from these lists."""
+
+    size: int                 # the size asked for (blocks or nodes, as the caller counts)
+    snapshot: dict
+    blocks: int
+    megabytes: float          # the snapshot's JSON
+    want: list[str]
+    engine_ms: list[float]
+    host_ms: list[float]
+    trip_ms: list[float]
+    frames: int
+    stages: dict[str, list[float]]
+
+
+def sweep(host: HostProcess, snapshots: dict[int, tuple[dict, int]], repeats: int) -> Iterator[Row]:
+    """Every snapshot with every `want` of WANTS, `repeats` warm requests each."""
+    for n, (snapshot, count) in snapshots.items():
+        size = len(encode_message(snapshot)) / 1e6
+        for want in WANTS:
+            stages: dict[str, list[float]] = {}
+            engine_ms, host_ms, trip_ms, frames = warm(host, snapshot, want, repeats, stages)
+            yield Row(n, snapshot, count, size, want, engine_ms, host_ms, trip_ms, frames, stages)
 
 
 def main() -> None:
@@ -106,12 +142,10 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|---|")
     with _start(args.model_dir) as host:
         info = host.request({"v": 1, "id": 0, "type": "hello"})
-        for n, (snapshot, count) in snapshots.items():
-            size = len(encode_message(snapshot)) / 1e6
-            for want in (["highlight"], ["highlight", "article", "text", "markdown"]):
-                engine_ms, host_ms, trip_ms, frames = warm(host, snapshot, want, args.repeats)
-                print(f"| ~{n:,} blocks | {count:,} | {size:.1f} MB | {'+'.join(want)} | {median(engine_ms):.0f} ms "
-                      f"| {median(host_ms):.0f} ms | {median(trip_ms):.0f} ms | {frames} |")
+        for r in sweep(host, snapshots, args.repeats):
+            print(f"| ~{r.size:,} blocks | {r.blocks:,} | {r.megabytes:.1f} MB | {'+'.join(r.want)} | "
+                  f"{median(r.engine_ms):.0f} ms | {median(r.host_ms):.0f} ms | {median(r.trip_ms):.0f} ms | "
+                  f"{r.frames} |")
     to_hello, to_extract = cold_start(args.model_dir, snapshots[min(snapshots)][0], max(3, args.repeats // 2))
     print()
     print("| cold start | median |")

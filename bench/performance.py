@@ -1,0 +1,44 @@
+"""Every figure of docs/performance.md, in one command: the three speed benchmarks in turn, with the machine's
+load before and after each (timings on a shared machine mean little without it).
+
+    python -m bench.performance [--quick]
+
+Runs `bench.speed` (dev pages beside trafilatura, readability-lxml and resiliparse; `pith extract`
+throughput), `bench.host_speed` (host round trip at 1k/5k/20k nodes, cold start, peak RSS, model size) and
+`bench.content_script` (the content script's serialisation in headless Chromium). `--quick` runs each on a
+small sample, to check the commands work.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+
+RUNS = {
+    "bench.speed": ([], ["--limit", "10", "--cli-pages", "20"]),
+    "bench.host_speed": ([], ["--nodes", "1000", "5000", "--repeats", "3"]),
+    "bench.content_script": ([], ["--sizes", "1000", "5000", "--repeats", "3"]),
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bench.performance", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="a small sample of each, to check the commands work")
+    args = ap.parse_args(argv)
+    failed = 0
+    for module, (full, quick) in RUNS.items():
+        print(f"\n## python -m {module} {' '.join(quick if args.quick else full)}\n", flush=True)
+        print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}\n", flush=True)
+        code = subprocess.call([sys.executable, "-m", module, *(quick if args.quick else full)])
+        print(f"\nload average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
+        if code:
+            print(f"bench: {module} exited with {code}", file=sys.stderr)
+            failed += 1
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -7,7 +7,6 @@ Python users all go through it.
 from __future__ import annotations
 
 import gc
-import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -19,7 +18,7 @@ from .article import build_article
 from .blocks import blocks_from_snapshot
 from .features import Featurizer
 from .limits import MAX_BLOCKS
-from .model import CLASS_VOCAB_FILE, TOKENIZER_FILE, OnnxModel, default_model_dir
+from .model import CLASS_VOCAB_FILE, TOKENIZER_FILE, OnnxModel
 from .result import LABELS, BlockResult, Result
 from .schema import validate_snapshot
 from .snapshot import snapshot_from_html
@@ -29,26 +28,8 @@ class Extractor:
     """Loads the shipped model (or the one in `model_dir`) once; CPU unless a CUDA provider is present."""
 
     def __init__(self, model_dir: str | Path | None = None, providers: list[str] | None = None):
-        # The tokenizer loads in a second thread while onnxruntime imports and builds its session: both
-        # leave the GIL for most of it, and together they are most of a cold start.
-        directory = Path(model_dir) if model_dir else default_model_dir()
-        featurizer: list = []
-
-        def load_featurizer() -> None:
-            try:
-                featurizer.append(Featurizer(directory / TOKENIZER_FILE, directory / CLASS_VOCAB_FILE))
-            except BaseException as exc:  # re-raised below, in the caller's thread
-                featurizer.append(exc)
-
-        loader = threading.Thread(target=load_featurizer, name="pith-tokenizer")
-        loader.start()
-        try:
-            self.model = OnnxModel(directory, providers)
-        finally:
-            loader.join()
-        if isinstance(featurizer[0], BaseException):
-            raise featurizer[0]
-        self.featurize = featurizer[0]
+        self.model = OnnxModel(model_dir, providers)
+        self.featurize = Featurizer(self.model.dir / TOKENIZER_FILE, self.model.dir / CLASS_VOCAB_FILE)
 
     @property
     def threshold(self) -> float:

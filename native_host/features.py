@@ -94,9 +94,10 @@ class Featurizer:
 
     def text_ids(self, blocks: list[Block]) -> np.ndarray:
         """int64 [N, TEXT_TOKENS]: the first token ids of each block's text, zero-padded."""
-        rows = [enc.ids[:TEXT_TOKENS] for enc in self._encode([b.text[:TEXT_CHARS] for b in blocks])] \
-            if blocks else []
-        return _padded(rows, TEXT_TOKENS)
+        texts = [b.text[:TEXT_CHARS] for b in blocks]
+        unique = list(dict.fromkeys(texts))  # a page repeats a fifth of its block texts (menus, "Reply", dates)
+        ids = {t: enc.ids[:TEXT_TOKENS] for t, enc in zip(unique, self._encode(unique))} if unique else {}
+        return _padded([ids[t] for t in texts], TEXT_TOKENS)
 
     def _node_words(self, node: dict) -> list[int]:
         """Vocabulary ids of one element's class and id words, in the order the model was trained on."""

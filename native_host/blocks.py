@@ -84,12 +84,8 @@ def blocks_from_snapshot(snapshot: dict, combine: bool = True) -> list[Block]:
     for i, node in enumerate(nodes):
         parent = node["parent"]
         tag = node["tag"]
-        if parent >= 0:
-            dead[i] = dead[parent]
-            in_link[i] = in_link[parent]
-            hidden[i] = hidden[parent]
-        if tag == "#text":
-            if dead[i]:
+        if tag == "#text":  # never a parent, so its own flags are never read: its parent's are used
+            if parent >= 0 and dead[parent]:
                 continue
             own = owner[parent] if parent >= 0 else i
             if current is None or current["owner"] != own:
@@ -105,9 +101,13 @@ def blocks_from_snapshot(snapshot: dict, combine: bool = True) -> list[Block]:
             current["ids"].append(i)
             text = node["text"]
             current["parts"].append(text)
-            if in_link[i]:
+            if parent >= 0 and in_link[parent]:
                 current["link"] += len(text.strip())
             continue
+        if parent >= 0:
+            dead[i] = dead[parent]
+            in_link[i] = in_link[parent]
+            hidden[i] = hidden[parent]
         if tag in EXCLUDED:
             dead[i] = True
         if node.get("hidden"):

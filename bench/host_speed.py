@@ -25,16 +25,17 @@ from .host_roundtrip import WORDS, _sentence, _start, cold_start, sweep
 
 
 def _post(i: int) -> str:
-    """One blog post: about five blocks and forty nodes, whitespace between elements as real markup has."""
+    """One blog post: about five blocks and forty nodes, whitespace between elements as real markup has. The
+    post's number is in each of its texts, so no two posts repeat a block (which would flatter the host)."""
     w = WORDS
     tags = "\n".join(f"  <li><a href='/tag/{w[(i + k) % len(w)]}'>{w[(i + k) % len(w)]}</a></li>" for k in range(3))
     return (f"<article class='post p{i % 5}'>\n <div class='post-body'>\n"
-            f"  <h2 class='title'><a href='/post/{i}'>{_sentence(i, 6)}</a></h2>\n"
-            f"  <div class='byline'><span class='author'>{w[i % len(w)].title()} Writer</span> · "
+            f"  <h2 class='title'><a href='/post/{i}'>{i}. {_sentence(i, 6)}</a></h2>\n"
+            f"  <div class='byline'><span class='author'>{w[i % len(w)].title()} Writer {i}</span> · "
             f"<time>2024-0{1 + i % 9}-1{i % 10}</time></div>\n"
-            f"  <p>{_sentence(i)} <a href='/ref/{i}'>{_sentence(i + 1, 4)}</a> {_sentence(i + 2)} "
+            f"  <p>{_sentence(i)} In {1900 + i}, <a href='/ref/{i}'>{_sentence(i + 1, 4)}</a> {_sentence(i + 2)} "
             f"<em>{w[(i + 3) % len(w)]}</em> {_sentence(i + 3, 9)}</p>\n"
-            f"  <p>{_sentence(i + 4)} <span class='note'>{_sentence(i + 5, 5)}</span> {_sentence(i + 6)}</p>\n"
+            f"  <p>{_sentence(i + 4)} <span class='note'>Note {i}: {_sentence(i + 5, 5)}</span> {_sentence(i + 6)}</p>\n"
             f" </div>\n <ul class='tags'>\n{tags}\n </ul>\n</article>\n")
 
 

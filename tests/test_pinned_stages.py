@@ -90,3 +90,13 @@ def test_block_paths_match_the_plain_walk_at_any_depth(depth):
         tags, classes = _walk(snapshot["nodes"], b.owner)
         assert (b.tag_path, b.class_path) == (tags, classes)
         assert b.flags["list"] and b.flags["paragraph"] == ("p" in tags)
+
+
+@pytest.mark.parametrize("text", ["", "Plain ASCII 123, with CAPS.", "Ünïcödé ÄÖÜ ß 42", "x² ½ Ⅻ ٣ ǅ ﬁ", "ΟΔΟΣ οδός",
+                                  "漢字かな 123 ＡＢＣ", "\x00\x1f tabs\tand\nnewlines"])
+def test_character_counts_are_str_methods(text):
+    """The fast counts behind the letter, digit and capital ratios agree with str.isalpha/isdigit/isupper."""
+    from native_host.features import _char_counts
+
+    assert _char_counts(text) == (sum(c.isalpha() for c in text), sum(c.isdigit() for c in text),
+                                  sum(c.isupper() for c in text))

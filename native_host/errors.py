@@ -3,6 +3,15 @@
 Every error has a stable ``code`` that the native-messaging protocol sends back to the browser.
 """
 
+from .limits import MAX_QUOTED_CHARS
+
+
+def quoted(value: object) -> str:
+    """A value from outside as a message may quote it: at most a line, however long the value (a 60 MB
+    "type" must not come back in the reply, nor go into the log)."""
+    text = repr(value)
+    return text if len(text) <= MAX_QUOTED_CHARS else text[:MAX_QUOTED_CHARS] + "..."
+
 
 class PithError(Exception):
     """Base class: ``code`` is stable and machine-readable, the message says what to do."""

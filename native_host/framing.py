@@ -9,6 +9,7 @@ is not UTF-8 JSON becomes a `bad_request` the host answers. Nothing here ever wr
 from __future__ import annotations
 
 import json
+import re
 import struct
 from typing import BinaryIO, Callable
 
@@ -80,18 +81,38 @@ def _refuse_constant(name: str):
     raise ProtocolError(f"message contains {name}, which JSON does not allow; send numbers or null")
 
 
+# A \uD800-\uDFFF escape that is not itself escaped (an even run of backslashes before it): a surrogate pair,
+# or a lone surrogate (group 3). Python decodes a lone one into a string that UTF-8 cannot encode, which
+# the tokenizer and any later encoder refuse.
+_SURROGATE_ESCAPE = re.compile(r"(?<!\\)((?:\\\\)*)\\u(?:([dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+                               r"|([dD][89a-fA-F][0-9a-fA-F]{2}))")
+
+
+def _without_lone_surrogates(text: str) -> str:
+    """JSON text whose lone surrogate escapes (which a page can put in its DOM, and Firefox's JSON.stringify
+    writes as \\udXXX) read as U+FFFD instead; everything else is left byte for byte."""
+    if "\\ud" not in text and "\\uD" not in text:
+        return text
+    return _SURROGATE_ESCAPE.sub(lambda m: m.group(1) + "\\ufffd" if m.group(3) else m.group(0), text)
+
+
 def decode_message(payload: bytes | bytearray) -> dict:
-    """UTF-8 JSON object -> dict; anything else is a ProtocolError (bad_request) whose message says why."""
+    """UTF-8 JSON object -> dict; anything else is a ProtocolError (bad_request) whose message says why.
+
+    Lone surrogates become U+FFFD, so every string in the message can be encoded again."""
     try:
         text = payload.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ProtocolError(f"message is not UTF-8 (byte {exc.start}); messages are UTF-8 JSON") from None
     try:
-        message = json.loads(text, parse_constant=_refuse_constant)
+        message = json.loads(_without_lone_surrogates(text), parse_constant=_refuse_constant)
     except json.JSONDecodeError as exc:
         raise ProtocolError(f"message is not JSON ({exc.msg}: line {exc.lineno} column {exc.colno})") from None
     except RecursionError:
         raise ProtocolError("message nests too deeply to decode; flatten it (snapshots are flat node lists)") from None
+    except ValueError as exc:  # an integer literal over Python's 4,300-digit conversion limit
+        raise ProtocolError(f"message has a number with too many digits ({exc}); send numbers "
+                            "JavaScript can hold") from None
     if not isinstance(message, dict):
         raise ProtocolError(f"message must be a JSON object, got {type(message).__name__}")
     return message

@@ -121,6 +121,10 @@ class Server:
                 log.warning("undecodable message of %d bytes: %s", len(payload), exc.message)
                 self.inbox.put(error_reply(None, exc))
                 continue
+            except Exception as exc:  # a bug must cost one reply: a dead reader would leave the worker waiting
+                log.exception("decoding a message of %d bytes failed", len(payload))
+                self.inbox.put(internal_error_reply(None, exc, self.log_path))
+                continue
             finally:
                 del payload
             try:

@@ -20,6 +20,8 @@ MAX_REQUEST_BYTES = 64 * 1024 * 1024   # browser -> host cap of Chromium and Fir
 MAX_REPLY_FRAME_BYTES = 1024 * 1024    # host -> browser cap; longer answers are chunked
 HOST_IDLE_TIMEOUT_S = 600.0            # the host exits after this long without a request (0 = never)
 HOST_QUEUE_DEPTH = 2                   # decoded requests waiting for the worker; the reader blocks beyond it
+MAX_QUOTED_CHARS = 80                  # of a request's value quoted in an error reply and the log
+MAX_REQUEST_ID = 2**53 - 1             # |id| a request may carry: the largest integer JavaScript holds exactly
 
 # Host logs (platformdirs user_log_dir, or $PITH_LOG_DIR).
 LOG_MAX_BYTES = 1024 * 1024            # one log file, before it is rotated

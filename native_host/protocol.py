@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 from . import __version__, limits
 from .errors import (ModelError, PithError, ProtocolError, SnapshotError, UnknownTypeError,
-                     UnsupportedVersionError)
+                     UnsupportedVersionError, quoted)
 from .framing import encode_message
 
 PROTOCOL = 1
@@ -63,24 +63,28 @@ def _with_doctor_hint(message: str) -> str:
 
 
 def request_id(message: Any) -> int | None:
-    """The id to answer with, or None when the message carries no usable one."""
+    """The id to answer with, or None when the message carries no usable one: an id the browser's JavaScript
+    cannot hold exactly could never be matched to its request there."""
     rid = message.get("id") if isinstance(message, dict) else None
-    return rid if isinstance(rid, int) and not isinstance(rid, bool) else None
+    if isinstance(rid, int) and not isinstance(rid, bool) and -limits.MAX_REQUEST_ID <= rid <= limits.MAX_REQUEST_ID:
+        return rid
+    return None
 
 
 def parse_request(message: dict, received: float) -> Request:
     rid = request_id(message)
     if rid is None:
-        raise ProtocolError('every request needs an integer "id" (echoed in its reply)')
+        raise ProtocolError('every request needs an integer "id" (echoed in its reply) of at most '
+                            f"{limits.MAX_REQUEST_ID} either side of 0")
     version = message.get("v")
     if version != PROTOCOL or isinstance(version, bool):
-        raise UnsupportedVersionError(f"protocol version {version!r} is not supported: this host speaks "
+        raise UnsupportedVersionError(f"protocol version {quoted(version)} is not supported: this host speaks "
                                       f'"v": {PROTOCOL}; update pith and the extension to matching releases')
     kind = message.get("type")
     if not isinstance(kind, str):
         raise ProtocolError('every request needs a string "type": one of ' + ", ".join(HANDLERS))
     if kind not in HANDLERS:
-        raise UnknownTypeError(f"unknown request type {kind!r}; this host (pith {__version__}) knows "
+        raise UnknownTypeError(f"unknown request type {quoted(kind)}; this host (pith {__version__}) knows "
                                + ", ".join(HANDLERS) + "; update pith if the extension is newer")
     return Request(rid, kind, message, received)
 
@@ -121,7 +125,7 @@ def parse_want(message: dict) -> frozenset[str]:
         raise ProtocolError('"want" must be a list of strings from ' + ", ".join(WANTS))
     unknown = [w for w in want if w not in WANTS]
     if unknown:
-        raise ProtocolError(f'"want" has unknown item {unknown[0]!r}; choose from ' + ", ".join(WANTS))
+        raise ProtocolError(f'"want" has unknown item {quoted(unknown[0])}; choose from ' + ", ".join(WANTS))
     return frozenset(want)
 
 

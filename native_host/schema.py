@@ -9,11 +9,12 @@ validate a 10,000-node snapshot in milliseconds. Tests check this against `jsons
 from __future__ import annotations
 
 import json
+import operator
 from functools import lru_cache
 from importlib import resources
 from typing import Any, Callable
 
-from .errors import SnapshotError
+from .errors import SnapshotError, quoted
 
 # A check takes the value and where it sits: "$", or (parent's path, key or index). The path is rendered as
 # text ("$.nodes[3].tag") only for an error: formatting it for each of a snapshot's fields was most of the
@@ -70,12 +71,13 @@ def _compile(schema: dict) -> Check:
                 raise SnapshotError(f"must be one of {allowed!r}", _where(path))
 
         checks.append(check_enum)
-    for key, op, what in (("minimum", float.__lt__, "at least"), ("maximum", float.__gt__, "at most")):
+    for key, op, what in (("minimum", operator.lt, "at least"), ("maximum", operator.gt, "at most")):
         if key in schema:
-            bound = float(schema[key])
+            bound = schema[key]
 
             def check_bound(v, path, bound=bound, op=op, what=what):
-                if isinstance(v, (int, float)) and not isinstance(v, bool) and op(float(v), bound):
+                # compared as they are: float() of a 400-digit integer would overflow
+                if isinstance(v, (int, float)) and not isinstance(v, bool) and op(v, bound):
                     raise SnapshotError(f"must be {what} {bound:g}", _where(path))
 
             checks.append(check_bound)
@@ -103,10 +105,10 @@ def _compile(schema: dict) -> Check:
             keys = v.keys()
             if not required <= keys:
                 missing = sorted(required - keys)
-                raise SnapshotError(f"missing required field {missing[0]!r}", _where(path))
+                raise SnapshotError(f"missing required field {quoted(missing[0])}", _where(path))
             if closed and not keys <= allowed_keys:
                 extra = sorted(str(k) for k in keys - allowed_keys)
-                raise SnapshotError(f"unknown field {extra[0]!r}", _where(path))
+                raise SnapshotError(f"unknown field {quoted(extra[0])}", _where(path))
             for k, item in v.items():
                 c = props.get(k)
                 if c is not None:
@@ -191,6 +193,10 @@ def validate_snapshot(snapshot: Any) -> None:
     parent's depth plus one. These are what later stages rely on to walk the tree without recursion.
     """
     _snapshot_check()(snapshot, "$")
+    viewport = snapshot.get("viewport") or {}
+    for side in ("width", "height"):
+        if 0 < viewport.get(side, 0) < 1:  # boxes are divided by it: a sliver would overflow the features
+            raise SnapshotError("must be 0 (unknown) or at least 1 CSS pixel", f"$.viewport.{side}")
     depth_of: list[int] = []
     for i, node in enumerate(snapshot["nodes"]):
         if node["id"] != i:

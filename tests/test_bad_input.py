@@ -1,0 +1,178 @@
+"""Bad frames and requests (issue 7, item 2): each gets an error answer, or a clean exit with a logged reason
+where the stream itself is broken; never a hang, never a traceback on stdout. In process, on the real
+Server, framing and protocol; tests/test_host.py does the same through the real host process."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from native_host import limits, snapshot_from_html
+from native_host.errors import ProtocolError, SnapshotError
+from native_host.framing import HEADER, StreamClosed, decode_message, encode_message, frame, read_frame
+from native_host.host import FramedTransport, Server
+from native_host.protocol import parse_request, request_id
+from native_host.schema import validate_snapshot
+
+
+class _EchoEngine:
+    """Answers every extract with the snapshot's first text, so a test sees what reached the engine."""
+
+    info = {"model_id": "echo", "providers": [], "version": "0"}
+
+    def get(self):
+        return self
+
+    def extract_snapshot(self, snapshot):
+        validate_snapshot(snapshot)
+        raise SnapshotError(next(n["text"] for n in snapshot["nodes"] if "text" in n), "$")
+
+
+def _serve(data: bytes) -> tuple[int, list[dict]]:
+    out = io.BytesIO()
+    code = Server(FramedTransport(io.BytesIO(data), out), _EchoEngine(), idle_timeout=0).serve()
+    stream, replies = io.BytesIO(out.getvalue()), []
+    while True:
+        try:
+            replies.append(json.loads(read_frame(stream, limits.MAX_REPLY_FRAME_BYTES)))
+        except StreamClosed as closed:
+            assert closed.clean
+            return code, replies
+
+
+HELLO = frame(b'{"v":1,"id":7,"type":"hello"}')
+
+
+@pytest.mark.parametrize("payload, fragment", [
+    (b'{"v":1,"id":' + b"9" * 5000 + b',"type":"hello"}', "too many digits"),
+    (b'{"v":1,"id":1,"type":"hello","x":-' + b"1" * 4400 + b"}", "too many digits"),
+    (b"\x00\x00\x00", "not JSON"),
+    (b"", "not JSON"),
+    (b'"just a string"', "JSON object"),
+    (b"null", "JSON object"),
+    (b'{"x": Infinity}', "Infinity"),
+    (b'{"x": -Infinity}', "Infinity"),
+    (b"\xed\xa0\x80", "not UTF-8"),  # a surrogate written raw in UTF-8 is not UTF-8
+    (b"\xc0\xaf", "not UTF-8"),      # an overlong encoding
+])
+def test_undecodable_payloads_are_bad_requests_and_the_host_goes_on(payload, fragment):
+    with pytest.raises(ProtocolError) as err:
+        decode_message(payload)
+    assert fragment in err.value.message
+    code, replies = _serve(frame(payload) + HELLO)
+    assert code == 0
+    assert [(r["id"], r["type"]) for r in replies] == [(None, "error"), (7, "hello")]
+    assert replies[0]["error"]["code"] == "bad_request"
+
+
+@pytest.mark.parametrize("rid, answered", [
+    (0, 0), (-5, -5), (2**53 - 1, 2**53 - 1), (-(2**53 - 1), -(2**53 - 1)),
+    (2**53, None), (-(2**53), None), (10**300, None), (1.5, None), (True, None), ("1", None), (None, None),
+])
+def test_ids_javascript_cannot_hold_exactly_are_refused_with_a_null_id(rid, answered):
+    message = {"v": 1, "id": rid, "type": "hello"}
+    assert request_id(message) == answered
+    if answered is None:
+        with pytest.raises(ProtocolError, match="integer"):
+            parse_request(message, 0.0)
+    _, replies = _serve(frame(json.dumps(message).encode()))
+    assert replies[0]["id"] == answered and replies[0]["type"] == ("hello" if answered is not None else "error")
+
+
+def test_wrong_shapes_unknown_types_and_versions_each_get_their_code():
+    messages = [
+        ({"v": 1, "id": 1, "type": ["hello"]}, "bad_request"),
+        ({"v": 1, "id": 2, "type": "extract", "snapshot": [], "want": "text"}, "bad_request"),
+        ({"v": 1, "id": 3, "type": "extract", "snapshot": "<html>"}, "bad_snapshot"),
+        ({"v": 1, "id": 4, "type": "extract", "snapshot": {"nodes": None}}, "bad_snapshot"),
+        ({"v": 1, "id": 5, "type": "hello!" * 10_000}, "unknown_type"),
+        ({"v": "1", "id": 6, "type": "hello"}, "unsupported_version"),
+        ({"v": True, "id": 7, "type": "hello"}, "unsupported_version"),
+        ({"v": 1.0, "id": 8, "type": "hello"}, None),  # JSON has one number type: 1.0 is 1
+        ({"v": 2**70, "id": 9, "type": "hello"}, "unsupported_version"),
+        ({"v": 1, "id": 10, "type": "extract", "want": ["pdf" * 10_000]}, "bad_request"),
+        ({"v": 1, "id": 11, "type": "extract", "snapshot": {**snapshot_from_html("<p>hi</p>"), "k" * 10**5: 1}},
+         "bad_snapshot"),
+        ({"v": ["x" * 10**5], "id": 12, "type": "hello"}, "unsupported_version"),
+    ]
+    _, replies = _serve(b"".join(frame(encode_message(m)) for m, _ in messages))
+    assert [r["id"] for r in replies] == [m["id"] for m, _ in messages]
+    for reply, (_, code) in zip(replies, messages):
+        assert (reply["error"]["code"] if reply["type"] == "error" else None) == code
+        assert len(json.dumps(reply)) < 2000  # an error never echoes a huge field back
+
+
+@pytest.mark.parametrize("data, reason", [
+    (HEADER.pack(10), "inside a frame (0 of 10 bytes)"),
+    (HEADER.pack(10) + b"{}", "inside a frame (2 of 10 bytes)"),
+    (b"\x01\x00", "inside a frame header (2 of 4 bytes)"),
+    (HEADER.pack(2**32 - 1) + b"x" * 1000, "inside an over-limit frame (1000 of 4294967295 bytes)"),
+])
+def test_a_broken_stream_ends_the_session_with_the_reason_logged(data, reason, caplog):
+    code, replies = _serve(HELLO + data)
+    assert code == 1 and [r["id"] for r in replies] == [7]
+    assert any(reason in r.getMessage() for r in caplog.records)
+
+
+def test_a_length_over_the_limit_is_skipped_in_pieces_without_holding_it():
+    size = 3 * 1024 * 1024
+    stream = io.BytesIO(HEADER.pack(size) + b"x" * size + HELLO)
+    with pytest.raises(ProtocolError) as err:
+        read_frame(stream, 1024)
+    assert err.value.code == "too_large"
+    assert decode_message(read_frame(stream, 1024))["id"] == 7
+
+
+def _snapshot_with_text(escaped: str) -> bytes:
+    snapshot = snapshot_from_html("<p>placeholder</p>")
+    message = encode_message({"v": 1, "id": 3, "type": "extract", "snapshot": snapshot})
+    return message.replace(b"placeholder", escaped.encode())
+
+
+@pytest.mark.parametrize("escaped, text", [
+    ("a\\ud800b", "a\ufffdb"),
+    ("\\udfff\\ud800", "\ufffd\ufffd"),
+    ("\\ud83d\\ude00 pair", "\U0001F600 pair"),
+    ("\\uD83D\\uDE00", "\U0001F600"),
+    ("\\\\ud800 is text", "\\ud800 is text"),
+    ("\\\\\\ud800", "\\\ufffd"),
+    ("nul\\u0000 rtl\\u202e bom\\ufeff", "nul\x00 rtl\u202e bom\ufeff"),
+])
+def test_lone_surrogates_read_as_replacement_characters_and_the_rest_is_untouched(escaped, text):
+    _, replies = _serve(frame(_snapshot_with_text(escaped)))
+    assert replies[0]["error"]["message"] == f"$: {text}"
+    assert all(not 0xD800 <= ord(c) <= 0xDFFF for c in replies[0]["error"]["message"])
+
+
+@pytest.mark.parametrize("field, value, path", [
+    ("box", [0, 0, 1e400, 10], "$.nodes[1].box[2]"),        # 1e400 reads as infinity
+    ("box", [-(10**400), 0, 1, 1], "$.nodes[1].box[0]"),     # an integer far past any float
+    ("font_size", 1e400, "$.nodes[1].font_size"),
+    ("font_weight", 10**5000 // 10**4999, None),               # 10: fine
+    ("font_weight", 5000, "$.nodes[1].font_weight"),
+])
+def test_numbers_a_browser_cannot_produce_are_refused_naming_the_field(field, value, path):
+    snapshot = snapshot_from_html("<p>hi</p>")
+    snapshot["nodes"][1][field] = value
+    if path is None:
+        validate_snapshot(snapshot)
+        return
+    with pytest.raises(SnapshotError) as err:
+        validate_snapshot(snapshot)
+    assert err.value.path == path
+
+
+@pytest.mark.parametrize("viewport, ok", [
+    ({"width": 0, "height": 0}, True), ({"width": 1280, "height": 800, "scroll_height": 90000}, True),
+    ({"width": 1e-300, "height": 800}, False), ({"width": 1280, "height": 0.5}, False),
+    ({"width": 1e400, "height": 800}, False),
+])
+def test_a_viewport_is_unknown_or_a_real_size(viewport, ok):
+    snapshot = {**snapshot_from_html("<p>hi</p>"), "viewport": viewport}
+    if ok:
+        validate_snapshot(snapshot)
+    else:
+        with pytest.raises(SnapshotError, match=r"\$\.viewport"):
+            validate_snapshot(snapshot)

@@ -14,6 +14,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any, Callable
 
+from . import limits
 from .errors import SnapshotError, quoted
 
 # A check takes the value and where it sits: "$", or (parent's path, key or index). The path is rendered as
@@ -193,6 +194,10 @@ def validate_snapshot(snapshot: Any) -> None:
     parent's depth plus one. These are what later stages rely on to walk the tree without recursion.
     """
     _snapshot_check()(snapshot, "$")
+    total_text = sum([len(node["text"]) for node in snapshot["nodes"] if "text" in node])
+    if total_text > limits.MAX_TOTAL_TEXT:  # the schema bounds each text; this bounds the page's work
+        raise SnapshotError(f"{total_text} characters of text in all, over the limit of {limits.MAX_TOTAL_TEXT}; "
+                            "builders stop there and set truncated (docs/snapshot.md)", "$.nodes")
     viewport = snapshot.get("viewport") or {}
     for side in ("width", "height"):
         if 0 < viewport.get(side, 0) < 1:  # boxes are divided by it: a sliver would overflow the features

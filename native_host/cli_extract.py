@@ -14,10 +14,12 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from .errors import InputError, PithError
+from .files import replaced_atomically, safe_filename, write_new
 from .progress import progress
 
 FORMATS = ("text", "markdown", "html", "json", "blocks")
 HTML_SUFFIXES = (".html", ".htm", ".xhtml")
+SAVE_EXTENSIONS = {"text": "txt", "markdown": "md", "html": "html", "json": "json", "blocks": "txt"}
 
 
 def register(sub) -> None:
@@ -27,6 +29,8 @@ def register(sub) -> None:
     p.add_argument("-f", "--format", choices=FORMATS, default="text")
     p.add_argument("-u", "--url", help="the page's URL, to make links absolute (single input)")
     p.add_argument("-o", "--out", type=Path, help="write one JSON line per page here (needed for several inputs)")
+    p.add_argument("--save", type=Path, metavar="DIR", help="save the output (one input) in DIR, named after the "
+                   "page's title as the extension's Save does; an existing file is never overwritten")
     p.add_argument("-j", "--workers", type=int, default=min(4, os.cpu_count() or 1),
                    help="worker processes for several inputs (default: %(default)s)")
     p.add_argument("--model-dir", type=Path, help="use the model in this directory instead of the shipped one")
@@ -124,15 +128,21 @@ def run(args) -> int:
         from .extractor import Extractor
 
         result = Extractor(args.model_dir).extract_html(_read(files[0]), url=args.url)
-        sys.stdout.write(render(result, args.format).rstrip("\n") + "\n")
+        output = render(result, args.format).rstrip("\n") + "\n"
+        if args.save:
+            name = safe_filename(result.title, SAVE_EXTENSIONS[args.format])
+            print(f"pith: saved {write_new(args.save, name, output.encode('utf-8'))}", file=sys.stderr)
+        else:
+            sys.stdout.write(output)
         return 0
+    if args.save:
+        raise InputError(f"--save takes one input, not {len(files)}; collect several with --out result.jsonl")
     if not args.out:
         raise InputError(f"{len(files)} inputs: give --out result.jsonl to collect them")
     if "-" in files:
         raise InputError("stdin (-) can only be used alone")
     failed = 0
-    tmp = args.out.with_name(args.out.name + ".part")
-    with open(tmp, "w", encoding="utf-8") as out:
+    with replaced_atomically(args.out) as out:  # a partial file never masquerades as a finished one
         if args.workers <= 1:
             _init_worker(args.model_dir)
             results = map(_work, files)
@@ -147,6 +157,5 @@ def run(args) -> int:
         finally:
             if pool:
                 pool.shutdown(cancel_futures=True)
-    tmp.replace(args.out)  # a partial file never masquerades as a finished one
     print(f"pith: {len(files) - failed} pages extracted, {failed} failed -> {args.out}", file=sys.stderr)
     return 1 if failed == len(files) else 0

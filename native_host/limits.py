@@ -23,6 +23,10 @@ HOST_QUEUE_DEPTH = 2                   # decoded requests waiting for the worker
 MAX_QUOTED_CHARS = 80                  # of a request's value quoted in an error reply and the log
 MAX_REQUEST_ID = 2**53 - 1             # |id| a request may carry: the largest integer JavaScript holds exactly
 
+# Saved files (native_host/files.py, extension/background/save.js): a name from a page title, before ".md".
+MAX_FILENAME_CHARS = 100               # characters kept of the title
+MAX_FILENAME_BYTES = 200               # of UTF-8: file systems allow 255 bytes, with room for " (12).md"
+
 # Host logs (platformdirs user_log_dir, or $PITH_LOG_DIR).
 LOG_MAX_BYTES = 1024 * 1024            # one log file, before it is rotated
 LOG_BACKUPS = 3                        # rotated files kept

@@ -76,7 +76,8 @@ def test_every_file_the_extension_names_exists():
 
 def test_the_content_script_limits_are_the_hosts():
     values = js_limits()
-    for name in ("MAX_NODES", "MAX_NODE_TEXT", "MAX_TOTAL_TEXT", "MAX_ATTR_CHARS", "MAX_CLASSES", "MAX_REQUEST_BYTES"):
+    for name in ("MAX_NODES", "MAX_NODE_TEXT", "MAX_TOTAL_TEXT", "MAX_ATTR_CHARS", "MAX_CLASSES", "MAX_REQUEST_BYTES",
+                 "MAX_FILENAME_CHARS", "MAX_FILENAME_BYTES"):
         assert values[name] == getattr(limits, name), name
     schema = json.loads((Path(limits.__file__).parent / "snapshot.schema.json").read_text())
     node = schema["properties"]["nodes"]["items"]["properties"]

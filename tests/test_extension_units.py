@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from browser import extension_browser
+from filename_cases import FILENAME_CASES
 
 pytestmark = pytest.mark.browser
 
@@ -120,17 +121,7 @@ def test_a_model_that_cannot_load_is_reported_before_any_page_is_sent(control):
     assert result["sent"] == ["hello"]
 
 
-@pytest.mark.parametrize("title, name", [
-    ("Why the harbour lighthouse still runs", "Why the harbour lighthouse still runs.md"),
-    ('a/b\\c:d*?"<>|e', "a b c d e.md"),
-    ("../../etc/passwd", "etc passwd.md"),
-    ("  ...hidden  ", "hidden.md"),
-    ("", "article.md"),
-    ("CON", "article CON.md"),
-    ("Café – Ünïcode 🚀 title", "Café Ünïcode title.md"),
-    ("x" * 300, "x" * 100 + ".md"),
-    ("line\nbreak\ttab\u0000nul", "line break tab nul.md"),
-])
+@pytest.mark.parametrize("title, name", FILENAME_CASES)
 def test_saved_file_names_are_safe(control, title, name):
     assert control.evaluate("async (t) => (await import('/background/save.js')).safeFilename(t, 'md')", title) == name
 

@@ -5,15 +5,21 @@ import { PithFailure } from "./errors.js";
 
 const L = globalThis.PITH_LIMITS;
 const api = globalThis.browser ?? globalThis.chrome;
-const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;
+// Device names Windows reserves, with any extension ("con.tar.md" opens the console too).
+const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\s*\..*)?$/i;
+const utf8 = new TextEncoder();
 
-/** A file name from a title: letters, digits and a little punctuation, never a path, never empty. */
+/** A file name from a title: letters, digits and a little punctuation, never a path, a dot file, a device
+ * name or empty, short enough in UTF-8 bytes for any file system. native_host/files.py's safe_filename
+ * follows the same rules (tests/test_files.py runs both on the same titles). */
 export function safeFilename(title, extension) {
   let name = String(title || "").normalize("NFC")
     .replace(/[^\p{L}\p{M}\p{N} _\-.,()[\]]+/gu, " ")  // path separators, quotes, controls, emoji...
     .replace(/\s+/g, " ")
-    .replace(/^[\s.]+/, "");
-  name = Array.from(name).slice(0, L.MAX_FILENAME_CHARS).join("").replace(/[\s.]+$/, "");
+    .replace(/^[ .]+/, "");
+  const chars = Array.from(name).slice(0, L.MAX_FILENAME_CHARS);
+  while (utf8.encode(chars.join("")).length > L.MAX_FILENAME_BYTES) chars.pop();
+  name = chars.join("").replace(/[ .]+$/, "");
   if (!name) name = "article";
   if (WINDOWS_RESERVED.test(name)) name = `article ${name}`;
   return `${name}.${extension}`;

@@ -1,0 +1,87 @@
+"""Writing files whose names or contents come from a page, without writing anywhere else.
+
+A page chooses its title, and the title becomes a file name: `safe_filename` makes any title a plain name
+that is safe on Linux, macOS and Windows, by the same rules as the extension's `safeFilename`
+(extension/background/save.js; tests/test_files.py checks that the two agree). `write_new` never
+overwrites (it picks "name (2).md" as the browsers' downloads do), and `replaced_atomically` writes beside
+the target under a fresh name and renames, so a partial file never takes the target's place and an
+existing file or link of the temporary's name is never followed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+import unicodedata
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Iterator
+
+from .errors import InputError
+from .limits import MAX_FILENAME_BYTES, MAX_FILENAME_CHARS
+
+KEPT_PUNCTUATION = frozenset(" _-.,()[]")
+# Names Windows reserves for devices, with any extension ("con.tar.md" opens the console too).
+WINDOWS_RESERVED = re.compile(r"^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\s*\..*)?$", re.I)
+FALLBACK = "article"
+
+
+def _kept(char: str) -> bool:
+    return char in KEPT_PUNCTUATION or unicodedata.category(char)[0] in "LMN"
+
+
+def safe_filename(title: str | None, extension: str) -> str:
+    """A file name from a page title: letters, marks, digits and a little punctuation; never a path, a dot
+    file, a device name or empty; at most MAX_FILENAME_CHARS characters and MAX_FILENAME_BYTES of UTF-8
+    before the extension (file systems count bytes: 255 on most)."""
+    name = unicodedata.normalize("NFC", title or "")
+    name = "".join(c if _kept(c) else " " for c in name)
+    name = re.sub(r"\s+", " ", name).lstrip(" .")
+    name = name[:MAX_FILENAME_CHARS]
+    while len(name.encode("utf-8")) > MAX_FILENAME_BYTES:
+        name = name[:-1]
+    name = name.rstrip(" .") or FALLBACK
+    if WINDOWS_RESERVED.match(name):
+        name = f"{FALLBACK} {name}"
+    return f"{name}.{extension}"
+
+
+def write_new(directory: Path, name: str, data: bytes) -> Path:
+    """Write `data` to `directory/name`, or to "stem (2).ext", "stem (3).ext"... if that exists: never over an
+    existing file, never through a link. `name` must be a plain name (from safe_filename)."""
+    if Path(name).name != name or name in (".", ".."):
+        raise InputError(f"{name!r} is not a plain file name")
+    if not directory.is_dir():
+        raise InputError(f"{directory} is not a directory; create it or choose another")
+    stem, dot, ext = name.rpartition(".") if "." in name else (name, "", "")
+    for n in range(1, 10_000):
+        candidate = directory / (name if n == 1 else f"{stem} ({n}){dot}{ext}")
+        try:
+            fd = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        except FileExistsError:
+            continue
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+        return candidate
+    raise InputError(f"{directory} already holds 9,999 files named like {name!r}; choose another directory")
+
+
+@contextmanager
+def replaced_atomically(target: Path, encoding: str = "utf-8") -> Iterator[IO[str]]:
+    """A text file that becomes `target` when the block ends without error (and is removed if it fails)."""
+    if target.is_dir():
+        raise InputError(f"{target} is a directory; give a file name, such as {target / 'result.jsonl'}")
+    if not target.parent.is_dir():
+        raise InputError(f"{target.parent} does not exist; create it or choose another place for {target.name}")
+    fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")
+    try:
+        with os.fdopen(fd, "w", encoding=encoding) as out:
+            yield out
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(temporary, 0o666 & ~mask)  # as open() would have made it, not mkstemp's private 0600
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

@@ -168,6 +168,14 @@ def total_text_as_is(scale: float) -> bytes:
     return _extract(_nodes_snapshot(_text_nodes(total)))
 
 
+def empty_containers_as_is(scale: float) -> bytes:
+    """A frame just under 64 MiB of empty arrays, the JSON that costs the most memory per byte to decode (no
+    builder sends it: a node is an object with at least four fields)."""
+    count = _n((limits.MAX_REQUEST_BYTES - 1000) // 3, scale)
+    return (b'{"v":1,"id":1,"type":"extract","snapshot":{"format":"pith-snapshot","version":1,"source":"live",'
+            b'"nodes":[' + b"[]," * (count - 1) + b"[]]}}")
+
+
 CASES = (
     Case("million_elements", "1,000,000 <p> elements, built as the content script does (cut at MAX_NODES)",
          million_elements,
@@ -191,6 +199,8 @@ CASES = (
     Case("total_text_at_limit", "20,000,000 characters of text (MAX_TOTAL_TEXT) in 100,000-character nodes",
          total_text_at_limit, _always("result")),
     Case("total_text_as_is", "64 MiB of text (past MAX_TOTAL_TEXT)", total_text_as_is, _always("bad_snapshot")),
+    Case("empty_containers_as_is", "64 MiB of empty JSON arrays (22 million values)", empty_containers_as_is,
+         _always("bad_snapshot")),
 )
 
 

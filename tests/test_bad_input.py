@@ -176,3 +176,63 @@ def test_a_viewport_is_unknown_or_a_real_size(viewport, ok):
     else:
         with pytest.raises(SnapshotError, match=r"\$\.viewport"):
             validate_snapshot(snapshot)
+
+
+# --- the real host process: broken streams and callers -------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def model_dir(tmp_path_factory):
+    from host_support import model_dir_for_tests
+
+    return model_dir_for_tests(tmp_path_factory.mktemp("model"))
+
+
+BAD_FRAMES = [frame(b"\xff"), frame(b"{"), frame(b"[]"), frame(b'{"v":1,"id":' + b"9" * 5000 + b"}"),
+              frame(b'{"v":1,"id":1e400,"type":"hello"}'), frame(b'{"v":1,"id":3,"type":"extract","snapshot":'
+                                                                b'{"nodes":[' + b"[" * 50_000 + b"]" * 50_000 + b"]}}")]
+
+
+def test_the_real_host_answers_every_bad_frame_then_exits_cleanly_on_a_broken_stream(tmp_path, model_dir):
+    from host_support import start_host
+
+    with start_host(tmp_path / "logs", model_dir) as host:
+        for data in BAD_FRAMES:
+            host.send_raw(data)
+        host.send_raw(HELLO + HEADER.pack(1000) + b'{"v":1,"id":8')  # then the browser dies mid-frame
+        host.close_input()
+        assert host.wait(timeout=60) == 1
+        replies = []
+        while True:
+            try:
+                replies.append(json.loads(read_frame(host.proc.stdout, limits.MAX_REPLY_FRAME_BYTES)))
+            except StreamClosed as closed:
+                assert closed.clean  # nothing but whole frames on stdout
+                break
+        stderr = host.stderr_text()
+    assert [r["type"] for r in replies] == ["error"] * len(BAD_FRAMES) + ["hello"]
+    assert all(r["error"]["code"] == "bad_request" for r in replies[:-1])
+    assert "Traceback" not in stderr
+    log = (tmp_path / "logs" / "host.log").read_text()
+    assert "input closed inside a frame (13 of 1000 bytes)" in log and "Traceback" not in log
+
+
+@pytest.mark.parametrize("caller", [
+    ("chrome-extension://ECKNENPNHAOMBHGABLLPKDBGLAHBLGAM/",),
+    ("chrome-extension://ecknenpnhaombhgabllpkdbglahblgam/../evil/",),
+    ("chrome-extension://ecknenpnhaombhgabllpkdbglahblgam",),
+    ("https://ecknenpnhaombhgabllpkdbglahblgam/",),
+    ("/home/u/.mozilla/native-messaging-hosts/org.pith.reader.json", "evil@example.org"),
+    ("/home/u/.mozilla/native-messaging-hosts/org.pith.reader.json", "PITH@pith-reader.org"),
+    ("pith@pith-reader.org",),
+])
+def test_any_other_caller_is_refused_with_the_reason_logged_and_nothing_served(tmp_path, model_dir, caller):
+    from host_support import start_host
+
+    with start_host(tmp_path / "logs", model_dir, caller=caller) as host:
+        try:
+            host.send({"v": 1, "id": 1, "type": "hello"})
+        except BrokenPipeError:
+            pass  # it may be gone already
+        assert host.wait(timeout=60) == 3
+        assert host.proc.stdout.read() == b""
+    assert "refusing to serve" in (tmp_path / "logs" / "host.log").read_text()

@@ -123,7 +123,11 @@ def build_tree(snapshot: dict, blocks: list[Block], main: list[bool]) -> Element
             host.children.append(Element("br"))
             continue
         if tag == "img":
-            img = Element("img", attrs={"src": safe_url(node["src"]), "alt": node.get("alt", "")})
+            src = safe_url(node.get("src"))
+            if not src:  # kept only as the ancestor of main text: a script can put nodes inside an <img>
+                target[i], nesting[i] = host, level
+                continue
+            img = Element("img", attrs={"src": src, "alt": node.get("alt", "")})
             if _inside(nodes, i, "figure", keep):
                 host.children.append(img)  # the page's own figure, with its own caption
                 continue

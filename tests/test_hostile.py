@@ -35,3 +35,17 @@ def test_the_small_sizes_still_cross_the_limits_they_are_about():
     assert expected["million_elements"] == "truncated"
     assert expected["text_100mb"] == "truncated" and expected["million_elements_as_is"] == "bad_snapshot"
     assert limits.MAX_BLOCKS <= 20_000 <= limits.MAX_NODES
+
+
+def test_text_a_script_put_inside_an_img_is_extracted_without_an_error(env):
+    """Found by tests/test_fuzz.py: an <img> with no src, kept as the ancestor of main text (the DOM lets a
+    script append children to an <img>), made the article builder fail."""
+    from native_host import Extractor
+
+    text = "The old mill by the river still grinds flour for the valley every autumn, as it always has. " * 3
+    nodes = [{"id": 0, "parent": -1, "depth": 0, "tag": "html"}, {"id": 1, "parent": 0, "depth": 1, "tag": "body"},
+             {"id": 2, "parent": 1, "depth": 2, "tag": "img"}, {"id": 3, "parent": 2, "depth": 3, "tag": "p"},
+             {"id": 4, "parent": 3, "depth": 4, "tag": "#text", "text": text}]
+    snapshot = {"format": "pith-snapshot", "version": 1, "source": "live", "nodes": nodes}
+    result = Extractor(model_dir=env.get("PITH_MODEL_DIR")).extract_snapshot(snapshot)
+    assert result.node_ids and "old mill" in result.text and "<img" not in result.html

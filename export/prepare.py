@@ -2,6 +2,11 @@
 and features. Parsing ~4,300 pages is the slow part, so it runs once (in parallel) and is cached.
 
     python -m export.prepare --out runs/data          # all datasets, train and dev
+    python -m export.prepare --out runs/data-live --snapshots train=FILE,dev=FILE   # recorded live snapshots
+
+With --snapshots, each page's snapshot is the one recorded in the browser (export/record.py) instead of the one
+built from its HTML; gold text and metadata still come from the data records, labels are aligned the same way,
+and pages missing from the corpus are left out (and counted).
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
+from native_host import corpus
 from native_host import features as F
 from native_host.blocks import blocks_from_snapshot
 from native_host.progress import progress
@@ -48,9 +54,34 @@ class Page:
     inputs: F.PageInputs
 
 
+def page_snapshot(record: dict) -> dict:
+    """The page's snapshot: the recorded one when the record points into a corpus ("snapshot_at": (path,
+    (start, end))), else the one built from its HTML."""
+    if "snapshot_at" in record:
+        path, span = record["snapshot_at"]
+        return corpus.load_at(Path(path), span)["snapshot"]
+    return snapshot_from_html(record["html"], url=record.get("url"))
+
+
+def attach_snapshots(records: list[dict], corpora: dict[str, Path]) -> tuple[list[dict], int]:
+    """Point each record of a split that has a corpus at its recorded snapshot (dropping its HTML); records of
+    that split missing from the corpus are left out. Returns (records kept, records left out)."""
+    spans = {split: (path, corpus.index(path)) for split, path in corpora.items()}
+    kept: list[dict] = []
+    for record in records:
+        if record["split"] not in spans:
+            kept.append(record)
+            continue
+        path, index = spans[record["split"]]
+        if record["id"] in index:
+            kept.append({**{k: v for k, v in record.items() if k != "html"},
+                         "snapshot_at": (str(path), index[record["id"]])})
+    return kept, len(records) - len(kept)
+
+
 def _vocab_material(record: dict) -> tuple[list[str], collections.Counter]:
     """Block texts and class words of one page, for the tokenizer and the class vocabulary."""
-    snapshot = snapshot_from_html(record["html"], url=record.get("url"))
+    snapshot = page_snapshot(record)
     counts: collections.Counter = collections.Counter()
     for node in snapshot["nodes"]:
         for name in node.get("classes", ()):
@@ -93,7 +124,7 @@ def make_page(record: dict, assets: Path) -> Page | None:
     gold = record.get("main_text") or ""
     if not gold.strip():
         return None
-    snapshot = snapshot_from_html(record["html"], url=record.get("url"))
+    snapshot = page_snapshot(record)
     blocks = blocks_from_snapshot(snapshot)
     labs = label_blocks(blocks, gold, record.get("title"))
     labels = np.array([[lab[k] for k in LABELS] for lab in labs], dtype=np.float32).reshape(-1, len(LABELS))
@@ -107,10 +138,15 @@ def _make_page(args):
     return make_page(*args)
 
 
-def prepare(out: Path, datasets=None, limit: int | None = None, workers: int = os.cpu_count() or 1) -> list[Page]:
-    """Train tokenizer and class vocabulary on the train split, then segment, label and featurize every page."""
+def prepare(out: Path, datasets=None, limit: int | None = None, workers: int = os.cpu_count() or 1,
+            snapshots: dict[str, Path] | None = None) -> list[Page]:
+    """Train tokenizer and class vocabulary on the train split, then segment, label and featurize every page.
+    `snapshots` (split -> corpus file) takes those splits' snapshots from recorded corpora."""
     out.mkdir(parents=True, exist_ok=True)
     records = list(iter_records(datasets=datasets, limit=limit))
+    if snapshots:
+        records, missing = attach_snapshots(records, snapshots)
+        print(f"{missing} pages have no recorded snapshot and are left out")
     train = [r for r in records if r["split"] == "train"]
     texts: list[str] = []
     counts: collections.Counter = collections.Counter()
@@ -143,11 +179,22 @@ def main(argv=None) -> None:
     ap.add_argument("--datasets", default=None, help="comma-separated; default all")
     ap.add_argument("--limit", type=int, default=None, help="pages per dataset (smoke runs)")
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--snapshots", default=None, metavar="SPLIT=FILE,...",
+                    help="recorded msgpack corpora per split, e.g. train=a.msgpack,dev=b.msgpack")
     args = ap.parse_args(argv)
+    corpora = None
+    if args.snapshots:
+        try:
+            corpora = {split: Path(file) for split, file in (item.split("=", 1) for item in args.snapshots.split(","))}
+        except ValueError:
+            ap.error("--snapshots takes SPLIT=FILE pairs separated by commas, e.g. dev=snapshots-dev.msgpack")
+        for file in corpora.values():
+            if not file.is_file():
+                ap.error(f"{file} not found; record it first with python -m export.record --split SPLIT --out {file}")
     # Through the module's own name, so pickled pages refer to export.prepare.Page, not __main__.Page.
     from export.prepare import prepare
 
-    pages = prepare(args.out, args.datasets.split(",") if args.datasets else None, args.limit, args.workers)
+    pages = prepare(args.out, args.datasets.split(",") if args.datasets else None, args.limit, args.workers, corpora)
     print(f"{len(pages)} pages, {sum(len(p.texts) for p in pages)} blocks -> {args.out}")
 
 

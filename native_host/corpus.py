@@ -14,6 +14,7 @@ from typing import BinaryIO, Iterator, TypedDict
 import msgpack
 
 CORPUS_NAME = "snapshots-{split}.msgpack"
+LIVE_FIELDS = ("visible", "box", "font_size", "font_weight", "display")  # what only a rendered page has
 
 
 class CorpusRecord(TypedDict, total=False):
@@ -60,6 +61,31 @@ def read_one(path: Path) -> CorpusRecord:
     for record in read(path):
         return record
     raise ValueError(f"{path} holds no complete snapshot record; record the page again")
+
+
+def index(path: Path) -> dict[str, tuple[int, int]]:
+    """id -> (start, end) byte range of each complete record: a large corpus is joined to the data pages by id
+    without holding every snapshot in memory; `load_at` reads one back."""
+    spans: dict[str, tuple[int, int]] = {}
+    start = 0
+    with open(path, "rb") as f:
+        for end, record in _scan(f):
+            spans[record["id"]] = (start, end)
+            start = end
+    return spans
+
+
+def load_at(path: Path, span: tuple[int, int]) -> CorpusRecord:
+    with open(path, "rb") as f:
+        f.seek(span[0])
+        return msgpack.unpackb(f.read(span[1] - span[0]), raw=False, strict_map_key=False)
+
+
+def strip_live(snapshot: dict) -> dict:
+    """A copy of a live snapshot without the live-render fields: the rendered DOM as an HTML snapshot would
+    describe it, to tell the DOM's effect from the live features' effect."""
+    nodes = [{k: v for k, v in node.items() if k not in LIVE_FIELDS} for node in snapshot["nodes"]]
+    return {**snapshot, "nodes": nodes}
 
 
 class Writer:

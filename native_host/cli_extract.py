@@ -2,6 +2,8 @@
 
 One file or `-` prints to stdout. Several files or a directory go to `--out result.jsonl` (one JSON object a
 page, in input order), over several worker processes, with a progress bar on stderr.
+`--snapshot FILE.msgpack` replays a snapshot recorded by the extension's "Record this page" (or one record of
+an export.record corpus) through the host's own extract path, to reproduce what the extension showed.
 """
 
 from __future__ import annotations
@@ -25,7 +27,9 @@ SAVE_EXTENSIONS = {"text": "txt", "markdown": "md", "html": "html", "json": "jso
 def register(sub) -> None:
     p = sub.add_parser("extract", help="extract the main content of HTML files",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("inputs", nargs="+", metavar="FILE|DIR|-", help="HTML files, directories of them, or - for stdin")
+    p.add_argument("inputs", nargs="*", metavar="FILE|DIR|-", help="HTML files, directories of them, or - for stdin")
+    p.add_argument("--snapshot", type=Path, metavar="FILE.msgpack",
+                   help="replay a recorded live snapshot (the extension's Record this page) instead of HTML")
     p.add_argument("-f", "--format", choices=FORMATS, default="text")
     p.add_argument("-u", "--url", help="the page's URL, to make links absolute (single input)")
     p.add_argument("-o", "--out", type=Path, help="write one JSON line per page here (needed for several inputs)")
@@ -122,7 +126,29 @@ def _work(item: str) -> dict:
         return {"path": item, "error": {"code": "internal", "message": f"{type(exc).__name__}: {exc}"}}
 
 
+def replay(args) -> int:
+    """A recorded snapshot through Extractor.extract_snapshot, the call the host's "extract" request makes."""
+    from . import corpus
+    from .extractor import Extractor
+
+    if args.inputs or args.out or args.save:
+        raise InputError("--snapshot replays one recorded file; give no other inputs, --out or --save with it")
+    try:
+        record = corpus.read_one(args.snapshot)
+    except OSError as exc:
+        raise InputError(f"cannot read {args.snapshot}: {exc.strerror}") from exc
+    except ValueError as exc:
+        raise InputError(str(exc)) from exc
+    result = Extractor(args.model_dir).extract_snapshot(record["snapshot"])
+    sys.stdout.write(render(result, args.format).rstrip("\n") + "\n")
+    return 0
+
+
 def run(args) -> int:
+    if args.snapshot:
+        return replay(args)
+    if not args.inputs:
+        raise InputError("give an HTML file, a directory, - for stdin, or --snapshot FILE.msgpack")
     files = _expand(args.inputs)
     if len(files) == 1 and not args.out:
         from .extractor import Extractor

@@ -9,6 +9,7 @@ import { HostClient } from "./host.js";
 import { ACTIONS, makeRunner } from "./actions.js";
 import { takeSnapshot } from "./page.js";
 import { asFailure } from "./errors.js";
+import { recordPage } from "./record.js";
 
 const api = globalThis.browser ?? globalThis.chrome;
 const host = new HostClient((name) => api.runtime.connectNative(name));
@@ -49,6 +50,12 @@ api.runtime.onMessage.addListener((message, sender, sendResponse) => {
   if (message.type === "pith.snapshot" && Number.isInteger(message.tabId)) {
     // The live snapshot alone, for debugging and for the parity test and benchmark.
     snapshotReply(message.tabId).then(sendResponse);
+    return true;
+  }
+  if (message.type === "pith.record" && Number.isInteger(message.tabId)) {
+    // The developer option "Record this page": the live snapshot downloaded as .msgpack for a bug report.
+    recordPage(message.tabId).then((saved) => ({ ok: true, ...saved }),
+                                   (error) => ({ ok: false, error: asFailure(error).toJSON() })).then(sendResponse);
     return true;
   }
   return false;

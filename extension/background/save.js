@@ -74,10 +74,17 @@ export function articleDocument(article, format) {
 
 const OFFSCREEN = "offscreen/blob.html";
 
+function base64(bytes) {
+  let text = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(text);
+}
+
 /** A blob: URL for `doc`: made here where the page can (Firefox's event page), else in an offscreen page. */
 async function blobUrl(doc) {
+  const binary = doc.content instanceof Uint8Array;  // a recorded snapshot (record.js), not text
   if (typeof URL.createObjectURL === "function") {
-    const url = URL.createObjectURL(new Blob([doc.content], { type: `${doc.mime};charset=utf-8` }));
+    const url = URL.createObjectURL(new Blob([doc.content], { type: binary ? doc.mime : `${doc.mime};charset=utf-8` }));
     return { url, revoke: () => URL.revokeObjectURL(url) };
   }
   const contexts = await api.runtime.getContexts({ contextTypes: ["OFFSCREEN_DOCUMENT"] });
@@ -85,7 +92,9 @@ async function blobUrl(doc) {
     await api.offscreen.createDocument({ url: OFFSCREEN, reasons: ["BLOBS"],
                                          justification: "Make a download URL for a saved article." });
   }
-  const { url } = await api.runtime.sendMessage({ type: "pith.blob.create", content: doc.content, mime: doc.mime });
+  // Messages carry JSON, so bytes travel as base64.
+  const content = binary ? base64(doc.content) : doc.content;
+  const { url } = await api.runtime.sendMessage({ type: "pith.blob.create", content, binary, mime: doc.mime });
   return { url, revoke: () => api.runtime.sendMessage({ type: "pith.blob.revoke", url }).catch(() => {}) };
 }
 

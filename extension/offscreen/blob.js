@@ -5,7 +5,9 @@ const api = globalThis.browser ?? globalThis.chrome;
 api.runtime.onMessage.addListener((message, sender, sendResponse) => {
   if (sender.id !== api.runtime.id || !message) return false;
   if (message.type === "pith.blob.create") {
-    sendResponse({ url: URL.createObjectURL(new Blob([message.content], { type: `${message.mime};charset=utf-8` })) });
+    const content = message.binary ? Uint8Array.from(atob(message.content), (c) => c.charCodeAt(0)) : message.content;
+    const type = message.binary ? message.mime : `${message.mime};charset=utf-8`;
+    sendResponse({ url: URL.createObjectURL(new Blob([content], { type })) });
   } else if (message.type === "pith.blob.revoke") {
     URL.revokeObjectURL(message.url);
     sendResponse({ ok: true });

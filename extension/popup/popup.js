@@ -45,6 +45,30 @@ async function run(action, tabId) {
   }
 }
 
+// Developer option: "Record this page" saves the live snapshot (.msgpack) for `pith extract --snapshot`.
+async function record(tabId) {
+  show({ state: "progress", title: "Recording\u2026", text: "Reading the page\u2026" });
+  const reply = await api.runtime.sendMessage({ type: "pith.record", tabId });
+  if (reply && reply.ok) {
+    show({ state: "done", title: "Recorded", text: reply.filename,
+           fix: "Replay it with `pith extract --snapshot FILE.msgpack`; attach it to a bug report." });
+  } else {
+    const error = (reply && reply.error) || { title: "No answer", text: "The extension's background did not reply.", fix: "Reload the extension." };
+    show({ state: "error", title: error.title || error.code, text: error.text || error.message, fix: error.fix });
+  }
+}
+
+async function developerOption(tabId) {
+  const { developer = false } = await api.storage.local.get("developer");
+  $("developer").checked = developer;
+  $("record").hidden = !developer;
+  $("developer").addEventListener("change", () => {
+    $("record").hidden = !$("developer").checked;
+    api.storage.local.set({ developer: $("developer").checked });
+  });
+  $("record").addEventListener("click", () => record(tabId));
+}
+
 async function main() {
   const tabId = await targetTab();
   const { saveFormat = "markdown" } = await api.storage.local.get("saveFormat");
@@ -54,6 +78,7 @@ async function main() {
     if (sender.id !== api.runtime.id || !message || message.type !== "pith.progress" || message.tabId !== tabId) return;
     if (message.note.state === "progress") show(message.note);
   });
+  await developerOption(tabId);
   document.querySelectorAll("[data-action]").forEach((button) => {
     button.addEventListener("click", () => run(button.dataset.action, tabId));
   });

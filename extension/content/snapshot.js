@@ -195,7 +195,8 @@
       if (LEAF_ONLY.has(tag)) {
         const inner = tag === "iframe" ? frameDocument(node) : null;
         if (inner) {
-          const [x, y] = [entry.box[0] + node.clientLeft, entry.box[1] + node.clientTop];
+          const box = entry.box || [0, 0];  // no box inside a hidden subtree; the frame is hidden too
+          const [x, y] = [box[0] + node.clientLeft, box[1] + node.clientTop];
           const innerView = inner.defaultView;
           stack.push([inner.documentElement, id, depth + 1, shown, { x, y }, innerView || view]);
         }

@@ -103,9 +103,16 @@ def browser(workdir: Path) -> Iterator[tuple[object, object]]:
 
 def snapshot_page(context, control, url: str, timeout_s: float) -> dict:
     """Load `url` in a new tab and take the live snapshot through the extension (its own content script)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     page = context.new_page()
+    loaded = True
     try:
-        page.goto(url, wait_until="load", timeout=timeout_s * 1000)
+        page.goto(url, wait_until="domcontentloaded", timeout=timeout_s * 1000)
+        try:
+            page.wait_for_load_state("load", timeout=timeout_s * 1000)
+        except PlaywrightTimeout:
+            loaded = False  # a subresource never settles; the DOM is there, as a user would see it
         tab = control.evaluate("(url) => chrome.tabs.query({url}).then((t) => t[0].id)", url)
         reply = control.evaluate(
             """([tabId, ms]) => Promise.race([
@@ -114,7 +121,7 @@ def snapshot_page(context, control, url: str, timeout_s: float) -> dict:
             [tab, int(timeout_s * 1000)])
         if not reply.get("ok"):
             raise RuntimeError(f"snapshot failed: {reply.get('error')}")
-        return {"snapshot": reply["snapshot"], "ms": reply.get("ms")}
+        return {"snapshot": reply["snapshot"], "ms": reply.get("ms"), "loaded": loaded}
     finally:
         page.close()
 

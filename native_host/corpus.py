@@ -21,6 +21,7 @@ class CorpusRecord(TypedDict, total=False):
     id: str
     snapshot: dict
     ms: float
+    loaded: bool  # False when the page's load event had not fired by the timeout (snapshot taken anyway)
 
 
 def default_dir() -> Path:

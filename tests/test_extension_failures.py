@@ -62,8 +62,20 @@ def test_the_context_menu_offers_the_three_actions(tmp_path):
     headless; their handler is the same runAction the tests drive through pith.run)."""
     with extension_browser(tmp_path, host="missing") as b:
         worker = b.context.service_workers[0]
-        made = worker.evaluate("""new Promise((resolve) => chrome.contextMenus.update('reader', {title: 'Open in Pith reader view'},
-                                     () => resolve(chrome.runtime.lastError ? chrome.runtime.lastError.message : 'ok')))""")
+        # onInstalled makes the items asynchronously, after the worker starts: wait for them (up to 10 s)
+        # rather than race it, which failed CI once ('Cannot find menu item with id reader').
+        made = worker.evaluate("""(async () => {
+            const update = () => new Promise((resolve) => chrome.contextMenus.update('reader',
+                {title: 'Open in Pith reader view'},
+                () => resolve(chrome.runtime.lastError ? chrome.runtime.lastError.message : 'ok')));
+            let last = '';
+            for (let i = 0; i < 100; i++) {
+                last = await update();
+                if (last === 'ok') return last;
+                await new Promise((r) => setTimeout(r, 100));
+            }
+            return last;
+        })()""")
         assert made == "ok"
         missing = worker.evaluate("""new Promise((resolve) => chrome.contextMenus.update('print', {title: 'x'},
                                         () => resolve(chrome.runtime.lastError ? 'missing' : 'ok')))""")

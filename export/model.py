@@ -7,6 +7,10 @@
   (SemText), chosen by the config.
 * Heads: six sigmoid logits in native_host.result.LABELS order, and the auxiliary tag-path depth regression of
   the multi-task boilerplate paper.
+* Conventions: the datasets were annotated by different rules (Dragnet cuts a blog's comments, WCXB keeps a
+  forum's posts as its content). A learnt vector per dataset, added to every block, lets the model learn each
+  rule apart instead of averaging them into noise; serving uses one of them (`serve_convention`), baked into
+  the exported graph, so the ONNX inputs stay the same.
 
 The config is saved beside the weights (assets/model.json) so serving knows exactly what it loads.
 """
@@ -14,7 +18,7 @@ The config is saved beside the weights (assets/model.json) so serving knows exac
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 
 import torch
 from torch import nn
@@ -41,6 +45,8 @@ class ModelConfig:
     use_classes: bool = True
     use_numeric: bool = True
     depth_task: bool = True
+    conventions: list[str] = field(default_factory=list)  # one learnt vector each; empty: no conditioning
+    serve_convention: str = "wcxb"                           # the rule the shipped model follows
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -122,9 +128,20 @@ class ContentModel(nn.Module):
         self.norm = nn.LayerNorm(c.d_model)
         self.labels = nn.Linear(c.d_model, 6)
         self.depth = nn.Linear(c.d_model, 1)
+        self.convention = nn.Embedding(len(c.conventions), c.d_model) if c.conventions else None
 
-    def forward(self, text_ids, tag_ids, class_ids, class_level, numeric, pad_mask=None):
+    def convention_ids(self, datasets: list[str]) -> torch.Tensor:
+        """[B] ids of the pages' annotation rules, for training on each dataset's gold by its own rule."""
+        return torch.tensor([self.c.conventions.index(d) for d in datasets], dtype=torch.long)
+
+    def forward(self, text_ids, tag_ids, class_ids, class_level, numeric, pad_mask=None, convention=None):
+        """`convention` [B] picks each page's annotation rule; None is the serving rule."""
         h = self.blocks(text_ids, tag_ids, class_ids, class_level, numeric)
+        if self.convention is not None:
+            if convention is None:
+                h = h + self.convention.weight[self.c.conventions.index(self.c.serve_convention)]
+            else:
+                h = h + self.convention(convention)[:, None, :]
         h = h + self.local(h.transpose(1, 2)).transpose(1, 2)
         if self.c.sequence == "transformer":
             for layer in self.seq:

@@ -6,7 +6,9 @@ and features. Parsing ~4,300 pages is the slow part, so it runs once (in paralle
 
 With --snapshots, each page's snapshot is the one recorded in the browser (export/record.py) instead of the one
 built from its HTML; gold text and metadata still come from the data records, labels are aligned the same way,
-and pages missing from the corpus are left out (and counted).
+and pages missing from the corpus are left out (and counted). With --mix as well, those splits keep every
+page's HTML snapshot and add its recorded one beside it (a second Page, source "live"), so one model learns
+both inputs; the tokenizer and class vocabulary are still learnt from the HTML pages alone.
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ class Page:
     labels: np.ndarray         # float32 [N, 6] in LABELS order
     depth: np.ndarray          # float32 [N], the auxiliary target
     inputs: F.PageInputs
+    source: str = "html"       # "html": built by snapshot_from_html; "live": recorded in the browser
 
 
 def page_snapshot(record: dict) -> dict:
@@ -63,20 +66,26 @@ def page_snapshot(record: dict) -> dict:
     return snapshot_from_html(record["html"], url=record.get("url"))
 
 
-def attach_snapshots(records: list[dict], corpora: dict[str, Path]) -> tuple[list[dict], int]:
+def attach_snapshots(records: list[dict], corpora: dict[str, Path], mix: bool = False) -> tuple[list[dict], int]:
     """Point each record of a split that has a corpus at its recorded snapshot (dropping its HTML); records of
-    that split missing from the corpus are left out. Returns (records kept, records left out)."""
+    that split missing from the corpus are left out. With `mix`, those records are kept as they are and the
+    recorded ones added beside them. Returns (records kept, records of a recorded split without a recording)."""
     spans = {split: (path, corpus.index(path)) for split, path in corpora.items()}
     kept: list[dict] = []
+    missing = 0
     for record in records:
         if record["split"] not in spans:
             kept.append(record)
             continue
+        if mix:
+            kept.append(record)
         path, index = spans[record["split"]]
         if record["id"] in index:
             kept.append({**{k: v for k, v in record.items() if k != "html"},
                          "snapshot_at": (str(path), index[record["id"]])})
-    return kept, len(records) - len(kept)
+        else:
+            missing += 1
+    return kept, missing
 
 
 def _vocab_material(record: dict) -> tuple[list[str], collections.Counter]:
@@ -131,7 +140,7 @@ def make_page(record: dict, assets: Path) -> Page | None:
     depth = np.array([min(b.depth, 64) / 32 for b in blocks], dtype=np.float32)
     return Page(record["id"], record["dataset"], record["split"], record.get("page_type"), record.get("title"),
                 gold, record.get("with") or [], record.get("without") or [], [b.text for b in blocks], labels,
-                depth, _featurizer(assets)(snapshot, blocks))
+                depth, _featurizer(assets)(snapshot, blocks), "live" if "snapshot_at" in record else "html")
 
 
 def _make_page(args):
@@ -139,15 +148,16 @@ def _make_page(args):
 
 
 def prepare(out: Path, datasets=None, limit: int | None = None, workers: int = os.cpu_count() or 1,
-            snapshots: dict[str, Path] | None = None) -> list[Page]:
+            snapshots: dict[str, Path] | None = None, mix: bool = False) -> list[Page]:
     """Train tokenizer and class vocabulary on the train split, then segment, label and featurize every page.
-    `snapshots` (split -> corpus file) takes those splits' snapshots from recorded corpora."""
+    `snapshots` (split -> corpus file) takes those splits' snapshots from recorded corpora, or with `mix` adds
+    them beside the HTML ones."""
     out.mkdir(parents=True, exist_ok=True)
     records = list(iter_records(datasets=datasets, limit=limit))
     if snapshots:
-        records, missing = attach_snapshots(records, snapshots)
-        print(f"{missing} pages have no recorded snapshot and are left out")
-    train = [r for r in records if r["split"] == "train"]
+        records, missing = attach_snapshots(records, snapshots, mix)
+        print(f"{missing} pages have no recorded snapshot" + ("" if mix else " and are left out"))
+    train = [r for r in records if r["split"] == "train" and not (mix and "snapshot_at" in r)]
     texts: list[str] = []
     counts: collections.Counter = collections.Counter()
     with ProcessPoolExecutor(workers) as pool:
@@ -181,6 +191,8 @@ def main(argv=None) -> None:
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--snapshots", default=None, metavar="SPLIT=FILE,...",
                     help="recorded msgpack corpora per split, e.g. train=a.msgpack,dev=b.msgpack")
+    ap.add_argument("--mix", action="store_true",
+                    help="keep the HTML snapshots of the --snapshots splits and add the recorded ones beside them")
     args = ap.parse_args(argv)
     corpora = None
     if args.snapshots:
@@ -194,7 +206,10 @@ def main(argv=None) -> None:
     # Through the module's own name, so pickled pages refer to export.prepare.Page, not __main__.Page.
     from export.prepare import prepare
 
-    pages = prepare(args.out, args.datasets.split(",") if args.datasets else None, args.limit, args.workers, corpora)
+    if args.mix and not corpora:
+        ap.error("--mix adds recorded snapshots beside the HTML ones: name them with --snapshots SPLIT=FILE")
+    pages = prepare(args.out, args.datasets.split(",") if args.datasets else None, args.limit, args.workers, corpora,
+                    args.mix)
     print(f"{len(pages)} pages, {sum(len(p.texts) for p in pages)} blocks -> {args.out}")
 
 

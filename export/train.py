@@ -131,20 +131,33 @@ def extracted_text(page: Page, main: np.ndarray) -> str:
     return "\n".join(t for t, m in zip(page.texts, main) if m)
 
 
+LIVE = "@live"  # suffix of the keys scoring recorded (live) pages
+
+
 def evaluate(pages: list[Page], scores: list[np.ndarray], thresholds=THRESHOLDS) -> dict:
-    """Mean word-F1 per dataset at each threshold; `macro` averages the datasets so none dominates."""
+    """Mean word-F1 per dataset at each threshold; `macro` averages the datasets so none dominates. Recorded
+    pages score under "<dataset>@live" keys and `macro@live`; `select`, what the epoch and threshold are
+    chosen by, is `macro`, or the mean of both macros when there are live pages: one model serves both."""
     by_t = {}
     for t in thresholds:
         per = defaultdict(list)
         for p, s in zip(pages, scores):
             f1 = word_prf(extracted_text(p, s[:, 0] >= t), p.gold)[2]
-            per[p.dataset].append(f1)
+            suffix = LIVE if p.source == "live" else ""
+            per[p.dataset + suffix].append(f1)
             if p.page_type:
-                per[f"{p.dataset}/{p.page_type}"].append(f1)
+                per[f"{p.dataset}/{p.page_type}{suffix}"].append(f1)
         means = {k: statistics.mean(v) for k, v in per.items()}
-        means["macro"] = statistics.mean(v for k, v in means.items() if "/" not in k)
+        datasets = [k for k in means if "/" not in k]
+        html = [means[k] for k in datasets if not k.endswith(LIVE)]
+        live = [means[k] for k in datasets if k.endswith(LIVE)]
+        if html:
+            means["macro"] = statistics.mean(html)
+        if live:
+            means["macro" + LIVE] = statistics.mean(live)
+        means["select"] = statistics.mean(v for v in (means.get("macro"), means.get("macro" + LIVE)) if v is not None)
         by_t[t] = means
-    best = max(by_t, key=lambda t: by_t[t]["macro"])
+    best = max(by_t, key=lambda t: by_t[t]["select"])
     return {"threshold": best, "scores": by_t[best], "all": by_t}
 
 
@@ -167,25 +180,33 @@ def train(data: Path, out: Path, config: ModelConfig, epochs: int = EPOCHS, limi
     config.class_vocab = len(vocab)
     model = ContentModel(config)
     params = sum(p.numel() for p in model.parameters())
-    log(f"{len(train_pages)} train pages, {len(dev_pages)} dev pages, {params:,} parameters")
+    live = sum(p.source == "live" for p in train_pages), sum(p.source == "live" for p in dev_pages)
+    log(f"{len(train_pages)} train pages, {len(dev_pages)} dev pages ({live[0]} and {live[1]} of them recorded "
+        f"live), {params:,} parameters")
     opt = torch.optim.AdamW(model.parameters(), lr=LR, weight_decay=WEIGHT_DECAY)
     rng = random.Random(SEED)
     np_rng = np.random.default_rng(SEED)
-    train_pages = [p for p in train_pages for _ in range(_copies(p))]
-    steps_per_epoch = len(_batches(train_pages, random.Random(0)))
+    # A page recorded in the browser has two variants (HTML and live snapshot): each epoch trains on one of
+    # them, drawn at random, so mixing inputs costs no more time than one input.
+    variants: dict[str, list[Page]] = defaultdict(list)
+    for p in train_pages:
+        variants[p.id].append(p)
+    groups = [g for g in variants.values() for _ in range(_copies(g[0]))]
+    steps_per_epoch = len(_batches([g[0] for g in groups], random.Random(0)))
     total = max(1, epochs * steps_per_epoch)
     sched = torch.optim.lr_scheduler.LambdaLR(
         opt, lambda s: min(1.0, (s + 1) / 50) * 0.5 * (1 + math.cos(math.pi * min(s, total) / total)))
     out.mkdir(parents=True, exist_ok=True)
-    best = {"macro": -1.0}
+    best = {"select": -1.0}
     history = []
     for epoch in range(epochs):
         model.train()
         t0 = time.time()
         losses = []
-        for batch in _batches(train_pages, rng):
+        for batch in _batches([rng.choice(g) for g in groups], rng):
             inputs, labels, weight, depth, pad = _collate(batch, np_rng)
-            logits, depth_pred = model(*inputs, pad_mask=pad)
+            convention = model.convention_ids([p.dataset for p, _, _ in batch]) if config.conventions else None
+            logits, depth_pred = model(*inputs, pad_mask=pad, convention=convention)
             keep = ~pad
             main_loss = nnf.binary_cross_entropy_with_logits(logits[..., 0][keep], labels[..., 0][keep],
                                                              weight=weight[keep])
@@ -205,10 +226,10 @@ def train(data: Path, out: Path, config: ModelConfig, epochs: int = EPOCHS, limi
         row = {"epoch": epoch + 1, "loss": statistics.mean(losses), "threshold": result["threshold"], **s,
                "seconds": time.time() - t0}
         history.append(row)
-        log(f"epoch {epoch + 1:2d} loss {row['loss']:.4f} dev macro F1 {s['macro']:.4f} @ {result['threshold']} "
-            + " ".join(f"{k} {v:.3f}" for k, v in sorted(s.items()) if "/" not in k and k != "macro")
+        log(f"epoch {epoch + 1:2d} loss {row['loss']:.4f} dev F1 {s['select']:.4f} @ {result['threshold']} "
+            + " ".join(f"{k} {v:.3f}" for k, v in sorted(s.items()) if "/" not in k and k != "select")
             + f" ({row['seconds']:.0f}s)")
-        if s["macro"] > best["macro"]:
+        if s["select"] > best["select"]:
             best = {**s, "epoch": epoch + 1, "threshold": result["threshold"]}
             torch.save(model.state_dict(), out / "model.pt")
         # Written every epoch, so a run stopped early still leaves a usable best checkpoint with its summary.

@@ -4,6 +4,7 @@ the data records, pages missing from the corpus left out."""
 from __future__ import annotations
 
 from native_host import corpus
+from native_host import features as F
 from native_host.snapshot import snapshot_from_html
 from tiny_data import BRIDGE, GARDEN, article_page, write_tiny_data
 
@@ -33,3 +34,25 @@ def test_strip_live_drops_only_the_render_fields():
     live = {"format": "pith-snapshot", "nodes": [{"id": 0, "tag": "p", "visible": True, "box": [0, 0, 1, 1],
                                                   "font_size": 16, "font_weight": 400, "display": "block"}]}
     assert corpus.strip_live(live)["nodes"] == [{"id": 0, "tag": "p"}] and live["nodes"][0]["visible"] is True
+
+
+def test_mix_keeps_the_html_page_and_adds_the_recorded_one(tmp_path, monkeypatch):
+    monkeypatch.setenv("PITH_DATA", str(write_tiny_data(tmp_path / "data")))
+    recorded = tmp_path / "train.msgpack"
+    live = snapshot_from_html(article_page("Growing tomatoes", GARDEN + ["Seen in the browser only."]))
+    for node in live["nodes"]:
+        if node["tag"] != "#text":
+            node["visible"] = True  # a live field, as a rendered page has
+    with corpus.Writer(recorded) as w:
+        w.add({"id": "cleaneval/train-1", "snapshot": live})
+    from export.prepare import prepare
+
+    pages = prepare(tmp_path / "out", workers=1, snapshots={"train": recorded}, mix=True)
+    train = sorted((p for p in pages if p.id == "cleaneval/train-1"), key=lambda p: p.source)
+    assert [p.source for p in train] == ["html", "live"]
+    assert "Seen in the browser only." in train[1].texts and "Seen in the browser only." not in train[0].texts
+    assert train[1].inputs.numeric[:, F.NUMERIC.index("has_live")].max() == 1.0 and train[0].inputs.numeric[:, F.NUMERIC.index("has_live")].max() == 0.0  # has_live
+    assert all(p.source == "html" for p in pages if p.split == "dev")  # a split without a corpus is untouched
+    # the tokenizer is learnt from the HTML pages alone, so recording pages never changes the text ids
+    prepare(tmp_path / "out-html", workers=1)
+    assert (tmp_path / "out" / "tokenizer.json").read_text() == (tmp_path / "out-html" / "tokenizer.json").read_text()

@@ -194,10 +194,12 @@ def validate_snapshot(snapshot: Any) -> None:
     parent's depth plus one. These are what later stages rely on to walk the tree without recursion.
     """
     _snapshot_check()(snapshot, "$")
-    total_text = sum([len(node["text"]) for node in snapshot["nodes"] if "text" in node])
+    texts = [node["text"] for node in snapshot["nodes"] if "text" in node]
+    total_text = sum(map(len, texts))
     if total_text > limits.MAX_TOTAL_TEXT:  # the schema bounds each text; this bounds the page's work
         raise SnapshotError(f"{total_text} characters of text in all, over the limit of {limits.MAX_TOTAL_TEXT}; "
                             "builders stop there and set truncated (docs/snapshot.md)", "$.nodes")
+    _check_encodable(snapshot["nodes"], texts)
     viewport = snapshot.get("viewport") or {}
     for side in ("width", "height"):
         if 0 < viewport.get(side, 0) < 1:  # boxes are divided by it: a sliver would overflow the features
@@ -215,3 +217,25 @@ def validate_snapshot(snapshot: Any) -> None:
         if parent >= 0 and snapshot["nodes"][parent]["tag"] == "#text":
             raise SnapshotError("a text node cannot be a parent", f"$.nodes[{i}].parent")
         depth_of.append(want)
+
+
+def _check_encodable(nodes: list[dict], texts: list[str]) -> None:
+    """Text must be valid Unicode: a lone surrogate (a Python caller's str can hold one; the host's decoder
+    already turns them into U+FFFD) would fail deep in the tokenizer as an internal error."""
+    try:
+        "".join(texts).encode("utf-8")
+    except UnicodeEncodeError:
+        for i, node in enumerate(nodes):
+            text = node.get("text")
+            if text is not None and not _encodable(text):
+                raise SnapshotError("holds a lone surrogate, which is not text; replace it with U+FFFD, e.g. "
+                                    "text.encode('utf-16', 'surrogatepass').decode('utf-16', 'replace')",
+                                    f"$.nodes[{i}].text") from None
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True

@@ -93,3 +93,16 @@ def test_validator_does_not_mutate():
     before = copy.deepcopy(s)
     validate_snapshot(s)
     assert s == before
+
+
+def test_a_lone_surrogate_from_a_python_caller_is_a_clear_snapshot_error():
+    """The host's decoder turns lone surrogates into U+FFFD; a Python str can still hold one, and it used to
+    fail inside the tokenizer as an internal error."""
+    snapshot = snapshot_from_html("<p>first paragraph</p><p>second paragraph</p>")
+    last = max(i for i, node in enumerate(snapshot["nodes"]) if node["tag"] == "#text")
+    snapshot["nodes"][last]["text"] = "broken \ud800 text"
+    with pytest.raises(SnapshotError) as err:
+        validate_snapshot(snapshot)
+    assert f"$.nodes[{last}].text" in str(err.value) and "U+FFFD" in str(err.value)
+    snapshot["nodes"][last]["text"] = "broken \ud800 text".encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    validate_snapshot(snapshot)  # the fix the message gives works

@@ -1,12 +1,13 @@
-"""The shipped model on what the browser sees versus what the HTML says, on the same dev pages.
+"""Models on what the browser sees versus what the HTML says, on the same dev pages.
 
     python -m export.record --split dev                 # once: the recorded corpus
-    python -m bench.live [--snapshots FILE] [--out runs/live.md]
+    python -m bench.live [--snapshots FILE] [--model NAME=DIR ...] [--out runs/live.md]
 
 Three inputs per page, word-F1 against the gold main text (native_host/metric.py): the snapshot built from the
 stored HTML (snapshot_from_html), the recorded live snapshot as recorded, and the same live snapshot with its
 live-render fields stripped. The third separates the rendered DOM's effect from the live features' effect.
-Only pages present in the corpus (and with a non-empty gold) are scored.
+Each model named (default: the shipped one) is scored on all three, in the same run, so a retrained model is
+set beside the one it replaces. Only pages present in the corpus (and with a non-empty gold) are scored.
 """
 
 from __future__ import annotations
@@ -32,32 +33,56 @@ def page_f1s(extractor: Extractor, record: dict, live: dict) -> dict[str, float]
     return {name: word_prf(text, record["main_text"])[2] for name, text in texts.items()}
 
 
-def table(rows: list[tuple[str, dict[str, float]]]) -> str:
-    """Markdown: mean word-F1 per dataset and overall, one column per input."""
+def table(rows: list[tuple[str, dict[str, float]]], columns: list[str] | None = None) -> str:
+    """Markdown: mean word-F1 per dataset and overall, one column per input (or per model and input)."""
+    columns = columns or list(INPUTS)
     groups: dict[str, list[dict[str, float]]] = {}
     for dataset, f1s in rows:
         groups.setdefault(dataset, []).append(f1s)
     groups["all"] = [f for _, f in rows]
-    lines = ["| dataset | pages | " + " | ".join(INPUTS) + " |", "|---|---:|" + "---:|" * len(INPUTS)]
+    lines = ["| dataset | pages | " + " | ".join(columns) + " |", "|---|---:|" + "---:|" * len(columns)]
     for name, scored in groups.items():
-        means = [statistics.fmean(s[k] for s in scored) for k in INPUTS]
+        means = [statistics.fmean(s[k] for s in scored) for k in columns]
         lines.append(f"| {name} | {len(scored)} | " + " | ".join(f"{m:.3f}" for m in means) + " |")
     return "\n".join(lines)
+
+
+def parse_models(items: list[str]) -> dict[str, Path | None]:
+    """NAME=DIR pairs; "shipped" alone names the model in native_host/assets."""
+    models: dict[str, Path | None] = {}
+    for item in items or ["shipped"]:
+        name, sep, folder = item.partition("=")
+        models[name] = Path(folder) if sep else None
+    return models
+
+
+def score(snapshots: Path, models: dict[str, Path | None]) -> tuple[list[tuple[str, dict[str, float]]], list[str]]:
+    """(dataset, {column: F1}) per scored page, and the columns: "<model>: <input>" when several models run."""
+    spans = corpus.index(snapshots)
+    extractors = {name: Extractor(folder) for name, folder in models.items()}
+    todo = [r for r in iter_records(split="dev") if r["id"] in spans and words(r["main_text"])]
+    rows = []
+    for record in progress(todo, desc="scoring"):
+        live = corpus.load_at(snapshots, spans[record["id"]])["snapshot"]
+        f1s = {}
+        for name, extractor in extractors.items():
+            for column, f1 in page_f1s(extractor, record, live).items():
+                f1s[column if len(models) == 1 else f"{name}: {column}"] = f1
+        rows.append((record["dataset"], f1s))
+    columns = list(INPUTS) if len(models) == 1 else [f"{m}: {c}" for m in models for c in INPUTS]
+    return rows, columns
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--snapshots", type=Path, default=corpus.default_path("dev"))
+    ap.add_argument("--model", action="append", default=[], metavar="NAME=DIR",
+                    help="a model folder to score (repeatable); 'shipped' alone is native_host/assets")
     ap.add_argument("--out", type=Path, default=None, help="also write the table here")
     args = ap.parse_args(argv)
     if not args.snapshots.is_file():
         ap.error(f"{args.snapshots} not found; record it first: python -m export.record --split dev")
-    spans = corpus.index(args.snapshots)
-    extractor = Extractor()
-    todo = [r for r in iter_records(split="dev") if r["id"] in spans and words(r["main_text"])]
-    rows = [(r["dataset"], page_f1s(extractor, r, corpus.load_at(args.snapshots, spans[r["id"]])["snapshot"]))
-            for r in progress(todo, desc="scoring")]
-    out = table(rows)
+    out = table(*score(args.snapshots, parse_models(args.model)))
     print(out)
     if args.out:
         args.out.write_text(out + "\n", "utf-8")

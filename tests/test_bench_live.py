@@ -1,0 +1,27 @@
+"""bench.live: models side by side on HTML, live and stripped-live snapshots of the same recorded pages."""
+
+from __future__ import annotations
+
+from bench import live as bench_live
+from native_host import corpus
+from native_host.model import default_model_dir
+from native_host.snapshot import snapshot_from_html
+from tiny_data import BRIDGE, article_page, write_tiny_data
+
+
+def test_two_models_score_the_same_recorded_pages_on_three_inputs(tmp_path, monkeypatch):
+    monkeypatch.setenv("PITH_DATA", str(write_tiny_data(tmp_path / "data")))
+    recorded = tmp_path / "dev.msgpack"
+    snapshot = snapshot_from_html(article_page("A bridge opens", BRIDGE))
+    for node in snapshot["nodes"]:
+        if node["tag"] != "#text":
+            node.update(visible=True, box=[0, 0, 800, 20], font_size=16.0, font_weight=400.0, display="block")
+    with corpus.Writer(recorded) as w:
+        w.add({"id": "wcxb/dev-1", "snapshot": snapshot})
+    rows, columns = bench_live.score(recorded, bench_live.parse_models(["a=" + str(default_model_dir()), "shipped"]))
+    assert columns == [f"{m}: {c}" for m in ("a", "shipped") for c in bench_live.INPUTS]
+    assert [dataset for dataset, _ in rows] == ["wcxb"]  # only the recorded page is scored
+    f1s = rows[0][1]
+    assert f1s["a: html"] == f1s["shipped: html"] and 0.5 < f1s["shipped: live"] <= 1.0
+    md = bench_live.table(rows, columns)
+    assert "| wcxb | 1 |" in md and "| all | 1 |" in md and "shipped: live, stripped" in md

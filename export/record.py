@@ -42,6 +42,12 @@ class _PageServer(http.server.ThreadingHTTPServer):
 
     pages: dict[str, bytes] = {}
 
+    def handle_error(self, request, client_address) -> None:
+        """A tab closed while a reply was being written (the next page is on its way) is normal here; the
+        default handler printed a traceback on stderr for each, burying the progress bar."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
 
 class _Handler(http.server.BaseHTTPRequestHandler):
     def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
@@ -113,7 +119,9 @@ def snapshot_page(context, control, url: str, timeout_s: float) -> dict:
             page.wait_for_load_state("load", timeout=timeout_s * 1000)
         except PlaywrightTimeout:
             loaded = False  # a subresource never settles; the DOM is there, as a user would see it
-        tab = control.evaluate("(url) => chrome.tabs.query({url}).then((t) => t[0].id)", url)
+        tab = control.evaluate("(url) => chrome.tabs.query({url}).then((t) => (t.length ? t[0].id : null))", url)
+        if tab is None:  # a redirect or a script sent the tab elsewhere: what it shows is not the page
+            raise RuntimeError(f"the page left {url} (a redirect or a script navigated away); nothing to snapshot")
         reply = control.evaluate(
             """([tabId, ms]) => Promise.race([
                    chrome.runtime.sendMessage({type: 'pith.snapshot', tabId}),

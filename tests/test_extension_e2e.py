@@ -11,7 +11,7 @@ import pytest
 from browser import EXTENSION_ORIGIN, PAGES, extension_browser
 from host_support import model_dir_for_tests
 from native_host import snapshot_from_html, validate_snapshot
-from native_host.blocks import blocks_from_snapshot
+from native_host.blocks import INLINE, blocks_from_snapshot
 
 pytestmark = pytest.mark.browser
 
@@ -303,9 +303,13 @@ def test_live_snapshot_matches_snapshot_from_html_node_by_node_and_block_by_bloc
     offline = snapshot_from_html((PAGES / "parity.html").read_bytes(), url=page.url)
     assert live["source"] == "live" and offline["source"] == "html"
     assert same_snapshot(live, offline) > 10
-    # and the live fields are there, for elements only
-    elements = [n for n in live["nodes"] if n["tag"] != "#text"]
-    assert all(isinstance(n["visible"], bool) and len(n["box"]) == 4 and n["display"] for n in elements)
+    # and the live fields are there on every element that owns a block's text, the only ones the model
+    # reads, and on no inline element and no text node
+    owners = {live["nodes"][b.owner]["id"] for b in blocks_from_snapshot(live)}
+    assert len(owners) > 10
+    assert all(isinstance(n["visible"], bool) and len(n["box"]) == 4 and n["display"]
+               for n in live["nodes"] if n["id"] in owners)
+    assert all("box" not in n and "visible" not in n for n in live["nodes"] if n["tag"] in INLINE)
     assert all("visible" not in n for n in live["nodes"] if n["tag"] == "#text")
     by_text = {n.get("text", "").strip(): n["parent"] for n in live["nodes"] if n["tag"] == "#text"}
     h1 = live["nodes"][by_text["Café & bar — a “test”"]]
@@ -328,8 +332,9 @@ def test_live_snapshot_walks_same_origin_frames_and_open_shadow_roots_and_keeps_
     while chain[-1]["parent"] != -1:
         chain.append(nodes[chain[-1]["parent"]])
     assert "iframe" in [n["tag"] for n in chain]
-    iframe = next(n for n in chain if n["tag"] == "iframe")
-    assert frame_p["box"][1] >= iframe["box"][1]  # inner boxes are in the top document's coordinates
+    assert "iframe" in [n["tag"] for n in chain]
+    frame_top = page.evaluate("document.getElementById('inner').getBoundingClientRect().top + scrollY")
+    assert frame_p["box"][1] >= frame_top > 0  # inner boxes are in the top document's coordinates
     # the shadow root's content follows the host's light children
     card = next(n for n in nodes if n.get("html_id") == "card")
     shadow_p = text_parent["Shadow paragraph inside the card."]

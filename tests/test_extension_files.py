@@ -93,3 +93,13 @@ def test_the_content_script_skips_what_snapshot_py_skips(name, expected):
     text = (EXTENSION / "content" / "snapshot.js").read_text()
     found = re.search(rf"const {name} = new Set\(\[([^\]]*)\]\)", text)
     assert found and set(re.findall(r'"([a-z]+)"', found.group(1))) == set(expected)
+
+
+def test_the_content_script_knows_the_inline_tags_blocks_py_folds_into_their_block():
+    """The content script reads live fields only for the owners of text, found as blocks.py finds them:
+    the two inline lists must be the same."""
+    from native_host.blocks import INLINE
+
+    text = (EXTENSION / "content" / "snapshot.js").read_text()
+    found = re.search(r"const INLINE = new Set\(\((.*?)\)\.split", text, re.S)
+    assert found and set(" ".join(re.findall(r'"([a-z ]*)"', found.group(1))).split()) == set(INLINE)

@@ -6,8 +6,12 @@
 // (docs/snapshot.md says so): <noscript> is skipped (a page running scripts never shows it), and the documents
 // of same-origin iframes and open shadow roots are walked.
 //
-// Speed: one pre-order pass, reading each element's computed style once and its bounding box once, and
-// writing nothing to the page during the pass, so the browser lays the page out once, not per element.
+// Speed: a pre-order pass over the DOM that reads markup only, then a pass over the elements whose live
+// fields the model can use: the *owners* of text (the nearest non-inline element above a non-blank text node,
+// as native_host/blocks.py assigns text to blocks) get their style and box read, and their ancestors only
+// the style a descendant's visibility depends on. Inline elements, empty containers and the rest are never
+// read: style and box reads were nearly all of the pass's time. Nothing is written to the page during
+// either pass, so the browser lays the page out once, not per element.
 // Runs in the extension's isolated world: the page's scripts cannot see or change the map it keeps.
 (() => {
   "use strict";
@@ -16,6 +20,10 @@
   const L = globalThis.PITH_LIMITS;
   const SKIP_SUBTREE = new Set(["script", "style", "template", "head", "noscript"]);
   const LEAF_ONLY = new Set(["svg", "iframe", "object", "embed", "canvas", "video", "audio", "select"]);
+  // Inline formatting elements: their text belongs to the enclosing block (native_host/blocks.py INLINE,
+  // checked equal by tests/test_extension_files.py).
+  const INLINE = new Set(("a abbr acronym b bdi bdo big br cite code data del dfn em font i ins kbd label mark nobr " +
+                          "q rp rt ruby s samp small span strike strong sub sup time tt u var wbr").split(" "));
   // The same test as snapshot.py's _HIDDEN_STYLE.
   const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)/i;
   const BLANK = /^\s*$/;
@@ -104,9 +112,13 @@
     if (hidden) entry.hidden = true;
   }
 
-  // The live-render fields; returns whether the element's descendants can still be seen. Inside a subtree
-  // that display:none or opacity:0 hides, nothing renders: the style and box are not read at all (the fields
-  // are optional), which keeps hidden mega-menus cheap.
+  // Whether an element lets its descendants be seen (not display:none, not opacity:0), from its style.
+  function lets(style) {
+    return style.display !== "none" && style.opacity !== "0";
+  }
+
+  // The live-render fields of a text owner whose parent is `parentShown`; returns whether its descendants
+  // can be seen. Inside a hidden subtree nothing renders: the style and box are not read at all.
   function renderFields(el, view, frame, parentShown, entry) {
     if (!parentShown) {
       entry.visible = false;
@@ -133,6 +145,22 @@
     return shown;
   }
 
+  // The second pass. `role[id]`: 2 for a text owner, 1 for an ancestor of one, 0 otherwise. Ids are in
+  // document order, so a parent's `shown` is known before its children's.
+  function addRenderFields(nodes, domNodes, role, frames, views) {
+    const shown = new Uint8Array(nodes.length);
+    for (let id = 0; id < nodes.length; id++) {
+      if (!role[id]) continue;
+      const entry = nodes[id];
+      const parentShown = entry.parent < 0 || shown[entry.parent] === 1;
+      if (role[id] === 2) {
+        shown[id] = renderFields(domNodes[id], views[id], frames[id], parentShown, entry) ? 1 : 0;
+      } else {
+        shown[id] = parentShown && lets(views[id].getComputedStyle(domNodes[id])) ? 1 : 0;
+      }
+    }
+  }
+
   // A same-origin iframe's document, or null (cross-origin frames throw or give null).
   function frameDocument(el) {
     try {
@@ -149,18 +177,22 @@
     const nodes = [];
     const domNodes = [];
     const parents = [];
+    const role = [];    // 2: owns text, 1: an ancestor of an owner, 0: neither (addRenderFields)
+    const frames = [];  // each node's frame offset and window, for the second pass
+    const views = [];
     let truncated = false;
     let totalText = 0;
     const topFrame = { x: window.scrollX, y: window.scrollY };
-    // Entries: [dom node, parent id, depth, parent shown, frame offset, window]; pushed in reverse so that
-    // pops come in document order.
-    const stack = doc.documentElement ? [[doc.documentElement, -1, 0, true, topFrame, window]] : [];
+    // Entries: [dom node, parent id, depth, frame offset, window]; pushed in reverse so that pops come in
+    // document order.
+    const stack = doc.documentElement ? [[doc.documentElement, -1, 0, topFrame, window]] : [];
     walk: while (stack.length) {
-      const [node, parent, depth, parentShown, frame, view] = stack.pop();
+      const [node, parent, depth, frame, view] = stack.pop();
       if (node.nodeType === TEXT_NODE) {
         let text = node.data;
         if (!text) continue;
-        if (BLANK.test(text)) {
+        const blank = BLANK.test(text);
+        if (blank) {
           text = " ";
         } else if (text.length > L.MAX_NODE_TEXT) {
           text = text.slice(0, L.MAX_NODE_TEXT);
@@ -174,6 +206,19 @@
         nodes.push({ id: nodes.length, parent, depth, tag: "#text", text });
         domNodes.push(node);
         parents.push(parent);
+        role.push(0);
+        frames.push(frame);
+        views.push(view);
+        if (!blank) {
+          // The text's owner, as blocks.py finds it: the nearest ancestor that is not an inline element.
+          let owner = parent;
+          while (owner >= 0 && INLINE.has(nodes[owner].tag)) owner = parents[owner];
+          if (owner >= 0 && role[owner] !== 2) {
+            const marked = role[owner] === 1;  // its ancestors are marked already
+            role[owner] = 2;
+            for (let a = marked ? -1 : parents[owner]; a >= 0 && role[a] === 0; a = parents[a]) role[a] = 1;
+          }
+        }
         continue;
       }
       if (node.nodeType !== ELEMENT_NODE) continue;  // comments, processing instructions
@@ -186,19 +231,21 @@
       const id = nodes.length;
       const entry = { id, parent, depth, tag: tag.slice(0, L.MAX_TAG_CHARS) };
       if (node.hasAttributes()) markupFields(node, tag, entry);
-      const shown = renderFields(node, view, frame, parentShown, entry);
       nodes.push(entry);
       domNodes.push(node);
       parents.push(parent);
+      role.push(0);
+      frames.push(frame);
+      views.push(view);
 
       const children = [];
       if (LEAF_ONLY.has(tag)) {
         const inner = tag === "iframe" ? frameDocument(node) : null;
         if (inner) {
-          const box = entry.box || [0, 0];  // no box inside a hidden subtree; the frame is hidden too
-          const [x, y] = [box[0] + node.clientLeft, box[1] + node.clientTop];
-          const innerView = inner.defaultView;
-          stack.push([inner.documentElement, id, depth + 1, shown, { x, y }, innerView || view]);
+          const rect = node.getBoundingClientRect();  // one read per frame, for its content's offset
+          const x = Math.round(rect.left + frame.x) + node.clientLeft;
+          const y = Math.round(rect.top + frame.y) + node.clientTop;
+          stack.push([inner.documentElement, id, depth + 1, { x, y }, inner.defaultView || view]);
         }
         continue;
       }
@@ -206,9 +253,10 @@
       // Open shadow roots: their content follows the light-DOM children.
       if (node.shadowRoot) for (let c = node.shadowRoot.firstChild; c; c = c.nextSibling) children.push(c);
       for (let i = children.length - 1; i >= 0; i--) {
-        stack.push([children[i], id, depth + 1, shown, frame, view]);
+        stack.push([children[i], id, depth + 1, frame, view]);
       }
     }
+    addRenderFields(nodes, domNodes, role, frames, views);
 
     const root = doc.documentElement;
     const lang = root ? (root.getAttribute("lang") || "").trim().slice(0, L.MAX_LANG_CHARS) : "";

@@ -30,14 +30,14 @@ from native_host import features as F
 class ModelConfig:
     text_vocab: int = 8192
     class_vocab: int = 4096
-    text_dim: int = 96
+    text_dim: int = 128
     tag_dim: int = 32
     class_dim: int = 48
     numeric_dim: int = 32
-    d_model: int = 128
-    layers: int = 2
-    heads: int = 4
-    ff: int = 256
+    d_model: int = 192     # 3 x 192 (the first model: 2 x 128) told a forum from a blog's comments better
+    layers: int = 3
+    heads: int = 6
+    ff: int = 384
     dropout: float = 0.1
     sequence: str = "transformer"      # or "bilstm"
     use_text: bool = True

@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
 # Retrain the shipped model from the datasets in ../shared/data (or $PITH_DATA): docs/retraining.md.
+# Recording renders every page in Debian's Chromium once (resumable; kept in the user cache dir), then the
+# model learns from each page's HTML snapshot and its live snapshot.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python3 -m export.prepare --out runs/data
-python3 -m export.train --data runs/data --out runs/model "$@"
-python3 -m export.onnx_export --data runs/data --run runs/model --assets native_host/assets
+python3 -m export.record --split dev
+python3 -m export.record --split train
+CACHE=$(python3 -c "from native_host import corpus; print(corpus.default_dir())")
+python3 -m export.prepare --out runs/data-mix --mix \
+    --snapshots "train=$CACHE/snapshots-train.msgpack,dev=$CACHE/snapshots-dev.msgpack"
+python3 -m export.train --data runs/data-mix --out runs/model "$@"
+python3 -m export.onnx_export --data runs/data-mix --run runs/model --assets native_host/assets

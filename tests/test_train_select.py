@@ -29,3 +29,13 @@ def test_live_pages_score_apart_and_the_choice_weighs_both_inputs():
     assert s["select"] == (s["macro"] + s["macro@live"]) / 2
     only_html = evaluate([html], scores[:1], thresholds=[0.3, 0.5])["scores"]
     assert only_html["select"] == only_html["macro"] and "macro@live" not in only_html
+
+
+def test_a_page_without_blocks_scores_nothing_instead_of_failing():
+    """A live snapshot of a page that rendered nothing has no blocks; the first mixed training run died on
+    one in its dev evaluation."""
+    from export.model import ContentModel, ModelConfig
+    from export.train import page_scores
+
+    empty = page("blank", "live", [], "some gold words")
+    assert page_scores(ContentModel(ModelConfig()).eval(), empty).shape == (0, 6)

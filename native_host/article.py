@@ -389,8 +389,11 @@ def find_byline(blocks: list[Block], main: list[bool], limit: int = 120) -> str 
     return None
 
 
-def build_article(snapshot: dict, blocks: list[Block], main: list[bool], title: str | None) -> Article:
-    root = build_tree(snapshot, blocks, main)
+def build_article(snapshot: dict, blocks: list[Block], main: list[bool], title: str | None,
+                  shown: list[bool] | None = None) -> Article:
+    """`text` is the main content as labelled; the reader's html and markdown show `shown` (the main blocks
+    and the page's headline, which most training golds leave out, so the model often does too)."""
+    root = build_tree(snapshot, blocks, main if shown is None else shown)
     text = "\n\n".join(b.text for b, m in zip(blocks, main) if m)
     return Article(title=title, byline=find_byline(blocks, main), html=to_html(root),
                    markdown=to_markdown(root), text=text)

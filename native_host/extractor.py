@@ -70,8 +70,9 @@ class Extractor:
         scores = self.model.scores(inputs)
         lap("inference")
         main = [bool(s) for s in scores[:, 0] >= self.threshold]
-        title = _headline(blocks, scores, main) or snapshot.get("title")
-        article = build_article(snapshot, blocks, main, title)
+        title, head = _headline(blocks, scores, main)
+        shown = main if head is None or main[head] else [m or i == head for i, m in enumerate(main)]
+        article = build_article(snapshot, blocks, main, title or snapshot.get("title"), shown)
         lap("article")
         node_ids = sorted({i for b, m in zip(blocks, main) if m for i in b.node_ids})
         block_results = [BlockResult(b.index, b.node_ids, b.text, {k: round(v, 4) for k, v in zip(LABELS, s)}, m)
@@ -99,13 +100,23 @@ def _gc_paused():
 
 HEADLINE_MIN = 0.5   # title + heading score a main block needs to be taken as the page's headline
 HEADLINE_CHARS = 200
+HEADLINE_BEFORE = 3  # blocks before the first main block where the page's <h1> may sit
 
 
-def _headline(blocks, scores, main) -> str | None:
-    """The page's own headline beats a <title> with a site suffix: the main block most likely to be the title,
-    if it reads as a title or heading at all."""
+def _headline(blocks, scores, main) -> tuple[str | None, int | None]:
+    """The page's own headline beats a <title> with a site suffix. An <h1> in the main content or just above
+    it comes first: most gold texts leave the headline out, so the model often scores it as not main, and its
+    title head is weakly trained (docs/model.md). Failing that, the main block most likely to be the title, if
+    it reads as a title or heading at all. Returns the headline and the block it came from."""
+    first = next((i for i, m in enumerate(main) if m), None)
+    if first is None:
+        return None, None
+    for i in range(max(0, first - HEADLINE_BEFORE), len(blocks)):
+        b = blocks[i]
+        if (main[i] or i < first) and b.tag_path[-1:] == ["h1"] and 0 < len(b.text) <= HEADLINE_CHARS:
+            return " ".join(b.text.split()), i
     best = None
     for b, s, m in zip(blocks, scores, main):
         if m and len(b.text) <= HEADLINE_CHARS and s[1] + s[2] >= HEADLINE_MIN and (best is None or s[1] > best[0]):
             best = (s[1], b)
-    return " ".join(best[1].text.split()) if best else None
+    return (" ".join(best[1].text.split()), best[1].index) if best else (None, None)

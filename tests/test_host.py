@@ -58,7 +58,7 @@ def test_extract_answers_with_what_was_wanted(host, small_snapshot):
     assert all(set(b) == {"index", "node_ids", "scores", "main"} for b in reply["blocks"])
     article = reply["article"]
     assert article["url"] == "https://news.example/bridges" and article["lang"] == "en"
-    assert "Paragraph 5." in article["text"] and "html" not in article and "markdown" not in article
+    assert "Paragraph 3." in article["text"] and "html" not in article and "markdown" not in article
     assert reply["timings"]["host"] > 0 and reply["truncated"] is False
 
     full = host.request(_extract(3, small_snapshot, ["article", "markdown"]))

@@ -37,7 +37,7 @@ WEIGHT_DECAY = 0.01
 STRUCT_WEIGHT = 0.3      # loss weight of the five structural labels
 DEPTH_WEIGHT = 0.2       # loss weight of the auxiliary depth task
 # WCXB's non-article pages are a sixth of the training pages, and the older datasets (news, blogs) teach the
-# opposite of what a forum or a shop needs: these types are seen three times an epoch (docs/model.md).
+# opposite of what a forum or a shop needs: these types are seen two or three times an epoch (docs/model.md).
 OVERSAMPLE: dict[str, int] = {"wcxb/forum": 3, "wcxb/product": 3, "wcxb/collection": 3, "wcxb/documentation": 3,
                               "wcxb/listing": 3, "wcxb/service": 2}   # "dataset[/page_type]" -> copies per epoch
 # Knobs beyond the shipped recipe (docs/model.md says which were tried and what they gave).
@@ -268,7 +268,8 @@ def main(argv=None) -> None:
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--set", nargs="*", default=[], help="ModelConfig overrides, e.g. layers=3 sequence=bilstm")
     ap.add_argument("--oversample", nargs="*", default=None,
-                    help="copies per epoch, replacing the shipped recipe's, e.g. wcxb/forum=3 wcxb=2 (none: no oversampling)")
+                    help="copies per epoch, replacing the shipped recipe's, e.g. wcxb/forum=3 wcxb=2 "
+                         "(given with no pairs: no oversampling)")
     ap.add_argument("--token-dropout", type=float, default=TOKEN_DROPOUT)
     ap.add_argument("--word-weight", action="store_true", help="weight the main loss by log(1 + words)")
     args = ap.parse_args(argv)

@@ -71,7 +71,7 @@ class Extractor:
         lap("inference")
         main = [bool(s) for s in scores[:, 0] >= self.threshold]
         title, head = _headline(blocks, scores, main)
-        shown = main if head is None or main[head] else [m or i == head for i, m in enumerate(main)]
+        shown = [m or i == head for i, m in enumerate(main)]  # the reader shows the headline too
         article = build_article(snapshot, blocks, main, title or snapshot.get("title"), shown)
         lap("article")
         node_ids = sorted({i for b, m in zip(blocks, main) if m for i in b.node_ids})

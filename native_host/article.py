@@ -15,6 +15,7 @@ from __future__ import annotations
 import html as htmlmod
 import re
 from dataclasses import dataclass, field
+from typing import Collection
 
 from .blocks import INLINE, Block
 
@@ -390,10 +391,14 @@ def find_byline(blocks: list[Block], main: list[bool], limit: int = 120) -> str 
 
 
 def build_article(snapshot: dict, blocks: list[Block], main: list[bool], title: str | None,
-                  shown: list[bool] | None = None) -> Article:
+                  shown: list[bool] | None = None, views: Collection[str] = ("html", "markdown")) -> Article:
     """`text` is the main content as labelled; the reader's html and markdown show `shown` (the main blocks
-    and the page's headline, which most training golds leave out, so the model often does too)."""
-    root = build_tree(snapshot, blocks, main if shown is None else shown)
+    and the page's headline, which most training golds leave out, so the model often does too). Of html and
+    markdown, only those in `views` are built (the pruned tree too, when neither is); the others are ""."""
     text = "\n\n".join(b.text for b, m in zip(blocks, main) if m)
-    return Article(title=title, byline=find_byline(blocks, main), html=to_html(root),
-                   markdown=to_markdown(root), text=text)
+    html = markdown = ""
+    if "html" in views or "markdown" in views:
+        root = build_tree(snapshot, blocks, main if shown is None else shown)
+        html = to_html(root) if "html" in views else ""
+        markdown = to_markdown(root) if "markdown" in views else ""
+    return Article(title=title, byline=find_byline(blocks, main), html=html, markdown=markdown, text=text)

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from .errors import InputError, PithError
 from .files import replaced_atomically, safe_filename, write_new
+from .limits import one_page_threads
 from .progress import progress
 
 FORMATS = ("text", "markdown", "html", "json", "blocks")
@@ -109,11 +110,11 @@ def blocks_table(result) -> str:
 _WORKER_EXTRACTOR = None
 
 
-def _init_worker(model_dir) -> None:
+def _init_worker(model_dir, threads: int = 1) -> None:
     global _WORKER_EXTRACTOR
     from .extractor import Extractor
 
-    _WORKER_EXTRACTOR = Extractor(model_dir)
+    _WORKER_EXTRACTOR = Extractor(model_dir, threads=threads)
 
 
 def _work(item: str) -> dict:
@@ -139,7 +140,7 @@ def replay(args) -> int:
         raise InputError(f"cannot read {args.snapshot}: {exc.strerror}") from exc
     except ValueError as exc:
         raise InputError(str(exc)) from exc
-    result = Extractor(args.model_dir).extract_snapshot(record["snapshot"])
+    result = Extractor(args.model_dir, threads=one_page_threads()).extract_snapshot(record["snapshot"])
     sys.stdout.write(render(result, args.format).rstrip("\n") + "\n")
     return 0
 
@@ -153,7 +154,7 @@ def run(args) -> int:
     if len(files) == 1 and not args.out:
         from .extractor import Extractor
 
-        result = Extractor(args.model_dir).extract_html(_read(files[0]), url=args.url)
+        result = Extractor(args.model_dir, threads=one_page_threads()).extract_html(_read(files[0]), url=args.url)
         output = render(result, args.format).rstrip("\n") + "\n"
         if args.save:
             name = safe_filename(result.title, SAVE_EXTENSIONS[args.format])
@@ -170,7 +171,7 @@ def run(args) -> int:
     failed = 0
     with replaced_atomically(args.out) as out:  # a partial file never masquerades as a finished one
         if args.workers <= 1:
-            _init_worker(args.model_dir)
+            _init_worker(args.model_dir, one_page_threads())  # the only worker: its inference gets the cores
             results = map(_work, files)
             pool = None
         else:

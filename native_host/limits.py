@@ -4,6 +4,8 @@ A web page is untrusted input: these bounds keep a hostile page from costing unb
 Where a limit cuts a page short, the answer carries ``truncated: true`` so the user knows.
 """
 
+import os
+
 # Snapshot building and validation.
 MAX_NODES = 200_000            # nodes kept per snapshot; later nodes are dropped (truncated)
 MAX_NODE_TEXT = 100_000        # characters kept per text node
@@ -14,6 +16,16 @@ MAX_CLASSES = 32               # class names kept per element
 # Blocks: the sequence the model labels.
 MAX_BLOCKS = 20_000            # blocks labelled per page; the rest are labelled boilerplate (truncated)
 MAX_BLOCK_TEXT = 20_000        # characters of a block's text kept for features and the article
+
+# Inference threads (onnxruntime, intra-op). Batch work runs one page per worker process on one thread each;
+# where a person waits on one page (the host, `pith extract FILE`), up to this many cores share it.
+ONE_PAGE_THREADS = 4
+
+
+def one_page_threads() -> int:
+    """Inference threads for a page a person is waiting on: the machine's cores, up to ONE_PAGE_THREADS."""
+    return max(1, min(ONE_PAGE_THREADS, os.cpu_count() or 1))
+
 
 # Native messaging.
 MAX_REQUEST_BYTES = 64 * 1024 * 1024   # browser -> host cap of Chromium and Firefox

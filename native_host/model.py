@@ -98,9 +98,13 @@ def _save_optimised(ort, model: Path, target: Path, options_for) -> None:
 
 
 class OnnxModel:
-    """The int8 ONNX model with its config; `scores(inputs)` gives sigmoid scores [N, 6] in LABELS order."""
+    """The int8 ONNX model with its config; `scores(inputs)` gives sigmoid scores [N, 6] in LABELS order.
 
-    def __init__(self, model_dir: str | Path | None = None, providers: list[str] | None = None):
+    `threads`: onnxruntime's intra-op threads. One for batch work (a worker process per core); more where one
+    page is waited on: two threads take a third off a 512-block window (docs/performance.md)."""
+
+    def __init__(self, model_dir: str | Path | None = None, providers: list[str] | None = None,
+                 threads: int = 1):
         self.dir = Path(model_dir) if model_dir else default_model_dir()
         path = self.dir / MODEL_FILE
         config_path = self.dir / CONFIG_FILE
@@ -118,8 +122,10 @@ class OnnxModel:
 
         def options_for(level):
             options = ort.SessionOptions()
-            options.intra_op_num_threads = 1   # pages are small; one thread avoids contention across workers
+            options.intra_op_num_threads = threads
             options.inter_op_num_threads = 1
+            # Threads that spin between runs would burn a core while the page is read; sleeping costs ~1 ms.
+            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
             options.log_severity_level = 3
             options.graph_optimization_level = level
             return options

@@ -48,7 +48,7 @@ class LazyExtractor:
             try:
                 from .extractor import Extractor
 
-                self._extractor = Extractor(model_dir=self.model_dir)
+                self._extractor = Extractor(model_dir=self.model_dir, threads=limits.one_page_threads())
             except ModelError as exc:
                 raise ModelError(_with_doctor_hint(exc.message)) from exc
             except ImportError as exc:
@@ -151,7 +151,8 @@ def handle_extract(request: Request, engine: LazyExtractor) -> dict:
     if "snapshot" not in message:
         raise ProtocolError('an "extract" request needs a "snapshot" (docs/snapshot.md)')
     want = parse_want(message)
-    result = engine.get().extract_snapshot(message["snapshot"])
+    views = {view for view, asked in (("html", "article"), ("markdown", "markdown")) if asked in want}
+    result = engine.get().extract_snapshot(message["snapshot"], views)
     reply = shape_result(request.id, result, want)
     reply["timings"]["host"] = round((time.perf_counter() - request.received) * 1000, 3)
     return reply

@@ -25,7 +25,7 @@ class _EchoEngine:
     def get(self):
         return self
 
-    def extract_snapshot(self, snapshot):
+    def extract_snapshot(self, snapshot, views=()):
         validate_snapshot(snapshot)
         raise SnapshotError(next(n["text"] for n in snapshot["nodes"] if "text" in n), "$")
 

@@ -60,6 +60,25 @@ def test_snapshot_and_html_paths_agree(extractor):
     assert a.text == b.text and a.node_ids == b.node_ids
 
 
+def test_reader_views_are_built_only_when_asked(extractor):
+    html = ARTICLE.read_bytes()
+    full = extractor.extract_html(html)
+    for views, built in (((), ()), (("markdown",), ("markdown",)), (("html",), ("html",))):
+        r = extractor.extract_html(html, views=views)
+        assert (r.text, r.node_ids, r.title, r.byline) == (full.text, full.node_ids, full.title, full.byline)
+        for field in ("html", "markdown"):
+            assert getattr(r, field) == (getattr(full, field) if field in built else "")
+
+
+def test_more_inference_threads_give_the_same_labels(extractor):
+    paras = "".join(f"<p>Paragraph {i} tells a long story about tides, harbours and the moon.</p>" for i in range(600))
+    page = f"<html><body><nav><a href=/>Home</a></nav><article>{paras}</article><footer>(c)</footer></body></html>"
+    one = extractor.extract_html(page)
+    two = Extractor(threads=2).extract_html(page)
+    assert [b.main for b in one.blocks] == [b.main for b in two.blocks]
+    assert max(abs(a.scores["main"] - b.scores["main"]) for a, b in zip(one.blocks, two.blocks)) < 1e-3
+
+
 def test_bad_snapshot_is_an_error_not_a_crash(extractor):
     with pytest.raises(SnapshotError):
         extractor.extract_snapshot({"format": "pith-snapshot", "version": 1, "source": "live", "nodes": [{"id": 3}]})

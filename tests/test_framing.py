@@ -157,12 +157,12 @@ class _BrokenEngine:
     def get(self):
         return self
 
-    def extract_snapshot(self, snapshot):
+    def extract_snapshot(self, snapshot, views=()):
         raise RuntimeError("boom")
 
 
 class _RefusingEngine(_BrokenEngine):
-    def extract_snapshot(self, snapshot):
+    def extract_snapshot(self, snapshot, views=()):
         raise SnapshotError("missing required field 'nodes'", "$")
 
 

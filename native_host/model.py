@@ -31,18 +31,16 @@ INPUT_NAMES = ("text_ids", "tag_ids", "class_ids", "class_level", "numeric")
 
 
 def windows(n: int, window: int = WINDOW, overlap: int = OVERLAP) -> list[tuple[int, int]]:
-    """[start, stop) spans covering n blocks, consecutive spans sharing `overlap` blocks."""
+    """[start, stop) spans covering n blocks, consecutive spans sharing `overlap` blocks: as few as cover the
+    page, all of one length (within a block). Full-length spans would make a page of window + 1 blocks cost
+    two whole windows; equal ones cost the page plus its overlaps."""
     if n <= window:
         return [(0, n)]
     step = window - overlap
-    spans = []
-    start = 0
-    while True:
-        stop = min(start + window, n)
-        spans.append((max(0, stop - window), stop))
-        if stop == n:
-            return spans
-        start += step
+    count = -(-(n - overlap) // step)               # fewest spans of at most `window` that cover n
+    length = -(-(n + (count - 1) * overlap) // count)  # <= window, since count * step + overlap >= n
+    spans = [(k * (length - overlap), k * (length - overlap) + length) for k in range(count)]
+    return spans[:-1] + [(n - length, n)]
 
 
 def windowed(inputs: PageInputs, run: Callable[[PageInputs], np.ndarray], window: int = WINDOW,

@@ -9,6 +9,7 @@ import pytest
 
 from native_host import Extractor, ModelError, SnapshotError, snapshot_from_html
 from native_host.cli import main as cli_main
+from native_host.model import OVERLAP, WINDOW, windows
 
 PAGES = Path(__file__).parent / "pages"
 ARTICLE = PAGES / "article.html"
@@ -88,6 +89,17 @@ def test_empty_and_textless_pages(extractor):
     for html in ("", "<html><body></body></html>", "<img src=x>", "<frameset><frame src=a></frameset>"):
         r = extractor.extract_html(html)
         assert r.text == "" and r.node_ids == []
+
+
+@pytest.mark.parametrize("n", [1, 511, 512, 513, 529, 640, 641, 896, 897, 1300, 2124, 20_000])
+def test_windows_cover_the_page_with_context_and_no_wasted_window(n):
+    spans = windows(n)
+    assert spans[0][0] == 0 and spans[-1][1] == n
+    assert all(0 < stop - start <= WINDOW for start, stop in spans)
+    assert all(nxt[0] <= prev[1] - min(OVERLAP, n) for prev, nxt in zip(spans, spans[1:]))
+    # As few spans as a cover with OVERLAP-block seams allows, and none of them much shorter than the rest.
+    assert len(spans) == (1 if n <= WINDOW else -(-(n - OVERLAP) // (WINDOW - OVERLAP)))
+    assert max(b - a for a, b in spans) - min(b - a for a, b in spans) <= 1
 
 
 def test_long_page_runs_in_windows(extractor):

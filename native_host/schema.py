@@ -118,11 +118,19 @@ def _compile(schema: dict) -> Check:
         checks.append(check_object)
     if "items" in schema:
         item_check = _compile(schema["items"])
+        accept = _fast_accept(schema["items"])
 
-        def check_items(v, path):
-            if isinstance(v, list):
-                for i, item in enumerate(v):
-                    item_check(item, (path, i))
+        if accept is None:
+            def check_items(v, path):
+                if isinstance(v, list):
+                    for i, item in enumerate(v):
+                        item_check(item, (path, i))
+        else:
+            def check_items(v, path):
+                if isinstance(v, list):
+                    for i, item in enumerate(v):
+                        if not accept(item):
+                            item_check(item, (path, i))
 
         checks.append(check_items)
 
@@ -174,6 +182,59 @@ def _fast_leaf(schema: dict, full: Check) -> Check | None:
 
         return check_boolean
     return None
+
+
+def _leaf_test(schema: dict, x: str) -> str | None:
+    """A Python expression true when the variable `x` satisfies the scalar `schema`; None if not a scalar one."""
+    kind = schema.get("type")
+    if not isinstance(kind, str) or not schema.keys() <= _LEAF_KEYS:
+        return None
+    if kind == "string":
+        lo, hi = int(schema.get("minLength", 0)), schema.get("maxLength")
+        return f"type({x}) is str and {lo} <= len({x})" + (f" <= {int(hi)}" if hi is not None else "")
+    if kind == "boolean":
+        return f"type({x}) is bool"
+    if kind not in ("integer", "number"):
+        return None
+    test = f"type({x}) is int" if kind == "integer" else f"(type({x}) is float or type({x}) is int)"
+    for key, op in (("minimum", ">="), ("maximum", "<=")):
+        if key in schema:
+            test += f" and {x} {op} {float(schema[key])!r}"
+    return test
+
+
+def _fast_accept(schema: dict) -> Callable[[Any], bool] | None:
+    """A single function that says whether a value surely passes an object schema whose properties are
+    scalars or arrays of scalars (a snapshot's node): no call per field and no path built. Whatever it does
+    not accept goes to the full check, which raises the precise error; so it only has to be sufficient.
+    Generated as source once, as one branch per property was half of validating a 5,000-node snapshot."""
+    if schema.get("type") != "object" or not schema.keys() <= {"type", "required", "properties",
+                                                                 "additionalProperties"}:
+        return None
+    props = schema.get("properties", {})
+    required = set(schema.get("required", ()))
+    lines = ["def accept(v):", "    if type(v) is not dict:", "        return False", "    keys = v.keys()",
+             "    if not REQUIRED <= keys:", "        return False"]
+    if schema.get("additionalProperties", True) is False:
+        lines += ["    if not keys <= ALLOWED:", "        return False"]
+    for name, sub in props.items():
+        test = _leaf_test(sub, "x")
+        if test is None:  # an array of scalars, within item bounds
+            test = _leaf_test(sub.get("items", {}), "y")
+            if (test is None or sub.get("type") != "array"
+                    or not sub.keys() <= {"type", "items", "minItems", "maxItems"}):
+                return None
+            size = f"{int(sub.get('minItems', 0))} <= len(x)" + (
+                f" <= {int(sub['maxItems'])}" if "maxItems" in sub else "")
+            test = f"type(x) is list and {size} and all({test} for y in x)"
+        pad = "    " if name in required else "        "
+        if name not in required:
+            lines.append(f"    if {name!r} in v:")
+        lines += [f"{pad}x = v[{name!r}]", f"{pad}if not ({test}):", f"{pad}    return False"]
+    lines.append("    return True")
+    scope = {"REQUIRED": frozenset(required), "ALLOWED": frozenset(props)}
+    exec("\n".join(lines), scope)  # noqa: S102 - source built above from the shipped schema's numbers and names
+    return scope["accept"]
 
 
 @lru_cache(maxsize=1)

@@ -106,3 +106,32 @@ def test_a_lone_surrogate_from_a_python_caller_is_a_clear_snapshot_error():
     assert f"$.nodes[{last}].text" in str(err.value) and "U+FFFD" in str(err.value)
     snapshot["nodes"][last]["text"] = "broken \ud800 text".encode("utf-16", "surrogatepass").decode("utf-16", "replace")
     validate_snapshot(snapshot)  # the fix the message gives works
+
+
+def test_fast_node_check_never_accepts_what_the_schema_rejects():
+    """The generated fast path accepts a node only when the schema does (anything else goes to the full check
+    for its error); and it does accept good nodes, or it would be a slow path in disguise."""
+    import random
+
+    from native_host.schema import _fast_accept
+
+    node_schema = snapshot_schema()["properties"]["nodes"]["items"]
+    accept = _fast_accept(node_schema)
+    assert accept is not None and all(accept(n) for n in good()["nodes"])
+    values = [0, -1, -2, 3, 1.5, -1e9, 1e9, 2e9, float("nan"), float("inf"), True, False, None, "", "a", "x" * 65,
+              "y" * 2049, [], [1, 2, 3, 4], [1, 2, 3], [1, 2, 3, "4"], [True, 1, 2, 3], ["nav"], ["c"] * 33, {}]
+    fields = list(node_schema["properties"]) + ["onclick"]
+    rng = random.Random(7)
+    accepted = 0
+    for _ in range(5000):
+        node = dict(rng.choice(good()["nodes"]))
+        for _ in range(rng.randint(1, 3)):
+            field = rng.choice(fields)
+            if rng.random() < 0.15:
+                node.pop(field, None)
+            else:
+                node[field] = rng.choice(values)
+        if accept(node):
+            accepted += 1
+            jsonschema.validate(node, node_schema)
+    assert accepted > 200  # the sample reaches the accepting side too

@@ -93,7 +93,7 @@ def measure_highlight(browser, name: str, repeats: int) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 5000, 20000])
-    parser.add_argument("--repeats", type=int, default=9)
+    parser.add_argument("--repeats", type=int, default=21)
     parser.add_argument("--host", action="store_true", help="also time Highlight through the installed host")
     parser.add_argument("--model-dir", help="with --host: the model to serve instead of the shipped one")
     args = parser.parse_args()

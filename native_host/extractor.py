@@ -6,9 +6,7 @@ Python users all go through it.
 
 from __future__ import annotations
 
-import gc
 import time
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Collection
 
@@ -18,6 +16,7 @@ from . import __version__
 from .article import build_article
 from .blocks import blocks_from_snapshot
 from .features import Featurizer
+from .gc_pause import gc_paused
 from .limits import MAX_BLOCKS
 from .model import CLASS_VOCAB_FILE, TOKENIZER_FILE, OnnxModel
 from .result import LABELS, BlockResult, Result
@@ -49,7 +48,7 @@ class Extractor:
     def extract_html(self, html: bytes | str, url: str | None = None, views: Collection[str] = READER_VIEWS
                      ) -> Result:
         """`views`: which of the reader's renderings ("html", "markdown") to build; those left out are ""."""
-        with _gc_paused():
+        with gc_paused():
             t0 = time.perf_counter()
             snapshot = snapshot_from_html(html, url=url)
             return self._extract(snapshot, {"snapshot": (time.perf_counter() - t0) * 1000}, views)
@@ -57,7 +56,7 @@ class Extractor:
     def extract_snapshot(self, snapshot: dict, views: Collection[str] = READER_VIEWS) -> Result:
         """Extract from a snapshot that arrived from outside: it is validated first (SnapshotError). A
         highlight alone needs no reader views: at 5k nodes they were a seventh of the engine's time."""
-        with _gc_paused():
+        with gc_paused():
             t0 = time.perf_counter()
             validate_snapshot(snapshot)
             return self._extract(snapshot, {"validate": (time.perf_counter() - t0) * 1000}, views)
@@ -90,20 +89,6 @@ class Extractor:
                       text=article.text, markdown=article.markdown, html=article.html, node_ids=node_ids,
                       blocks=block_results, timings={k: round(v, 3) for k, v in timings.items()},
                       truncated=bool(snapshot.get("truncated")) or len(blocks) >= MAX_BLOCKS)
-
-
-@contextmanager
-def _gc_paused():
-    """The cycle collector off for one page. A page allocates tens of thousands of small objects, none of
-    them in cycles, and the collector's passes over them were a third of the time of a large page; the
-    caller's setting is restored after."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 HEADLINE_MIN = 0.5   # title + heading score a main block needs to be taken as the page's headline

@@ -14,6 +14,7 @@ import struct
 from typing import BinaryIO, Callable
 
 from .errors import ProtocolError, TooLargeError
+from .gc_pause import gc_paused
 
 HEADER = struct.Struct("=I")  # native byte order, as Chromium and Firefox write it
 READ_PIECE = 1024 * 1024       # a long frame is read in pieces so progress can be reported between them
@@ -105,7 +106,8 @@ def decode_message(payload: bytes | bytearray) -> dict:
     except UnicodeDecodeError as exc:
         raise ProtocolError(f"message is not UTF-8 (byte {exc.start}); messages are UTF-8 JSON") from None
     try:
-        message = json.loads(_without_lone_surrogates(text), parse_constant=_refuse_constant)
+        with gc_paused():
+            message = json.loads(_without_lone_surrogates(text), parse_constant=_refuse_constant)
     except json.JSONDecodeError as exc:
         raise ProtocolError(f"message is not JSON ({exc.msg}: line {exc.lineno} column {exc.colno})") from None
     except RecursionError:

@@ -150,42 +150,16 @@ _LEAF_KEYS = frozenset({"type", "minimum", "maximum", "minLength", "maxLength"})
 def _fast_leaf(schema: dict, full: Check) -> Check | None:
     """For a scalar field (one type, its bounds): one call that accepts a good value at once and hands any
     other to `full`, which raises the precise error. Most of a snapshot's fields are such scalars."""
-    kind = schema.get("type")
-    if not isinstance(kind, str) or not schema.keys() <= _LEAF_KEYS:
+    test = _leaf_test(schema, "v")
+    if test is None:
         return None
-    inf = float("inf")
-    if kind == "string":
-        lo, hi = schema.get("minLength", 0), schema.get("maxLength", inf)
-
-        def check_string(v, path):
-            if type(v) is not str or not lo <= len(v) <= hi:
-                full(v, path)
-
-        return check_string
-    lo, hi = schema.get("minimum", -inf), schema.get("maximum", inf)
-    if kind == "integer":
-        def check_integer(v, path):
-            if type(v) is not int or not lo <= v <= hi:
-                full(v, path)
-
-        return check_integer
-    if kind == "number":
-        def check_number(v, path):
-            if (type(v) is not float and type(v) is not int) or not lo <= v <= hi:
-                full(v, path)
-
-        return check_number
-    if kind == "boolean":
-        def check_boolean(v, path):
-            if type(v) is not bool:
-                full(v, path)
-
-        return check_boolean
-    return None
+    return _generated("check", ["def check(v, path):", f"    if not ({test}):", "        full(v, path)"],
+                      {"full": full})
 
 
 def _leaf_test(schema: dict, x: str) -> str | None:
-    """A Python expression true when the variable `x` satisfies the scalar `schema`; None if not a scalar one."""
+    """A Python expression true when the variable `x` surely satisfies the scalar `schema` (one type, its
+    bounds); None if the schema is not such a scalar. A value it rejects goes to the full check."""
     kind = schema.get("type")
     if not isinstance(kind, str) or not schema.keys() <= _LEAF_KEYS:
         return None
@@ -232,9 +206,14 @@ def _fast_accept(schema: dict) -> Callable[[Any], bool] | None:
             lines.append(f"    if {name!r} in v:")
         lines += [f"{pad}x = v[{name!r}]", f"{pad}if not ({test}):", f"{pad}    return False"]
     lines.append("    return True")
-    scope = {"REQUIRED": frozenset(required), "ALLOWED": frozenset(props)}
-    exec("\n".join(lines), scope)  # noqa: S102 - source built above from the shipped schema's numbers and names
-    return scope["accept"]
+    return _generated("accept", lines, {"REQUIRED": frozenset(required), "ALLOWED": frozenset(props)})
+
+
+def _generated(name: str, lines: list[str], scope: dict) -> Callable:
+    """The function `name` defined by `lines`, source built here from the shipped schema's names and numbers
+    (each scalar rule is written once, by _leaf_test, for both the per-field and the per-node checks)."""
+    exec("\n".join(lines), scope)  # noqa: S102 - no text from a snapshot ever reaches it
+    return scope[name]
 
 
 @lru_cache(maxsize=1)

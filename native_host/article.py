@@ -390,8 +390,11 @@ def find_byline(blocks: list[Block], main: list[bool], limit: int = 120) -> str 
     return None
 
 
+READER_VIEWS = frozenset({"html", "markdown"})  # the renderings of the reader, each built only when asked for
+
+
 def build_article(snapshot: dict, blocks: list[Block], main: list[bool], title: str | None,
-                  shown: list[bool] | None = None, views: Collection[str] = ("html", "markdown")) -> Article:
+                  shown: list[bool] | None = None, views: Collection[str] = READER_VIEWS) -> Article:
     """`text` is the main content as labelled; the reader's html and markdown show `shown` (the main blocks
     and the page's headline, which most training golds leave out, so the model often does too). Of html and
     markdown, only those in `views` are built (the pruned tree too, when neither is); the others are ""."""

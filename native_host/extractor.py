@@ -13,7 +13,7 @@ from typing import Collection
 import numpy as np
 
 from . import __version__
-from .article import build_article
+from .article import READER_VIEWS, build_article
 from .blocks import blocks_from_snapshot
 from .features import Featurizer
 from .gc_pause import gc_paused
@@ -22,9 +22,6 @@ from .model import CLASS_VOCAB_FILE, TOKENIZER_FILE, OnnxModel
 from .result import LABELS, BlockResult, Result
 from .schema import validate_snapshot
 from .snapshot import snapshot_from_html
-
-
-READER_VIEWS = frozenset({"html", "markdown"})
 
 
 class Extractor:

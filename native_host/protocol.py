@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from . import __version__, limits
+from .article import READER_VIEWS
 from .errors import (ModelError, PithError, ProtocolError, SnapshotError, UnknownTypeError,
                      UnsupportedVersionError, quoted)
 from .framing import encode_message
@@ -20,6 +21,7 @@ from .framing import encode_message
 PROTOCOL = 1
 WANTS = ("highlight", "article", "text", "markdown")
 DEFAULT_WANT = ("highlight", "article")
+ARTICLE_FIELDS = {"html": "article", "markdown": "markdown", "text": "text"}  # reply's article field -> its want
 
 log = logging.getLogger(__name__)
 
@@ -137,8 +139,8 @@ def shape_result(rid: int, result, want: frozenset[str]) -> dict:
         reply["blocks"] = [{"index": b.index, "node_ids": b.node_ids, "scores": b.scores, "main": b.main}
                            for b in result.blocks]
     article = {"title": result.title, "byline": result.byline, "lang": result.lang, "url": result.url}
-    for field in ("html", "markdown", "text"):
-        if ("article" if field == "html" else field) in want:
+    for field, asked in ARTICLE_FIELDS.items():
+        if asked in want:
             article[field] = getattr(result, field)
     reply["article"] = article
     reply["timings"] = dict(result.timings)
@@ -151,7 +153,7 @@ def handle_extract(request: Request, engine: LazyExtractor) -> dict:
     if "snapshot" not in message:
         raise ProtocolError('an "extract" request needs a "snapshot" (docs/snapshot.md)')
     want = parse_want(message)
-    views = {view for view, asked in (("html", "article"), ("markdown", "markdown")) if asked in want}
+    views = {field for field, asked in ARTICLE_FIELDS.items() if asked in want and field in READER_VIEWS}
     result = engine.get().extract_snapshot(message["snapshot"], views)
     reply = shape_result(request.id, result, want)
     reply["timings"]["host"] = round((time.perf_counter() - request.received) * 1000, 3)

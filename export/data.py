@@ -1,4 +1,4 @@
-"""The training and evaluation pages: five public datasets as gzipped JSON lines, streamed one record at a time.
+"""The training and evaluation pages: thirteen public datasets as gzipped JSON lines, streamed one record at a time.
 
 The pages live outside the repository (they may not be committed): in ``$PITH_DATA`` if set, else in
 ``../shared/data`` beside the project root. Streaming keeps memory flat; the WCXB file alone is ~70 MB
@@ -22,8 +22,22 @@ FILES = {
     "dragnet": "dragnet.jsonl.gz",
     "l3s-gn1": "l3s-gn1.jsonl.gz",
     "wcxb": "wcxb-dev.jsonl.gz",
+    "googletrends": "googletrends.jsonl.gz",
+    "msv-chaos": "msv-chaos.jsonl.gz",
+    "msv-big5": "msv-big5.jsonl.gz",
+    "daniel": "daniel.jsonl.gz",
+    "canola": "canola.jsonl.gz",
+    "zh-cwce": "zh-cwce.jsonl.gz",
+    "htmltotext": "htmltotext.jsonl.gz",
+    "fundus": "fundus.jsonl.gz",
 }
 DATASETS = list(FILES)
+# WCXB's file is kept as first published; its site, site-disjoint split, author, date and the pages that repeat
+# held-back test pages ("drop") come from this sidecar, one line per page with the same ids (data README).
+SIDECARS = {"wcxb": "wcxb-dev.sites.jsonl.gz"}
+SIDECAR_FIELDS = ("site", "split", "author", "date")
+# Golds made by hand-written per-site parsers, not people: narrower than human golds, reported apart.
+PARSER_GOLDS = frozenset({"fundus"})
 SPLITS = ("train", "dev")
 PAGE_TYPES = ("article", "forum", "product", "collection", "listing", "documentation", "service")  # WCXB's
 _ALIASES = {name.removesuffix(".jsonl.gz"): ds for ds, name in FILES.items()}  # "wcxb-dev" names the file
@@ -34,11 +48,14 @@ _UTF16_BOMS = ("\xff\xfe", "\xfe\xff")
 Record = TypedDict("Record", {
     "id": str,
     "dataset": str,
-    "split": str,              # "train" or "dev", fixed by a hash of the id
+    "split": str,              # "train" or "dev", fixed by a hash of the site
     "url": "str | None",
+    "site": "str | None",       # the registered domain; the split is drawn by site (no site on both sides)
     "lang": "str | None",
     "page_type": "str | None",  # WCXB only
     "title": "str | None",
+    "author": "str | None",     # gold byline (WCXB, zh-cwce, fundus)
+    "date": "str | None",       # gold publish date, YYYY-MM-DD (same datasets)
     "main_text": "str | None",  # gold main content, blocks separated by newlines; may be empty
     "with": list[str],         # snippets a correct extraction contains (WCXB only)
     "without": list[str],      # snippets it must not contain
@@ -73,20 +90,36 @@ def repair_gold(text: str | None) -> str | None:
     return text
 
 
-def _records_in(path: Path) -> Iterator[Record]:
+def _lines(path: Path) -> Iterator[dict]:
     with gzip.open(path, "rt", encoding="utf-8") as f:
         for n, line in enumerate(f, 1):
             if not line.strip():
                 continue
             try:
-                record = json.loads(line)
+                yield json.loads(line)
             except json.JSONDecodeError as exc:
                 raise DataError(f"{path}:{n}: not a JSON record ({exc.msg}); the file is damaged, fetch it "
                                 f"again") from exc
-            record["main_text"] = repair_gold(record.get("main_text"))
-            record["with"] = record.get("with") or []
-            record["without"] = record.get("without") or []
-            yield record
+
+
+def _sidecar(path: Path) -> dict[str, dict]:
+    if not path.is_file():
+        raise DataError(f"{path} not found; it carries the site-disjoint split of {path.name.split('.')[0]}: "
+                        f"set PITH_DATA to the folder holding it")
+    return {row["id"]: row for row in _lines(path)}
+
+
+def _records_in(path: Path, sidecar: dict[str, dict] | None = None) -> Iterator[Record]:
+    for record in _lines(path):
+        if sidecar is not None:
+            extra = sidecar.get(record["id"])
+            if extra is None or extra.get("drop"):
+                continue  # repeats a held-back test page (or is unknown to the sidecar): never used
+            record.update({k: extra.get(k) for k in SIDECAR_FIELDS})
+        record["main_text"] = repair_gold(record.get("main_text"))
+        record["with"] = record.get("with") or []
+        record["without"] = record.get("without") or []
+        yield record
 
 
 def iter_records(datasets: list[str] | None = None, split: str | None = None, limit: int | None = None
@@ -104,7 +137,8 @@ def iter_records(datasets: list[str] | None = None, split: str | None = None, li
         taken = 0
         if limit is not None and limit <= 0:
             continue
-        for record in _records_in(path):
+        sidecar = _sidecar(folder / SIDECARS[name]) if name in SIDECARS else None
+        for record in _records_in(path, sidecar):
             if split is not None and record.get("split") != split:
                 continue
             yield record

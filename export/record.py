@@ -163,7 +163,8 @@ def record(out: Path, split: str | None, datasets: list[str] | None = None, limi
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--split", choices=("train", "dev"), default="dev")
+    ap.add_argument("--split", choices=("train", "dev", "all"), default="dev",
+                    help="all: every page of both splits in one corpus")
     ap.add_argument("--out", type=Path, default=None, help="corpus file (default: the cache dir)")
     ap.add_argument("--datasets", default=None, help="comma-separated; default all")
     ap.add_argument("--limit", type=int, default=None, help="pages per dataset")
@@ -171,7 +172,8 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     out = args.out or corpus.default_path(args.split)
-    stats = record(out, args.split, args.datasets.split(",") if args.datasets else None, args.limit, args.timeout)
+    split = None if args.split == "all" else args.split
+    stats = record(out, split, args.datasets.split(",") if args.datasets else None, args.limit, args.timeout)
     print(f"{stats} -> {out}", file=sys.stderr)
     return 0
 

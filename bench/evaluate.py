@@ -24,9 +24,8 @@ from typing import TextIO
 
 from export.data import Record, iter_records
 from native_host.errors import PithError
-from native_host.limits import EVAL_PAGE_TIMEOUT_S
-from native_host.metric import snippet_accuracy, word_prf, words
-from native_host.progress import progress
+from export.metric import snippet_accuracy, word_prf, words
+from native_host.cli.progress import progress
 
 from . import extractors as registry
 from .report import PageScore, RunInfo, groups_of, render, summarize
@@ -64,7 +63,7 @@ def machine() -> str:
 
 
 def evaluate(names: list[str], datasets: list[str] | None, split: str, limit: int | None,
-             timeout_s: float = EVAL_PAGE_TIMEOUT_S, jsonl: TextIO | None = None, command: str = ""
+             timeout_s: float = registry.PAGE_TIMEOUT_S, jsonl: TextIO | None = None, command: str = ""
              ) -> tuple[str, RunInfo]:
     """Run the extractors named over the pages chosen; the markdown report and the run's facts."""
     loaded, info = [], RunInfo(command=command, date=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
@@ -115,7 +114,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--datasets", default=None, help="comma-separated dataset names (default: all)")
     ap.add_argument("--split", default="dev", choices=["dev", "train"], help="(default: %(default)s)")
     ap.add_argument("--limit", type=positive_int, default=None, help="at most N pages per dataset (quick runs)")
-    ap.add_argument("--timeout", type=float, default=EVAL_PAGE_TIMEOUT_S,
+    ap.add_argument("--timeout", type=float, default=registry.PAGE_TIMEOUT_S,
                     help="seconds one extractor may take on one page; past it the page counts as empty and an "
                          "error (0 = no limit) (default: %(default)s)")
     ap.add_argument("--out", type=Path, default=None,

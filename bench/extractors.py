@@ -18,7 +18,6 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from native_host.limits import EVAL_PAGE_TIMEOUT_S
 
 # An extraction function: (html, url) -> main text, or for gold-using extractors (the oracle): record -> text.
 ExtractFn = Callable[..., "str | None"]
@@ -57,6 +56,7 @@ class Outcome:
     error: str | None = None
 
 
+PAGE_TIMEOUT_S = 30.0  # one extractor on one page; past it the page counts as empty and an error
 REGISTRY: dict[str, Spec] = {}
 
 
@@ -93,7 +93,7 @@ def _can_alarm() -> bool:
     return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
 
 
-def call(extractor: Loaded, record: dict, timeout_s: float = EVAL_PAGE_TIMEOUT_S) -> Outcome:
+def call(extractor: Loaded, record: dict, timeout_s: float = PAGE_TIMEOUT_S) -> Outcome:
     """Run one extractor on one record, never raising: an exception or the timeout gives empty text and an
     error. The clock runs around the extractor call only.
 

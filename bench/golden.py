@@ -45,8 +45,8 @@ def pages(every: int) -> list[tuple[str, str | bytes, str | None]]:
 
 def outputs(extractor, html: str | bytes, url: str | None) -> dict:
     """Every stage's output for one page, as plain data."""
-    from native_host.blocks import blocks_from_snapshot
-    from native_host.snapshot import snapshot_from_html
+    from native_host.pipeline.blocks import blocks_from_snapshot
+    from native_host.pipeline.snapshot import snapshot_from_html
 
     snapshot = snapshot_from_html(html, url=url)
     blocks = blocks_from_snapshot(snapshot)
@@ -59,7 +59,7 @@ def outputs(extractor, html: str | bytes, url: str | None) -> dict:
 
 def asset_digests(model_dir: Path) -> dict[str, str]:
     """sha256 of each asset file the ids and scores depend on."""
-    from native_host.model import CLASS_VOCAB_FILE, MODEL_FILE, TOKENIZER_FILE
+    from native_host.pipeline.inference import CLASS_VOCAB_FILE, MODEL_FILE, TOKENIZER_FILE
 
     return {name: hashlib.sha256((model_dir / name).read_bytes()).hexdigest()
             for name in (MODEL_FILE, TOKENIZER_FILE, CLASS_VOCAB_FILE)}

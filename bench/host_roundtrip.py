@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from native_host import snapshot_from_html
-from native_host.blocks import blocks_from_snapshot
-from native_host.client import HostProcess, host_command
-from native_host.framing import encode_message, frame
-from native_host.identity import chromium_origin
+from native_host.pipeline.blocks import blocks_from_snapshot
+from native_host.browser.client import HostProcess, host_command
+from native_host.browser.framing import encode_message, frame
+from native_host.browser.identity import chromium_origin
 
 WORDS = ("river stone bridge valley mill summer town builder hill water road market council winter harvest "
          "school station garden library festival").split()

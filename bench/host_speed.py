@@ -18,8 +18,8 @@ import sys
 from pathlib import Path
 
 from native_host import snapshot_from_html
-from native_host.blocks import blocks_from_snapshot
-from native_host.model import default_model_dir
+from native_host.pipeline.blocks import blocks_from_snapshot
+from native_host.pipeline.inference import default_model_dir
 
 from .host_roundtrip import WORDS, _sentence, _start, cold_start, sweep
 

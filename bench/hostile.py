@@ -23,10 +23,10 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from native_host import limits, snapshot_from_html
-from native_host.client import HostProcess, host_command
-from native_host.framing import HEADER, encode_message
-from native_host.identity import chromium_origin
+from native_host import snapshot_from_html, limits
+from native_host.browser.client import HostProcess, host_command
+from native_host.browser.framing import HEADER, encode_message
+from native_host.browser.identity import chromium_origin
 
 TIMEOUT_S = 600.0
 SENTENCE = "The old mill by the river still grinds flour for the valley every autumn. "

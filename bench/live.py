@@ -3,7 +3,7 @@
     python -m export.record --split dev                 # once: the recorded corpus
     python -m bench.live [--snapshots FILE] [--model NAME=DIR ...] [--out runs/live.md]
 
-Three inputs per page, word-F1 against the gold main text (native_host/metric.py): the snapshot built from the
+Three inputs per page, word-F1 against the gold main text (export/metric.py): the snapshot built from the
 stored HTML (snapshot_from_html), the recorded live snapshot as recorded, and the same live snapshot with its
 live-render fields stripped. The third separates the rendered DOM's effect from the live features' effect.
 Each model named (default: the shipped one) is scored on all three, in the same run, so a retrained model is
@@ -18,10 +18,10 @@ import sys
 from pathlib import Path
 
 from export.data import iter_records
-from native_host import corpus
-from native_host.extractor import Extractor
-from native_host.metric import word_prf, words
-from native_host.progress import progress
+from export import corpus
+from native_host.pipeline.extractor import Extractor
+from export.metric import word_prf, words
+from native_host.cli.progress import progress
 
 INPUTS = ("html", "live", "live, stripped")
 

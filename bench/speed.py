@@ -50,7 +50,7 @@ def per_page(pages: list[dict]) -> tuple[dict[str, list[float]], dict[str, list[
     from selectolax.lexbor import LexborHTMLParser
 
     from native_host import Extractor, snapshot_from_html
-    from native_host.snapshot import decode_html
+    from native_host.pipeline.snapshot import decode_html
 
     pith = Extractor()
     peers = []

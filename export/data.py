@@ -13,7 +13,13 @@ import os
 from pathlib import Path
 from typing import Iterator, TypedDict
 
-from native_host.errors import DataError
+from native_host.errors import PithError
+
+
+class DataError(PithError):
+    """The training and evaluation pages cannot be read (missing folder or file, unknown dataset, bad line)."""
+
+    code = "data_unavailable"
 
 # dataset name (the records' "dataset" field) -> file in the data folder
 FILES = {

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from difflib import SequenceMatcher
 
-from native_host.blocks import Block
-from native_host.metric import words
+from native_host.pipeline.blocks import Block
+from export.metric import words
 
 MAIN_SHARE = 0.5
 LABELS = ("main", "title", "heading", "paragraph", "list", "table")
@@ -69,8 +69,8 @@ def label_blocks(blocks: list[Block], gold_text: str, page_title: str | None = N
 
 def oracle_text(record: dict) -> str:
     """The best a perfect block classifier can extract: exactly the blocks the alignment labels main."""
-    from native_host.blocks import blocks_from_snapshot
-    from native_host.snapshot import snapshot_from_html
+    from native_host.pipeline.blocks import blocks_from_snapshot
+    from native_host.pipeline.snapshot import snapshot_from_html
 
     blocks = blocks_from_snapshot(snapshot_from_html(record["html"], url=record.get("url")))
     labels = label_blocks(blocks, record.get("main_text") or "", record.get("title"))

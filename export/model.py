@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass, field
 import torch
 from torch import nn
 
-from native_host import features as F
+from native_host.pipeline import features as F
 
 
 @dataclass

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from native_host.model import CONFIG_FILE, CLASS_VOCAB_FILE, INPUT_NAMES, MODEL_FILE, TOKENIZER_FILE, OnnxModel
+from native_host.pipeline.inference import CONFIG_FILE, CLASS_VOCAB_FILE, INPUT_NAMES, MODEL_FILE, TOKENIZER_FILE, OnnxModel
 
 from .model import ContentModel, ModelConfig
 from .prepare import load_pages

@@ -24,11 +24,11 @@ from pathlib import Path
 
 import numpy as np
 
-from native_host import corpus
-from native_host import features as F
-from native_host.blocks import blocks_from_snapshot
-from native_host.progress import progress
-from native_host.snapshot import snapshot_from_html
+from export import corpus
+from native_host.pipeline import features as F
+from native_host.pipeline.blocks import blocks_from_snapshot
+from native_host.cli.progress import progress
+from native_host.pipeline.snapshot import snapshot_from_html
 
 from .data import iter_records
 from .labels import LABELS, label_blocks

@@ -1,5 +1,5 @@
 """Record what the browser sees: each data page rendered in headless Chromium, snapshotted by the extension's
-own content script, stored as a msgpack corpus (native_host/corpus.py) for training and measurement.
+own content script, stored as a msgpack corpus (export/corpus.py) for training and measurement.
 
     python -m export.record --split dev                 # -> <cache dir>/snapshots-dev.msgpack
     python -m export.record --split train --out FILE
@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import Iterator
 from urllib.parse import urlsplit
 
-from native_host import corpus
-from native_host.identity import CHROMIUM_EXTENSION_ID
-from native_host.progress import progress
+from export import corpus
+from native_host.browser.identity import CHROMIUM_EXTENSION_ID
+from native_host.cli.progress import progress
 
 from .data import iter_records
 

@@ -22,9 +22,9 @@ import numpy as np
 import torch
 import torch.nn.functional as nnf
 
-from native_host import features as F
-from native_host.metric import word_prf
-from native_host.model import windowed
+from native_host.pipeline import features as F
+from export.metric import word_prf
+from native_host.pipeline.inference import windowed
 
 from .model import ContentModel, ModelConfig
 from .prepare import Page, load_pages

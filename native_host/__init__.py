@@ -8,8 +8,8 @@ The few names most users need::
 """
 
 from .errors import InputError, ModelError, PithError, SnapshotError
-from .schema import validate_snapshot
-from .snapshot import snapshot_from_html
+from .pipeline.schema import validate_snapshot
+from .pipeline.snapshot import snapshot_from_html
 
 __version__ = "0.1.0"
 
@@ -20,7 +20,7 @@ __all__ = ["Extractor", "Result", "snapshot_from_html", "validate_snapshot", "Pi
 def __getattr__(name):
     # The extractor pulls in onnxruntime; load it only when asked for, so `pith --help` stays instant.
     if name in ("Extractor", "Result"):
-        from . import extractor
+        from .pipeline import extractor
 
         return getattr(extractor, name)
     raise AttributeError(name)

@@ -73,9 +73,3 @@ class InstallError(PithError):
     """`pith install`/`uninstall` cannot do what was asked; the message says which option to change."""
 
     code = "bad_input"
-
-
-class DataError(PithError):
-    """The evaluation/training pages cannot be read (missing folder or file, unknown dataset, bad line)."""
-
-    code = "data_unavailable"

@@ -35,7 +35,7 @@ HOST_QUEUE_DEPTH = 2                   # decoded requests waiting for the worker
 MAX_QUOTED_CHARS = 80                  # of a request's value quoted in an error reply and the log
 MAX_REQUEST_ID = 2**53 - 1             # |id| a request may carry: the largest integer JavaScript holds exactly
 
-# Saved files (native_host/files.py, extension/background/save.js): a name from a page title, before ".md".
+# Saved files (native_host/cli/files.py, extension/background/save.js): a name from a page title, before ".md".
 MAX_FILENAME_CHARS = 100               # characters kept of the title
 MAX_FILENAME_BYTES = 200               # of UTF-8: file systems allow 255 bytes, with room for " (12).md"
 
@@ -45,6 +45,3 @@ LOG_BACKUPS = 3                        # rotated files kept
 
 # `pith doctor`.
 DOCTOR_ROUNDTRIP_TIMEOUT_S = 60.0      # the whole round trip through the launcher, model load included
-
-# Evaluation harness (bench/).
-EVAL_PAGE_TIMEOUT_S = 30.0             # one extractor on one page; past it the page counts as empty and an error

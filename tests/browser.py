@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
-from native_host.cli import main as pith_main
-from native_host.identity import CHROMIUM_EXTENSION_ID
+from native_host.cli.main import main as pith_main
+from native_host.browser.identity import CHROMIUM_EXTENSION_ID
 
 ROOT = Path(__file__).resolve().parent.parent
 EXTENSION = ROOT / "extension"
@@ -59,7 +59,7 @@ def register_launcher(profile: Path, launcher: Path) -> None:
     """Register an arbitrary program as the host (for a host that crashes or hangs)."""
     import json
 
-    from native_host.identity import HOST_NAME, chromium_origin
+    from native_host.browser.identity import HOST_NAME, chromium_origin
 
     directory = profile / "NativeMessagingHosts"
     directory.mkdir(parents=True, exist_ok=True)

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import numpy as np
 
-from native_host.client import HostProcess, host_command
-from native_host.features import NUMERIC
-from native_host.identity import chromium_origin
-from native_host.model import CLASS_VOCAB_FILE, CONFIG_FILE, INPUT_NAMES, MODEL_FILE, TOKENIZER_FILE, default_model_dir
+from native_host.browser.client import HostProcess, host_command
+from native_host.pipeline.features import NUMERIC
+from native_host.browser.identity import chromium_origin
+from native_host.pipeline.inference import CLASS_VOCAB_FILE, CONFIG_FILE, INPUT_NAMES, MODEL_FILE, TOKENIZER_FILE, default_model_dir
 from native_host.result import LABELS
 
 

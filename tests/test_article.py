@@ -1,8 +1,8 @@
 """Main blocks -> article HTML, Markdown and text; the article carries structure, never page code."""
 
 from native_host import snapshot_from_html
-from native_host.article import build_article
-from native_host.blocks import blocks_from_snapshot
+from native_host.pipeline.article import build_article
+from native_host.pipeline.blocks import blocks_from_snapshot
 
 BOILER = {"Home", "Footer text", "Advert"}
 

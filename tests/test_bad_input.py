@@ -9,12 +9,12 @@ import json
 
 import pytest
 
-from native_host import limits, snapshot_from_html
+from native_host import snapshot_from_html, limits
 from native_host.errors import ProtocolError, SnapshotError
-from native_host.framing import HEADER, StreamClosed, decode_message, encode_message, frame, read_frame
-from native_host.host import FramedTransport, Server
-from native_host.protocol import parse_request, request_id
-from native_host.schema import validate_snapshot
+from native_host.browser.framing import HEADER, StreamClosed, decode_message, encode_message, frame, read_frame
+from native_host.browser.host import FramedTransport, Server
+from native_host.browser.protocol import parse_request, request_id
+from native_host.pipeline.schema import validate_snapshot
 
 
 class _EchoEngine:

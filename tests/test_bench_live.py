@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from bench import live as bench_live
-from native_host import corpus
-from native_host.model import default_model_dir
-from native_host.snapshot import snapshot_from_html
+from export import corpus
+from native_host.pipeline.inference import default_model_dir
+from native_host.pipeline.snapshot import snapshot_from_html
 from tiny_data import BRIDGE, article_page, write_tiny_data
 
 

@@ -1,7 +1,7 @@
 """Segmentation: formatting folds into blocks, block elements split them, menus combine, ids map back."""
 
 from native_host import snapshot_from_html
-from native_host.blocks import blocks_from_snapshot
+from native_host.pipeline.blocks import blocks_from_snapshot
 
 
 def blocks(html, **kw):

@@ -4,8 +4,7 @@ import gzip
 
 import pytest
 
-from export.data import DATASETS, data_dir, iter_records, repair_gold
-from native_host.errors import DataError
+from export.data import DATASETS, DataError, data_dir, iter_records, repair_gold
 from tiny_data import record, write_jsonl_gz, write_tiny_data
 
 
@@ -26,8 +25,23 @@ def test_data_dir_follows_pith_data(data):
 
 def test_split_and_dataset_order(data):
     assert ids(split="dev") == ["cleaneval/dev-1", "cleaneval/dev-2", "wcxb/dev-1", "wcxb/dev-2"]
-    assert ids(split="train") == ["cleaneval/train-1"]
-    assert len(ids()) == 5
+    assert ids(split="train") == ["cleaneval/train-1", "wcxb/dev-3"]
+    assert len(ids()) == 6
+
+
+def test_wcxb_is_read_through_its_sidecar(data):
+    """WCXB's file keeps its first-published split: site, split, author and date come from the sidecar, and a
+    page it marks `drop` (a repeat of a held-back test page) is never read."""
+    by_id = {r["id"]: r for r in iter_records(datasets=["wcxb"])}
+    assert "wcxb/dev-4" not in by_id
+    assert by_id["wcxb/dev-3"]["split"] == "train" and by_id["wcxb/dev-3"]["site"] == "site2.example"
+    assert (by_id["wcxb/dev-3"]["author"], by_id["wcxb/dev-3"]["date"]) == ("Ann Example", "2024-05-01")
+
+
+def test_a_missing_sidecar_says_what_to_set(data):
+    (data / "wcxb-dev.sites.jsonl.gz").unlink()
+    with pytest.raises(DataError, match="wcxb-dev.sites.jsonl.gz not found.*PITH_DATA"):
+        ids(datasets=["wcxb"])
 
 
 def test_limit_counts_per_dataset_after_the_split(data):
@@ -36,7 +50,7 @@ def test_limit_counts_per_dataset_after_the_split(data):
 
 
 def test_file_stem_names_the_dataset_too(data):
-    assert ids(datasets=["wcxb-dev"]) == ids(datasets=["wcxb"]) == ["wcxb/dev-1", "wcxb/dev-2"]
+    assert ids(datasets=["wcxb-dev"]) == ids(datasets=["wcxb"]) == ["wcxb/dev-1", "wcxb/dev-2", "wcxb/dev-3"]
 
 
 def test_snippet_lists_are_always_lists(data, tmp_path):

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from host_support import model_dir_for_tests
-from native_host.cli import main
-from native_host.install import BY_NAME
+from native_host.cli.main import main
+from native_host.cli.install import BY_NAME
 
 BROWSERS = sorted(BY_NAME)
 
@@ -95,8 +95,8 @@ def test_a_missing_model_fails_the_model_and_the_round_trip(env, capsys):
 def test_the_log_check_shows_the_hosts_last_error(env, model_dir, capsys):
     logs = env / "logs"
     logs.mkdir()
-    (logs / "host.log").write_text("2026-01-01 10:00:00,000 1 INFO native_host.host: started\n"
-                                   "2026-01-01 10:00:01,000 1 ERROR native_host.host: refusing to serve: caller x\n"
-                                   "2026-01-01 10:00:02,000 1 INFO native_host.host: exiting: input closed\n")
+    (logs / "host.log").write_text("2026-01-01 10:00:00,000 1 INFO native_host.browser.host: started\n"
+                                   "2026-01-01 10:00:01,000 1 ERROR native_host.browser.host: refusing to serve: caller x\n"
+                                   "2026-01-01 10:00:02,000 1 INFO native_host.browser.host: exiting: input closed\n")
     doctor(env, model_dir, "--browser", "chrome")
-    assert "last error: 2026-01-01 10:00:01,000 1 ERROR native_host.host: refusing to serve" in capsys.readouterr().out
+    assert "last error: 2026-01-01 10:00:01,000 1 ERROR native_host.browser.host: refusing to serve" in capsys.readouterr().out

@@ -11,7 +11,7 @@ import pytest
 from browser import EXTENSION_ORIGIN, PAGES, extension_browser
 from host_support import model_dir_for_tests
 from native_host import snapshot_from_html, validate_snapshot
-from native_host.blocks import INLINE, blocks_from_snapshot
+from native_host.pipeline.blocks import INLINE, blocks_from_snapshot
 
 pytestmark = pytest.mark.browser
 

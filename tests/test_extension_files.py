@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from native_host import limits
-from native_host.identity import CHROMIUM_EXTENSION_ID, EXTENSION_PUBLIC_KEY, FIREFOX_EXTENSION_ID
-from native_host.snapshot import LEAF_ONLY, SKIP_SUBTREE
+from native_host.browser.identity import CHROMIUM_EXTENSION_ID, EXTENSION_PUBLIC_KEY, FIREFOX_EXTENSION_ID
+from native_host.pipeline.snapshot import LEAF_ONLY, SKIP_SUBTREE
 
 EXTENSION = Path(__file__).resolve().parent.parent / "extension"
 MANIFEST = json.loads((EXTENSION / "manifest.json").read_text())
@@ -79,7 +79,7 @@ def test_the_content_script_limits_are_the_hosts():
     for name in ("MAX_NODES", "MAX_NODE_TEXT", "MAX_TOTAL_TEXT", "MAX_ATTR_CHARS", "MAX_CLASSES", "MAX_REQUEST_BYTES",
                  "MAX_FILENAME_CHARS", "MAX_FILENAME_BYTES"):
         assert values[name] == getattr(limits, name), name
-    schema = json.loads((Path(limits.__file__).parent / "snapshot.schema.json").read_text())
+    schema = json.loads((Path(limits.__file__).parent / "pipeline" / "snapshot.schema.json").read_text())
     node = schema["properties"]["nodes"]["items"]["properties"]
     assert values["MAX_TAG_CHARS"] == node["tag"]["maxLength"]
     assert values["MAX_TITLE_CHARS"] == schema["properties"]["title"]["maxLength"]
@@ -98,7 +98,7 @@ def test_the_content_script_skips_what_snapshot_py_skips(name, expected):
 def test_the_content_script_knows_the_inline_tags_blocks_py_folds_into_their_block():
     """The content script reads live fields only for the owners of text, found as blocks.py finds them:
     the two inline lists must be the same."""
-    from native_host.blocks import INLINE
+    from native_host.pipeline.blocks import INLINE
 
     text = (EXTENSION / "content" / "snapshot.js").read_text()
     found = re.search(r"const INLINE = new Set\(\((.*?)\)\.split", text, re.S)

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from native_host import Extractor, ModelError, SnapshotError, snapshot_from_html
-from native_host.cli import main as cli_main
-from native_host.model import OVERLAP, WINDOW, windows
+from native_host.cli.main import main as cli_main
+from native_host.pipeline.inference import OVERLAP, WINDOW, windows
 
 PAGES = Path(__file__).parent / "pages"
 ARTICLE = PAGES / "article.html"
@@ -124,7 +124,7 @@ def test_cli_single_file_formats(capsys):
 
 
 def test_cli_stdin():
-    out = subprocess.run([sys.executable, "-m", "native_host.cli", "extract", "-"], input=ARTICLE.read_bytes(),
+    out = subprocess.run([sys.executable, "-m", "native_host", "extract", "-"], input=ARTICLE.read_bytes(),
                          capture_output=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert b"Twice a day" in out.stdout
@@ -138,7 +138,7 @@ def test_cli_directory_to_jsonl_with_workers(tmp_path):
     (pages / "bad.html").write_bytes(b"\xff\xfe\x00<<<")
     (pages / "notes.txt").write_text("not html")
     out = tmp_path / "result.jsonl"
-    proc = subprocess.run([sys.executable, "-m", "native_host.cli", "extract", str(pages), "--out", str(out),
+    proc = subprocess.run([sys.executable, "-m", "native_host", "extract", str(pages), "--out", str(out),
                            "--workers", "2"], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     rows = [json.loads(line) for line in out.read_text().splitlines()]

@@ -23,10 +23,10 @@ from hypothesis import strategies as st
 from host_support import model_dir_for_tests
 from native_host import limits
 from native_host.errors import SnapshotError
-from native_host.framing import HEADER, StreamClosed, decode_message, encode_message, frame, read_frame
-from native_host.host import FramedTransport, Server
-from native_host.protocol import LazyExtractor, reply_payloads, shape_result
-from native_host.schema import validate_snapshot
+from native_host.browser.framing import HEADER, StreamClosed, decode_message, encode_message, frame, read_frame
+from native_host.browser.host import FramedTransport, Server
+from native_host.browser.protocol import LazyExtractor, reply_payloads, shape_result
+from native_host.pipeline.schema import validate_snapshot
 
 EXAMPLES = int(os.environ.get("PITH_FUZZ_EXAMPLES", "25"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow,

@@ -148,8 +148,10 @@ def test_readability_text_copes_with_control_characters():
 def test_no_page_to_score_fails(tmp_path, monkeypatch, capsys):
     folder = tmp_path / "empty"
     folder.mkdir()
-    for name in ("cleaneval", "cleanportaleval", "dragnet", "l3s-gn1", "wcxb-dev"):
-        write_jsonl_gz(folder / f"{name}.jsonl.gz", [])
+    from export.data import FILES, SIDECARS
+
+    for name in [*FILES.values(), *SIDECARS.values()]:
+        write_jsonl_gz(folder / name, [])
     monkeypatch.setenv("PITH_DATA", str(folder))
     rc, _, _ = run(tmp_path)
     assert rc == 1

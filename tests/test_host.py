@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from host_support import article_html, model_dir_for_tests, start_host
-from native_host import limits, snapshot_from_html
-from native_host.client import host_command
-from native_host.framing import HEADER, StreamClosed, encode_message, frame, read_frame
-from native_host.identity import FIREFOX_EXTENSION_ID
+from native_host import snapshot_from_html, limits
+from native_host.browser.client import host_command
+from native_host.browser.framing import HEADER, StreamClosed, encode_message, frame, read_frame
+from native_host.browser.identity import FIREFOX_EXTENSION_ID
 
 ERROR_CODES = {"bad_snapshot", "bad_request", "unknown_type", "unsupported_version", "too_large",
                "model_unavailable", "internal"}
@@ -225,7 +225,7 @@ def test_json_lines_mode_serves_a_script(tmp_path, model_dir, small_snapshot):
 def test_the_log_rotates(tmp_path, monkeypatch):
     import logging
 
-    from native_host.logs import setup_logging
+    from native_host.browser.logs import setup_logging
 
     monkeypatch.setenv("PITH_LOG_DIR", str(tmp_path))
     path = setup_logging("INFO")

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from native_host.cli import main
-from native_host.identity import FIREFOX_EXTENSION_ID, HOST_NAME, chromium_origin
+from native_host.cli.main import main
+from native_host.browser.identity import FIREFOX_EXTENSION_ID, HOST_NAME, chromium_origin
 
 # Where each browser reads per-user host manifests (the browsers' documentation), written out independently
 # of install.py's table so a typo there fails here.
@@ -161,7 +161,7 @@ def test_chromium_starts_the_installed_host_and_receives_a_chunked_article(tmp_p
 
     from host_support import article_html, model_dir_for_tests
     from native_host import snapshot_from_html
-    from native_host.identity import EXTENSION_PUBLIC_KEY
+    from native_host.browser.identity import EXTENSION_PUBLIC_KEY
 
     extension = tmp_path / "probe"
     extension.mkdir()
@@ -202,7 +202,7 @@ def test_the_allowed_origin_is_the_one_the_extension_key_gives(tmp_path, home):
     import base64
     import hashlib
 
-    from native_host.identity import EXTENSION_PUBLIC_KEY
+    from native_host.browser.identity import EXTENSION_PUBLIC_KEY
 
     digest = hashlib.sha256(base64.b64decode(EXTENSION_PUBLIC_KEY)).hexdigest()[:32]
     extension_id = "".join(chr(ord("a") + int(c, 16)) for c in digest)

@@ -2,7 +2,7 @@
 
 from export.labels import aligned_counts, label_blocks, oracle_text
 from native_host import snapshot_from_html
-from native_host.blocks import blocks_from_snapshot
+from native_host.pipeline.blocks import blocks_from_snapshot
 
 
 def blocks(html):

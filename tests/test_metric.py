@@ -2,7 +2,7 @@
 
 import pytest
 
-from native_host.metric import fold, snippet_accuracy, word_prf, words
+from export.metric import fold, snippet_accuracy, word_prf, words
 
 
 def test_words_are_lowercased_word_runs():

@@ -13,8 +13,8 @@ import pytest
 
 from bench.golden import ARRAYS, PINNED, ROOT, asset_digests, outputs
 from native_host import Extractor
-from native_host.blocks import blocks_from_snapshot
-from native_host.snapshot import snapshot_from_html
+from native_host.pipeline.blocks import blocks_from_snapshot
+from native_host.pipeline.snapshot import snapshot_from_html
 
 ASSET_BOUND = ("text_ids", "class_ids")
 
@@ -96,7 +96,7 @@ def test_block_paths_match_the_plain_walk_at_any_depth(depth):
                                   "漢字かな 123 ＡＢＣ", "\x00\x1f tabs\tand\nnewlines"])
 def test_character_counts_are_str_methods(text):
     """The fast counts behind the letter, digit and capital ratios agree with str.isalpha/isdigit/isupper."""
-    from native_host.features import _char_counts
+    from native_host.pipeline.features import _char_counts
 
     assert _char_counts(text) == (sum(c.isalpha() for c in text), sum(c.isdigit() for c in text),
                                   sum(c.isupper() for c in text))

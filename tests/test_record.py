@@ -1,12 +1,12 @@
 """The recorder (export/record.py) in real headless Chromium, and the msgpack corpus it writes
-(native_host/corpus.py): two small pages recorded and read back, resuming, a truncated tail."""
+(export/corpus.py): two small pages recorded and read back, resuming, a truncated tail."""
 
 from __future__ import annotations
 
 import msgpack
 import pytest
 
-from native_host import corpus
+from export import corpus
 
 ARTICLE = ("<html><head><title>Tide clock</title></head><body><nav><a href='/'>Home</a></nav>"
            "<article><h1>The tide clock</h1><p>Every evening the keeper winds the harbour clock by hand.</p>"

@@ -13,8 +13,8 @@ import pytest
 
 from browser import extension_browser
 from host_support import model_dir_for_tests
-from native_host import corpus
-from native_host.cli import main as pith_main
+from export import corpus
+from native_host.cli.main import main as pith_main
 
 pytestmark = pytest.mark.browser
 

@@ -7,7 +7,7 @@ import jsonschema
 import pytest
 
 from native_host import SnapshotError, snapshot_from_html, validate_snapshot
-from native_host.schema import snapshot_schema
+from native_host.pipeline.schema import snapshot_schema
 
 
 def good():
@@ -113,7 +113,7 @@ def test_fast_node_check_never_accepts_what_the_schema_rejects():
     for its error); and it does accept good nodes, or it would be a slow path in disguise."""
     import random
 
-    from native_host.schema import _fast_accept
+    from native_host.pipeline.schema import _fast_accept
 
     node_schema = snapshot_schema()["properties"]["nodes"]["items"]
     accept = _fast_accept(node_schema)

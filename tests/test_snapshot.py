@@ -5,7 +5,7 @@ import json
 import pytest
 
 from native_host import snapshot_from_html, validate_snapshot
-from native_host.snapshot import decode_html
+from native_host.pipeline.snapshot import decode_html
 
 
 def texts(snapshot):

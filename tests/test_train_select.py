@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from export.prepare import Page
-from native_host import features as F
+from native_host.pipeline import features as F
 
 
 def page(id_: str, source: str, texts: list[str], gold: str) -> Page:

@@ -59,8 +59,10 @@ def write_tiny_data(folder: Path) -> Path:
     """Three dev pages worth scoring (two datasets, two WCXB page types), one dev page with an empty gold,
     and one train page the dev split must not pick up; the other datasets' files are there but empty."""
     folder.mkdir(parents=True, exist_ok=True)
-    for name in ("cleanportaleval", "dragnet", "l3s-gn1"):
-        write_jsonl_gz(folder / f"{name}.jsonl.gz", [])
+    from export.data import FILES
+
+    for name in FILES.values():
+        write_jsonl_gz(folder / name, [])
     write_jsonl_gz(folder / "cleaneval.jsonl.gz", [
         record("cleaneval/dev-1", "cleaneval", "dev", article_page("Growing tomatoes", GARDEN),
                "Growing tomatoes\n" + "\n".join(GARDEN)),
@@ -68,11 +70,22 @@ def write_tiny_data(folder: Path) -> Path:
                "\n".join(GARDEN)),
         record("cleaneval/dev-2", "cleaneval", "dev", article_page("Empty gold", GARDEN), "  "),
     ])
-    write_jsonl_gz(folder / "wcxb-dev.jsonl.gz", [
+    wcxb = [
         record("wcxb/dev-1", "wcxb", "dev", article_page("A bridge opens", BRIDGE),
                "A bridge opens\n" + "\n".join(BRIDGE), "article",
                with_=["new footbridge over the river", "steel arch"], without=["All rights reserved"]),
         record("wcxb/dev-2", "wcxb", "dev", article_page("Blank pages from the printer", FORUM),
                "\n".join(FORUM), "forum", with_=["stale settings"], without=["About us"]),
-    ])
+        # WCXB's file keeps its first-published split; its sidecar moves this page to train, and drops the next
+        record("wcxb/dev-3", "wcxb", "dev", article_page("A bridge opens", BRIDGE), "\n".join(BRIDGE), "article"),
+        record("wcxb/dev-4", "wcxb", "dev", article_page("A repeated test page", BRIDGE), "\n".join(BRIDGE),
+               "article"),
+    ]
+    write_jsonl_gz(folder / "wcxb-dev.jsonl.gz", wcxb)
+    sidecar = [{"id": r["id"], "site": f"site{n}.example", "split": "dev", "author": None, "date": None,
+                "drop": None} for n, r in enumerate(wcxb)]
+    sidecar[2]["split"] = "train"
+    sidecar[2]["author"], sidecar[2]["date"] = "Ann Example", "2024-05-01"
+    sidecar[3]["drop"] = "repeats a held-back test page"
+    write_jsonl_gz(folder / "wcxb-dev.sites.jsonl.gz", sidecar)
     return folder

@@ -1,5 +1,5 @@
 // The browser's side of protocol v1 (docs/protocol.md): one long-lived native port, request ids, chunk
-// reassembly, progress notes and timeouts. native_host/client.py is the same logic in Python.
+// reassembly, progress notes and timeouts. native_host/browser/client.py is the same logic in Python.
 //
 // One port serves every request, so the model loads once per browser session. When the port closes
 // (host missing, crashed, killed), every pending request fails with the reason mapped to a fix, and the

@@ -1,5 +1,5 @@
 // A minimal MessagePack encoder for the "Record this page" download: the snapshot stored exactly as the
-// recorder's corpora store it (native_host/corpus.py reads both), without shipping a library. JSON values
+// recorder's corpora store it (export/corpus.py reads both), without shipping a library. JSON values
 // only: null, booleans, numbers (integers up to 32 bits compactly, the rest as float64), strings, arrays,
 // plain objects (undefined members skipped, as JSON.stringify does).
 const utf8 = new TextEncoder();

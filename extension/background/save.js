@@ -10,7 +10,7 @@ const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\s*\.
 const utf8 = new TextEncoder();
 
 /** A file name from a title: letters, digits and a little punctuation, never a path, a dot file, a device
- * name or empty, short enough in UTF-8 bytes for any file system. native_host/files.py's safe_filename
+ * name or empty, short enough in UTF-8 bytes for any file system. native_host/cli/files.py's safe_filename
  * follows the same rules (tests/test_files.py runs both on the same titles). */
 export function safeFilename(title, extension) {
   let name = String(title || "").normalize("NFC")

@@ -1,6 +1,6 @@
 // Live DOM -> snapshot v1 (docs/snapshot.md), with the live-render fields only a browser can fill.
 //
-// It follows native_host/snapshot.py rule for rule (same skipped subtrees, same leaf-only elements, same
+// It follows native_host/pipeline/snapshot.py rule for rule (same skipped subtrees, same leaf-only elements, same
 // attribute fields and hidden-by-markup test), so a static page gives the host the same blocks whichever way
 // it arrives; tests/test_extension_e2e.py compares the two node by node. Where the two paths must differ
 // (docs/snapshot.md says so): <noscript> is skipped (a page running scripts never shows it), and the documents
@@ -8,7 +8,7 @@
 //
 // Speed: a pre-order pass over the DOM that reads markup only, then a pass over the elements whose live
 // fields the model can use: the *owners* of text (the nearest non-inline element above a non-blank text node,
-// as native_host/blocks.py assigns text to blocks) get their style and box read, and their ancestors only
+// as native_host/pipeline/blocks.py assigns text to blocks) get their style and box read, and their ancestors only
 // the style a descendant's visibility depends on. Inline elements, empty containers and the rest are never
 // read: style and box reads were nearly all of the pass's time. Nothing is written to the page during
 // either pass, so the browser lays the page out once, not per element.
@@ -20,7 +20,7 @@
   const L = globalThis.PITH_LIMITS;
   const SKIP_SUBTREE = new Set(["script", "style", "template", "head", "noscript"]);
   const LEAF_ONLY = new Set(["svg", "iframe", "object", "embed", "canvas", "video", "audio", "select"]);
-  // Inline formatting elements: their text belongs to the enclosing block (native_host/blocks.py INLINE,
+  // Inline formatting elements: their text belongs to the enclosing block (native_host/pipeline/blocks.py INLINE,
   // checked equal by tests/test_extension_files.py).
   const INLINE = new Set(("a abbr acronym b bdi bdo big br cite code data del dfn em font i ins kbd label mark nobr " +
                           "q rp rt ruby s samp small span strike strong sub sup time tt u var wbr").split(" "));

@@ -19,8 +19,8 @@ from pathlib import Path
 
 from platformdirs import user_data_dir
 
-from .errors import InstallError
-from .identity import FIREFOX_EXTENSION_ID, HOST_NAME, chromium_origin
+from ..errors import InstallError
+from ..browser.identity import FIREFOX_EXTENSION_ID, HOST_NAME, chromium_origin
 
 PLATFORMS = ("linux", "macos")
 LAUNCHER = "pith-host"

@@ -18,8 +18,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Iterator
 
-from .errors import InputError
-from .limits import MAX_FILENAME_BYTES, MAX_FILENAME_CHARS
+from ..errors import InputError
+from ..limits import MAX_FILENAME_BYTES, MAX_FILENAME_CHARS
 
 KEPT_PUNCTUATION = frozenset(" _-.,()[]")
 # Names Windows reserves for devices, with any extension ("con.tar.md" opens the console too).

@@ -14,8 +14,8 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any, Callable
 
-from . import limits
-from .errors import SnapshotError, quoted
+from .. import limits
+from ..errors import SnapshotError, quoted
 
 # A check takes the value and where it sits: "$", or (parent's path, key or index). The path is rendered as
 # text ("$.nodes[3].tag") only for an error: formatting it for each of a snapshot's fields was most of the

@@ -15,9 +15,9 @@ from typing import Callable
 
 import numpy as np
 
-from .errors import ModelError
+from ..errors import ModelError
 from .features import PageInputs
-from .result import LABELS
+from ..result import LABELS
 
 WINDOW = 512     # blocks per window
 OVERLAP = 128    # blocks shared by consecutive windows
@@ -66,7 +66,7 @@ def windowed(inputs: PageInputs, run: Callable[[PageInputs], np.ndarray], window
 
 def default_model_dir() -> Path:
     # Beside this module (not importlib.resources, whose import alone cost the host's cold start ~15 ms).
-    return Path(__file__).resolve().parent / ASSETS
+    return Path(__file__).resolve().parent.parent / ASSETS
 
 
 def optimised_cache_path(model: Path, ort_version: str) -> Path | None:

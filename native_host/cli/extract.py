@@ -15,9 +15,9 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from .errors import InputError, PithError
+from ..errors import InputError, PithError
 from .files import replaced_atomically, safe_filename, write_new
-from .limits import one_page_threads
+from ..limits import one_page_threads
 from .progress import progress
 
 FORMATS = ("text", "markdown", "html", "json", "blocks")
@@ -48,7 +48,7 @@ def register(sub) -> None:
 
 
 def run_snapshot(args) -> int:
-    from .snapshot import snapshot_from_html
+    from ..pipeline.snapshot import snapshot_from_html
 
     snapshot = snapshot_from_html(_read(_expand([args.input])[0]), url=args.url)
     sys.stdout.write(json.dumps(snapshot, ensure_ascii=False) + "\n")
@@ -112,7 +112,7 @@ _WORKER_EXTRACTOR = None
 
 def _init_worker(model_dir, threads: int = 1) -> None:
     global _WORKER_EXTRACTOR
-    from .extractor import Extractor
+    from ..pipeline.extractor import Extractor
 
     _WORKER_EXTRACTOR = Extractor(model_dir, threads=threads)
 
@@ -129,13 +129,13 @@ def _work(item: str) -> dict:
 
 def replay(args) -> int:
     """A recorded snapshot through Extractor.extract_snapshot, the call the host's "extract" request makes."""
-    from . import corpus
-    from .extractor import Extractor
+    from ..pipeline.extractor import Extractor
+    from .recorded import read_one
 
     if args.inputs or args.out or args.save:
         raise InputError("--snapshot replays one recorded file; give no other inputs, --out or --save with it")
     try:
-        record = corpus.read_one(args.snapshot)
+        record = read_one(args.snapshot)
     except OSError as exc:
         raise InputError(f"cannot read {args.snapshot}: {exc.strerror}") from exc
     except ValueError as exc:
@@ -152,7 +152,7 @@ def run(args) -> int:
         raise InputError("give an HTML file, a directory, - for stdin, or --snapshot FILE.msgpack")
     files = _expand(args.inputs)
     if len(files) == 1 and not args.out:
-        from .extractor import Extractor
+        from ..pipeline.extractor import Extractor
 
         result = Extractor(args.model_dir, threads=one_page_threads()).extract_html(_read(files[0]), url=args.url)
         output = render(result, args.format).rstrip("\n") + "\n"

@@ -13,8 +13,8 @@ import re
 import struct
 from typing import BinaryIO, Callable
 
-from .errors import ProtocolError, TooLargeError
-from .gc_pause import gc_paused
+from ..errors import ProtocolError, TooLargeError
+from ..gc_pause import gc_paused
 
 HEADER = struct.Struct("=I")  # native byte order, as Chromium and Firefox write it
 READ_PIECE = 1024 * 1024       # a long frame is read in pieces so progress can be reported between them

@@ -11,11 +11,12 @@ import argparse
 import importlib
 import sys
 
-from . import __version__
-from .errors import PithError
+from .. import __version__
+from ..errors import PithError
 
 # subcommand modules, in the order `pith --help` lists them
-SUBCOMMAND_MODULES = ["cli_extract", "host", "install", "doctor"]
+SUBCOMMAND_MODULES = ["native_host.cli.extract", "native_host.browser.host", "native_host.cli.install",
+                      "native_host.cli.doctor"]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -24,13 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"pith {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in SUBCOMMAND_MODULES:
-        try:
-            module = importlib.import_module(f".{name}", __package__)
-        except ModuleNotFoundError as exc:
-            if exc.name == f"{__package__}.{name}":
-                continue  # subcommand not built yet
-            raise
-        module.register(sub)
+        importlib.import_module(name).register(sub)
     return parser
 
 

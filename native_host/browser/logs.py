@@ -14,7 +14,7 @@ from pathlib import Path
 
 from platformdirs import user_log_dir
 
-from . import limits
+from .. import limits
 
 LOG_FILE = "host.log"
 FORMAT = "%(asctime)s %(process)d %(levelname)s %(name)s: %(message)s"

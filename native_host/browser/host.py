@@ -19,8 +19,8 @@ import time
 from dataclasses import dataclass
 from typing import BinaryIO, Callable, Protocol
 
-from . import __version__, limits
-from .errors import ProtocolError, TooLargeError
+from .. import __version__, limits
+from ..errors import ProtocolError, TooLargeError
 from .framing import READ_PIECE, StreamClosed, decode_message, encode_message, read_frame, write_frame
 from .identity import FIREFOX_EXTENSION_ID, chromium_origin
 from .logs import setup_logging

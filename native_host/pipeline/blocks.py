@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from . import limits
+from .. import limits
 
 # Formatting tags: their text belongs to the enclosing block (SemText's group 2).
 INLINE = frozenset("""a abbr acronym b bdi bdo big br cite code data del dfn em font i ins kbd label mark nobr q

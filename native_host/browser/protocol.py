@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from . import __version__, limits
-from .article import READER_VIEWS
-from .errors import (ModelError, PithError, ProtocolError, SnapshotError, UnknownTypeError,
+from .. import __version__, limits
+from ..pipeline.article import READER_VIEWS
+from ..errors import (ModelError, PithError, ProtocolError, SnapshotError, UnknownTypeError,
                      UnsupportedVersionError, quoted)
 from .framing import encode_message
 
@@ -48,7 +48,7 @@ class LazyExtractor:
         if self._extractor is None:
             t0 = time.perf_counter()
             try:
-                from .extractor import Extractor
+                from ..pipeline.extractor import Extractor
 
                 self._extractor = Extractor(model_dir=self.model_dir, threads=limits.one_page_threads())
             except ModelError as exc:

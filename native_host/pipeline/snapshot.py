@@ -16,7 +16,7 @@ from urllib.parse import urljoin
 
 from selectolax.lexbor import LexborHTMLParser
 
-from . import limits
+from .. import limits
 
 FORMAT = "pith-snapshot"
 VERSION = 1

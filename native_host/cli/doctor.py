@@ -15,12 +15,12 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import limits
-from .client import HostProcess, host_command
-from .errors import InstallError, PithError
-from .identity import FIREFOX_EXTENSION_ID, HOST_NAME, chromium_origin
+from .. import limits
+from ..browser.client import HostProcess, host_command
+from ..errors import InstallError, PithError
+from ..browser.identity import FIREFOX_EXTENSION_ID, HOST_NAME, chromium_origin
 from .install import BY_NAME, BROWSERS, MANIFEST, Places, Target, add_place_arguments, places_from_args, targets
-from .logs import log_path
+from ..browser.logs import log_path
 
 PROBE_HTML = ("<html lang='en'><head><title>Doctor</title></head><body><nav><a href='/'>Home</a></nav><article>"
               "<h1>A page for the doctor</h1><p>This paragraph is long enough to be the main content of a page: "
@@ -97,7 +97,7 @@ def check_launcher(launcher: Path) -> Finding:
 
 def check_model(model_dir: str | None) -> Finding:
     try:
-        from .extractor import Extractor
+        from ..pipeline.extractor import Extractor
 
         info = Extractor(model_dir=model_dir).info
     except PithError as exc:
@@ -117,7 +117,7 @@ def _exchange(process: HostProcess, snapshot: dict, out: dict) -> None:
 
 def check_round_trip(argv: list[str], model_dir: str | None, timeout: float) -> Finding:
     """hello + extract through `argv` (the launcher, as the browser runs it) with the real framing."""
-    from .snapshot import snapshot_from_html
+    from ..pipeline.snapshot import snapshot_from_html
 
     what = "round trip"
     env = {"PITH_MODEL_DIR": model_dir} if model_dir else {}

@@ -12,14 +12,14 @@ from typing import Collection
 
 import numpy as np
 
-from . import __version__
+from .. import __version__
 from .article import READER_VIEWS, build_article
 from .blocks import blocks_from_snapshot
 from .features import Featurizer
-from .gc_pause import gc_paused
-from .limits import MAX_BLOCKS
-from .model import CLASS_VOCAB_FILE, TOKENIZER_FILE, OnnxModel
-from .result import LABELS, BlockResult, Result
+from ..gc_pause import gc_paused
+from ..limits import MAX_BLOCKS
+from .inference import CLASS_VOCAB_FILE, TOKENIZER_FILE, OnnxModel
+from ..result import LABELS, BlockResult, Result
 from .schema import validate_snapshot
 from .snapshot import snapshot_from_html
 

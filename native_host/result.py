@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 
 LABELS = ("main", "title", "heading", "paragraph", "list", "table")
+PAGE_TYPES = ("article", "forum", "product", "collection", "listing", "documentation", "service")  # WCXB's
 
 
 @dataclass
@@ -19,12 +20,21 @@ class BlockResult:
 
 
 @dataclass
+class Image:
+    """The article's lead image."""
+
+    url: str
+    alt: str | None = None
+
+
+@dataclass
 class Result:
-    """Main content of one page. `node_ids` are snapshot node ids, for highlighting in the live page."""
+    """Main content of one page, and what a reader view or a clipper shows about it. `node_ids` are snapshot
+    node ids, for highlighting in the live page. Metadata fields are None where the page does not say."""
 
     url: str | None
     title: str | None
-    byline: str | None
+    byline: str | None          # author names only
     lang: str | None
     text: str
     markdown: str
@@ -33,6 +43,16 @@ class Result:
     blocks: list[BlockResult]
     timings: dict[str, float] = field(default_factory=dict)  # milliseconds per stage
     truncated: bool = False
+    date: str | None = None           # published, ISO 8601
+    modified: str | None = None       # last modified, ISO 8601
+    site_name: str | None = None
+    dir: str | None = None            # "ltr" | "rtl" | "auto"
+    description: str | None = None
+    image: Image | None = None
+    canonical_url: str | None = None
+    page_type: str | None = None      # one of PAGE_TYPES
+    word_count: int = 0
+    reading_minutes: int = 0
 
     def to_dict(self) -> dict:
         return asdict(self)

@@ -10,9 +10,10 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass, field
 
-from export.data import DATASETS, PAGE_TYPES
+from export.data import DATASETS, PAGE_TYPES, PARSER_GOLDS
 
 ALL = "all pages"
+HUMAN = "pages with human golds"  # all but the datasets whose golds per-site parsers made (narrower)
 SEP = " · "   # between a dataset and its page type in a row name
 ROWS = "dataset · page type"
 
@@ -67,15 +68,18 @@ class RunInfo:
 
 def groups_of(dataset: str, page_type: str | None) -> list[str]:
     """The report rows a page counts in."""
-    return [ALL, dataset] + ([f"{dataset}{SEP}{page_type}"] if page_type else [])
+    return ([ALL] + ([HUMAN] if dataset not in PARSER_GOLDS else []) + [dataset]
+            + ([f"{dataset}{SEP}{page_type}"] if page_type else []))
 
 
 def row_order(present: set[str]) -> list[str]:
     """All pages first, then the datasets in their usual order, each followed by its page types."""
     datasets = [d for d in DATASETS if d in present]
-    datasets += sorted(k for k in present if k != ALL and SEP not in k and k not in DATASETS)
+    datasets += sorted(k for k in present if k not in (ALL, HUMAN) and SEP not in k and k not in DATASETS)
     rank = {t: i for i, t in enumerate(PAGE_TYPES)}
     order = [ALL] if ALL in present else []
+    if HUMAN in present and PARSER_GOLDS & present:  # a row of its own only where it differs from all pages
+        order.append(HUMAN)
     for ds in datasets:
         types = [k.split(SEP, 1)[1] for k in present if k.startswith(ds + SEP)]
         order += [ds] + [f"{ds}{SEP}{t}" for t in sorted(types, key=lambda t: (rank.get(t, len(rank)), t))]

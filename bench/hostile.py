@@ -1,4 +1,4 @@
-"""Hostile pages through the real host (issue 7): the time and peak memory each one costs, and what it gets.
+"""Hostile pages through the real host: the time and peak memory each one costs, and what it gets.
 
     python -m bench.hostile                 # the full sizes (1,000,000 elements, a 100 MB text node...)
     python -m bench.hostile --scale 0.02    # the same shapes, small (what tests/test_hostile.py sends)

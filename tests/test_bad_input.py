@@ -1,4 +1,4 @@
-"""Bad frames and requests (issue 7, item 2): each gets an error answer, or a clean exit with a logged reason
+"""Bad frames and requests: each gets an error answer, or a clean exit with a logged reason
 where the stream itself is broken; never a hang, never a traceback on stdout. In process, on the real
 Server, framing and protocol; tests/test_host.py does the same through the real host process."""
 

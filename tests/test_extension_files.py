@@ -103,3 +103,20 @@ def test_the_content_script_knows_the_inline_tags_blocks_py_folds_into_their_blo
     text = (EXTENSION / "content" / "snapshot.js").read_text()
     found = re.search(r"const INLINE = new Set\(\((.*?)\)\.split", text, re.S)
     assert found and set(" ".join(re.findall(r'"([a-z ]*)"', found.group(1))).split()) == set(INLINE)
+
+
+def test_every_error_code_the_host_sends_has_the_extensions_words():
+    """A code errors.js does not know shows the "internal" text: each PithError code needs its entry."""
+    from native_host import errors
+
+    text = (EXTENSION / "background" / "errors.js").read_text()
+    body = text[text.index("export const PROBLEMS = {"):text.index("\n};", text.index("export const PROBLEMS"))]
+    known = set(re.findall(r"^  (\w+): \{", body, re.M))
+    codes = {cls.code for cls in vars(errors).values() if isinstance(cls, type) and issubclass(cls, errors.PithError)}
+    assert codes <= known, codes - known
+
+
+def test_the_extension_and_the_package_carry_one_version():
+    from native_host import __version__
+
+    assert MANIFEST["version"] == __version__

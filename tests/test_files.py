@@ -1,4 +1,4 @@
-"""Files named or filled by a page (issue 7, item 4): whatever the title, the file lands where the user chose,
+"""Files named or filled by a page: whatever the title, the file lands where the user chose,
 under a safe name, and nothing outside is written or overwritten. The Python rule (native_host/cli/files.py)
 and the extension's (extension/background/save.js, run here under Node) are checked on the same titles."""
 

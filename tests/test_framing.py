@@ -108,6 +108,15 @@ def test_reassembly_refuses_chunks_out_of_order_and_ignores_progress():
         joiner.feed({"v": 1, "id": 1, "type": "chunk", "seq": 1, "count": 2, "data": "{}"})
 
 
+@pytest.mark.parametrize("second", [{"seq": 1, "count": 3, "data": "}"}, {"seq": 1, "count": 2, "data": None}])
+def test_reassembly_refuses_what_the_extension_refuses(second):
+    """Twin of extension/background/host.js: one count for all of a reply's chunks, and text data."""
+    joiner = Reassembler()
+    assert joiner.feed({"v": 1, "id": 1, "type": "chunk", "seq": 0, "count": 2, "data": "{"}) is None
+    with pytest.raises(ChunkError):
+        joiner.feed({"v": 1, "id": 1, "type": "chunk", **second})
+
+
 @pytest.mark.parametrize("message, error", [
     ({"v": 1, "type": "hello"}, ProtocolError),
     ({"v": 1, "id": True, "type": "hello"}, ProtocolError),

@@ -1,4 +1,4 @@
-"""Property-based tests over frames and snapshots (issue 7, item 5).
+"""Property-based tests over frames and snapshots.
 
 The default run tries a few dozen examples per property. The long fuzz run sets PITH_FUZZ_EXAMPLES:
 

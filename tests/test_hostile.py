@@ -1,4 +1,4 @@
-"""Hostile pages (issue 7, item 1) through the real host process and framing, at small sizes: the shapes of
+"""Hostile pages through the real host process and framing, at small sizes: the shapes of
 bench/hostile.py (which sends the full sizes) each get their documented answer, in bounded time and memory,
 and the host answers the next request."""
 

@@ -60,6 +60,11 @@ export const PROBLEMS = {
     text: "The helper could not read the request (a bug in the extension).",
     fix: "Please report it; " + DOCTOR,
   },
+  bad_input: {
+    title: "Pith's helper refused the input",
+    text: "The helper could not use what it was given.",
+    fix: "Please report it; " + DOCTOR,
+  },
   internal: {
     title: "Pith's helper failed on this page",
     text: "The helper hit a bug and went on serving.",

@@ -28,10 +28,13 @@ def host_command(caller: Iterable[str] = (), *options: str) -> list[str]:
 
 
 class Reassembler:
-    """Joins chunk frames back into replies and drops progress notes, as the extension does."""
+    """Joins chunk frames back into replies and drops progress notes, checking what the extension's twin
+    (extension/background/host.js) checks: chunks in order, one `count` for all of a reply's chunks, text
+    data."""
 
     def __init__(self):
         self._parts: dict = {}
+        self._counts: dict = {}
 
     def feed(self, message: dict) -> dict | None:
         """The whole reply once `message` completes one, else None."""
@@ -40,14 +43,19 @@ class Reassembler:
             return None
         if kind != "chunk":
             return message
-        rid, seq, count = message.get("id"), message.get("seq"), message.get("count")
+        rid, seq, count, data = message.get("id"), message.get("seq"), message.get("count"), message.get("data")
         parts = self._parts.setdefault(rid, [])
+        expected = self._counts.setdefault(rid, count)
         if seq != len(parts) or not isinstance(count, int) or seq >= count:
             raise ChunkError(f"chunk {seq} of {count} for id {rid} out of order (have {len(parts)})")
-        parts.append(message["data"])
+        if count != expected:
+            raise ChunkError(f"chunk {seq} of id {rid} says {count} chunks, its first said {expected}")
+        if not isinstance(data, str):
+            raise ChunkError(f"chunk {seq} of id {rid} carries no text data")
+        parts.append(data)
         if len(parts) < count:
             return None
-        del self._parts[rid]
+        del self._parts[rid], self._counts[rid]
         return json.loads("".join(parts))
 
 

@@ -143,3 +143,28 @@ def test_node_limit_truncates(monkeypatch):
     s = snapshot_from_html("<body>" + "<p>x</p>" * 100 + "</body>")
     assert len(s["nodes"]) == 50 and s["truncated"] is True
     validate_snapshot(s)
+
+
+def test_whitespace_inside_pre_is_kept_as_written():
+    s = snapshot_from_html("<pre><span>a</span>\n\n    <span>b</span></pre><p><b>x</b>\n\n<i>y</i></p>")
+    texts = [n["text"] for n in s["nodes"] if n["tag"] == "#text"]
+    assert texts == ["a", "\n\n    ", "b", "x", " ", "y"]  # a code block's blank line and indentation; elsewhere " "
+
+
+@pytest.mark.parametrize("img, src", [
+    ('<img src="real.png">', "real.png"),
+    ('<img src="data:image/gif;base64,R0l" data-src="lazy.png">', "lazy.png"),          # a lazy loader's
+    ('<img src="placeholder.png" data-src="lazy.png">', "lazy.png"),                      # its real address wins
+    ('<img data-lazy-src="a.png">', "a.png"),
+    ('<img data-original="b.png" src="">', "b.png"),
+    ('<img srcset="s.png 320w, l.png 1280w, m.png 640w">', "l.png"),                      # the largest
+    ('<img srcset="one.png, two.png 2x">', "two.png"),
+    ('<img srcset="a.png 2x, b.png 2x">', "a.png"),                                       # a tie: the first
+    ('<img src="data:image/gif;base64,R0l" data-srcset="d.png 1x, e.png 3x">', "e.png"),
+    ('<picture><source srcset="p.webp 2x"><img src="data:,x"></picture>', "p.webp"),      # its <picture>'s
+    ('<picture><source data-srcset="q.webp"><img src="fallback.png"></picture>', "fallback.png"),
+    ('<img src="data:image/png;base64,AAAA">', "data:image/png;base64,AAAA"),           # nothing better
+])
+def test_an_image_s_source_is_the_one_a_reader_would_load(img, src):
+    s = snapshot_from_html(f"<body>{img}</body>")
+    assert next(n for n in s["nodes"] if n["tag"] == "img")["src"] == src

@@ -31,6 +31,53 @@
   const ELEMENT_NODE = 1;
 
   const cut = (value) => value.trim().slice(0, L.MAX_ATTR_CHARS);
+  // Where lazy-loading scripts keep an image's real address (snapshot.py's LAZY_SRC, in the same order).
+  const LAZY_SRC = ["data-src", "data-lazy-src", "data-original"];
+  const SRCSET_SPLIT = /,[ \t\n\r\f]+/;
+  const DESCRIPTOR = /^([0-9]+(?:\.[0-9]+)?)[wx]$/;
+
+  // The largest image a srcset offers: snapshot.py's best_srcset_candidate, rule for rule.
+  function bestSrcsetCandidate(srcset) {
+    let best = "";
+    let size = -1;
+    for (const candidate of String(srcset || "").replace(/^[ \t\n\r\f]+|[ \t\n\r\f]+$/g, "").split(SRCSET_SPLIT)) {
+      const words = candidate.split(/[ \t\n\r\f]+/).filter(Boolean);
+      if (!words.length) continue;
+      const match = words.length > 1 ? DESCRIPTOR.exec(words[1]) : null;
+      const value = match ? parseFloat(match[1]) : 1;
+      if (value > size) {
+        best = words[0];
+        size = value;
+      }
+    }
+    return best;
+  }
+
+  // An <img>'s address as a reader would load it: snapshot.py's image_source. Returns [value, fromSrc].
+  function imageSource(el) {
+    for (const name of LAZY_SRC) {
+      const value = cut(el.getAttribute(name) || "");
+      if (value) return [value, false];
+    }
+    const src = cut(el.getAttribute("src") || "");
+    if (src && src.slice(0, 5).toLowerCase() !== "data:") return [src, true];
+    const srcsets = [el.getAttribute("data-srcset"), el.getAttribute("srcset")];
+    const picture = el.parentElement;
+    if (picture && picture.localName === "picture") {
+      for (const child of picture.children) {
+        if (child.localName !== "source") continue;
+        for (const name of ["data-srcset", "srcset"]) {
+          const value = child.getAttribute(name);
+          if (value) srcsets.push(value);
+        }
+      }
+    }
+    for (const srcset of srcsets) {
+      const best = cut(bestSrcsetCandidate(srcset));
+      if (best) return [best, false];
+    }
+    return [src, true];
+  }
 
   function absolute(value, base) {
     if (!base) return value;
@@ -44,8 +91,6 @@
   // Markup fields, from the attributes (never from scripts' view of the element), as snapshot.py reads them.
   function markupFields(el, tag, entry) {
     let hidden = false;
-    let src = null;
-    let dataSrc = null;
     let href = null;
     let alt = null;
     let type = null;
@@ -82,12 +127,6 @@
         case "href":
           href = value;
           break;
-        case "src":
-          src = value;
-          break;
-        case "data-src":
-          dataSrc = value;
-          break;
         case "alt":
           alt = value;
           break;
@@ -101,9 +140,9 @@
       const resolved = href.trim() && typeof el.href === "string" ? el.href : absolute(cut(href), el.baseURI);
       entry.href = resolved.slice(0, L.MAX_ATTR_CHARS);
     } else if (tag === "img") {
-      const source = cut(src || dataSrc || "");
+      const [source, fromSrc] = imageSource(el);
       if (source) {
-        const resolved = src && src.trim() && typeof el.src === "string" ? el.src : absolute(source, el.baseURI);
+        const resolved = fromSrc && typeof el.src === "string" ? el.src : absolute(source, el.baseURI);
         entry.src = resolved.slice(0, L.MAX_ATTR_CHARS);
       }
       if (alt !== null && alt.trim()) entry.alt = cut(alt);
@@ -180,6 +219,7 @@
     const role = [];    // 2: owns text, 1: an ancestor of an owner, 0: neither (addRenderFields)
     const frames = [];  // each node's frame offset and window, for the second pass
     const views = [];
+    const inPre = new Set();  // <pre> elements and everything inside them: there whitespace is content
     let truncated = false;
     let totalText = 0;
     const topFrame = { x: window.scrollX, y: window.scrollY };
@@ -192,7 +232,7 @@
         let text = node.data;
         if (!text) continue;
         const blank = BLANK.test(text);
-        if (blank) {
+        if (blank && !inPre.has(parent)) {
           text = " ";
         } else if (text.length > L.MAX_NODE_TEXT) {
           text = text.slice(0, L.MAX_NODE_TEXT);
@@ -237,6 +277,7 @@
       role.push(0);
       frames.push(frame);
       views.push(view);
+      if (tag === "pre" || inPre.has(parent)) inPre.add(id);
 
       const children = [];
       if (LEAF_ONLY.has(tag)) {

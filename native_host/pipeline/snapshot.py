@@ -31,6 +31,12 @@ LEAF_ONLY = frozenset({"svg", "iframe", "object", "embed", "canvas", "video", "a
 
 _HIDDEN_STYLE = re.compile(r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)",
                            re.I)
+# Where lazy-loading scripts keep an image's real address (the `src` holding a placeholder meanwhile).
+LAZY_SRC = ("data-src", "data-lazy-src", "data-original")
+_HTML_SPACE = " \t\n\r\f"
+_HTML_SPACES = re.compile(r"[ \t\n\r\f]+")
+_SRCSET_SPLIT = re.compile(r",[ \t\n\r\f]+")
+_DESCRIPTOR = re.compile(r"^([0-9]+(?:\.[0-9]+)?)[wx]$")
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_:.\-]+)""", re.I)
 _BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
 
@@ -65,6 +71,53 @@ def _attr(value: str | None) -> str:
     return (value or "").strip()[: limits.MAX_ATTR_CHARS]
 
 
+def best_srcset_candidate(srcset: str | None) -> str:
+    """The largest image a srcset offers (by its w or x descriptor; the first on a tie, none counts as 1x).
+    extension/content/snapshot.js reads srcsets by the same rule."""
+    best, size = "", -1.0
+    for candidate in _SRCSET_SPLIT.split((srcset or "").strip(_HTML_SPACE)):
+        words = [w for w in _HTML_SPACES.split(candidate) if w]
+        if not words:
+            continue
+        match = _DESCRIPTOR.match(words[1]) if len(words) > 1 else None
+        value = float(match.group(1)) if match else 1.0
+        if value > size:
+            best, size = words[0], value
+    return best
+
+
+def image_source(attrs, picture_srcsets: list[str]) -> str:
+    """An <img>'s address, as a reader would load it: a lazy loader's real address first, then `src` unless it
+    is a data: placeholder, then the largest srcset candidate (its own, then its <picture>'s <source>s),
+    then whatever `src` holds."""
+    for name in LAZY_SRC:
+        value = _attr(attrs.get(name))
+        if value:
+            return value
+    src = _attr(attrs.get("src"))
+    if src and not src[:5].lower() == "data:":
+        return src
+    for srcset in (attrs.get("data-srcset"), attrs.get("srcset"), *picture_srcsets):
+        best = _attr(best_srcset_candidate(srcset))
+        if best:
+            return best
+    return src
+
+
+def _picture_srcsets(node) -> list[str]:
+    parent = node.parent
+    if parent is None or parent.tag != "picture":
+        return []
+    found = []
+    for child in parent.iter():
+        if child.tag == "source":
+            for name in ("data-srcset", "srcset"):
+                value = child.attributes.get(name)
+                if value:
+                    found.append(value)
+    return found
+
+
 def _join(base: str, ref: str, joined: dict[str, str]) -> str:
     url = joined.get(ref)
     if url is None:
@@ -94,6 +147,7 @@ def snapshot_from_html(html: bytes | str, url: str | None = None) -> dict:
     truncated = False
     total_text = 0
     joined: dict[str, str] = {}  # href -> absolute URL: menus repeat links, and urljoin is slow
+    in_pre: set[int] = set()     # <pre> elements and everything inside them: there whitespace is content
     # (lexbor node, parent id, depth). A popped node pushes its next sibling, then its first child, so pops
     # come in document order without collecting children.
     stack = [(root, -1, 0)] if root is not None else []
@@ -107,7 +161,7 @@ def snapshot_from_html(html: bytes | str, url: str | None = None) -> dict:
             text = node.text_content or ""
             if not text:
                 continue
-            if not text.strip():
+            if not text.strip() and parent not in in_pre:
                 text = " "
             elif len(text) > limits.MAX_NODE_TEXT:
                 text, truncated = text[: limits.MAX_NODE_TEXT], True
@@ -142,7 +196,7 @@ def snapshot_from_html(html: bytes | str, url: str | None = None) -> dict:
                 href = _attr(attrs.get("href"))
                 entry["href"] = _join(base, href, joined) if base else href
             elif tag == "img":
-                src = _attr(attrs.get("src") or attrs.get("data-src"))
+                src = image_source(attrs, _picture_srcsets(node))
                 if src:
                     entry["src"] = _join(base, src, joined) if base else src
                 alt = attrs.get("alt")
@@ -154,6 +208,8 @@ def snapshot_from_html(html: bytes | str, url: str | None = None) -> dict:
                     or (tag == "input" and (attrs.get("type") or "").lower() == "hidden")):
                 entry["hidden"] = True
         nodes.append(entry)
+        if tag == "pre" or parent in in_pre:
+            in_pre.add(nid)
         if tag in LEAF_ONLY:
             continue
         child = node.child

@@ -1,5 +1,10 @@
 """Main blocks -> article HTML, Markdown and text; the article carries structure, never page code."""
 
+import re
+from pathlib import Path
+
+import pytest
+
 from native_host import snapshot_from_html
 from native_host.pipeline.article import build_article
 from native_host.pipeline.blocks import blocks_from_snapshot
@@ -108,3 +113,105 @@ def test_markdown_figure_keeps_caption():
     md = article('<article><p>Before.</p><figure><img src="/f.png" alt="a"><figcaption>Caption here'
                  '</figcaption></figure><p>After.</p></article>').markdown
     assert "![a](https://e.example/f.png)\n\n_Caption here_" in md
+
+
+# What the reader view must keep right, on the pages the browser tests open (tests/pages/extension/reader/).
+READER_PAGES = Path(__file__).parent / "pages" / "extension" / "reader"
+
+
+def reader_article(name: str, url: str | None = None):
+    """The article of a reader test page, with every block of 55 characters or more called main (what the
+    stand-in model of tests/host_support.py does), so the answer does not depend on a model."""
+    s = snapshot_from_html((READER_PAGES / name).read_bytes(), url=url or f"https://e.example/reader/{name}")
+    bl = blocks_from_snapshot(s)
+    return build_article(s, bl, [len(b.text) >= 55 for b in bl], s["title"])
+
+
+def emitted(html: str) -> dict[str, set[str]]:
+    """Every tag of `html` with the attributes it carries anywhere."""
+    from html.parser import HTMLParser
+
+    found: dict[str, set[str]] = {}
+
+    class Collect(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            found.setdefault(tag, set()).update(name for name, _ in attrs)
+
+    Collect().feed(html)
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in READER_PAGES.glob("*.html")))
+def test_the_article_holds_only_the_allowlisted_tags_and_attributes(name):
+    from native_host.pipeline.article import HTML_TAGS, MATHML_TAGS
+
+    allowed = {**HTML_TAGS, **MATHML_TAGS}
+    for tag, attrs in emitted(reader_article(name).html).items():
+        assert tag in allowed and attrs <= set(allowed[tag]), (tag, attrs)
+
+
+def test_code_blocks_keep_whitespace_and_their_language():
+    a = reader_article("docs.html")
+    assert '<pre class="language-python">from tidepool import load_config, Station\n\ndef main(' in a.html
+    assert '<pre><code class="language-toml"># tidepool.toml\n[station]' in a.html
+    assert '<pre class="language-shell">$ tidepool check' in a.html  # GitHub's wrapper names it
+    assert "```python\nfrom tidepool import load_config, Station\n\ndef main(path: str) -> None:\n" in a.markdown
+    assert "\n    config = load_config(path)\n" in a.markdown and "```toml\n# tidepool.toml" in a.markdown
+
+
+def test_a_code_block_holding_backticks_gets_a_longer_fence():
+    a = article("<html><body><article><p>" + "Words of the article around a code block. " * 3 + "</p>"
+                "<pre><code class='language-md'>```js\nx\n```</code></pre><p>" + "More words. " * 6 + "</p>"
+                "</article></body></html>")
+    assert "````md\n```js\nx\n```\n````" in a.markdown
+
+
+def test_formulas_are_mathml_with_tex_in_markdown_and_no_drawn_copy():
+    a = reader_article("math.html")
+    assert a.html.count("<math") == 5 and 'class="katex' not in a.html
+    assert "e iπ" not in a.html and "e−x2dx" not in a.html  # KaTeX's drawn copy, hidden by markup
+    assert '<math display="block"><semantics>' in a.html
+    assert "<annotation>e^{i\\pi}+1=0</annotation>" in a.html
+    assert "Euler's identity $e^{i\\pi}+1=0$ links" in a.markdown
+    assert "$$\\int_0^\\infty e^{-x^2}\\,dx = \\frac{\\sqrt{\\pi}}{2}$$" in a.markdown
+    assert "the roots of a quadratic are <math><mi>x</mi>" in a.markdown  # no TeX: the MathML itself
+    assert "triangle.svg" not in a.html  # Wikipedia's picture of the formula
+
+
+def test_lazy_pictures_resolve_to_their_real_address():
+    srcs = re.findall(r'<img src="([^"]+)"', reader_article("images.html").html)
+    assert srcs == ["https://e.example/images/lazy.png?from=data-src",
+                    "https://e.example/images/lazy2.png?from=srcset-large",
+                    "https://e.example/images/lens.png?from=picture",
+                    "https://e.example/images/lazy2.png?from=data-lazy-src"]
+
+
+def test_footnotes_link_both_ways_and_markdown_points_at_the_page():
+    a = reader_article("footnotes.html", url="https://e.example/essay")
+    assert '<sup id="fnref1"><a href="#fn1">1</a></sup>' in a.html
+    assert '<li id="fn1"><p>' in a.html and '<a href="#fnref1">' in a.html
+    assert '<a href="https://e.example/essay#missing">' in a.html  # no such id in the article: the page's
+    assert "distress[1](https://e.example/essay#fn1)." in a.markdown
+    assert "\n1. The Northern Lighthouse Board's instructions" in a.markdown
+
+
+def test_a_data_table_is_kept_whole_with_its_caption_and_header():
+    a = reader_article("table.html")
+    assert "<caption>Tides and crossings" in a.html and a.html.count("<th>") == 7 and a.html.count("<tr>") == 5
+    assert "_Tides and crossings at the north pier, winter 2025 to 2026_\n\n| Month of the season | Highest" in a.markdown and "| November 2025 | 4.21 m on the 12th |" in a.markdown
+
+
+def test_a_layout_table_is_left_to_the_model_cell_by_cell():
+    page = ("<html><body><table><tr><td><a href='/'>Home</a> <a href='/a'>About</a></td><td><p>"
+            + "The article's own paragraph, long enough to be main content on its own. " * 3
+            + "</p></td></tr></table></body></html>")
+    s = snapshot_from_html(page, url="https://e.example/")
+    bl = blocks_from_snapshot(s)
+    a = build_article(s, bl, [len(b.text) >= 55 for b in bl], None)
+    assert "Home" not in a.html and "article's own paragraph" in a.html
+
+
+def test_a_lead_picture_is_kept_when_its_caption_is_main():
+    a = reader_article("news.html")
+    assert '<figure><img src="https://e.example/reader/images/harbour.svg"' in a.html
+    assert "<figcaption>The harbour light at dusk, seen from the Saltire" in a.html

@@ -2,9 +2,15 @@
 
 The kept tree is the snapshot restricted to the nodes of main blocks and their ancestors, so tables, lists
 and headings keep their structure. Generic containers (div, section, span...) are unwrapped; text that sits
-directly in one becomes a paragraph. Only an allowlist of tags survives, links keep absolute http(s)/mailto
-targets only, and images that sit inside or between main content become figures. Nothing from the page's
-attributes but href, src and alt is carried over: the reader view shows structure, never page styling or code.
+directly in one becomes a paragraph. Only an allowlist of tags survives (HTML_TAGS, MATHML_TAGS), links keep
+absolute http(s)/mailto targets only, and images and formulas that sit inside or between main content are
+kept. Of the page's attributes only these are carried over: href, src and alt; a code block's language, as
+`class="language-X"`; and the `id` of an element that a kept link of the article points to (footnotes and
+their back links), with that link made a fragment. The reader view shows structure, never page styling or code.
+
+Formulas are kept as MathML, which both browsers render: the page's own `<math>` (MathJax and KaTeX put one
+beside their visual rendering, for screen readers), with its TeX `<annotation>` where the page has one. The
+visual copy beside it, hidden from assistive technology by markup, is left out; Markdown gets the TeX.
 
 Nesting of kept structure is capped (MAX_NESTING), so a page nested 100,000 deep renders without recursion
 trouble; deeper structure is flattened.
@@ -14,8 +20,10 @@ from __future__ import annotations
 
 import html as htmlmod
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import Collection
+from urllib.parse import quote, unquote
 
 from .blocks import INLINE, Block
 
@@ -27,6 +35,24 @@ INLINE_MAP = {"b": "strong", "strong": "strong", "i": "em", "em": "em", "code": 
               "strike": "s", "q": "q", "abbr": "abbr", "cite": "cite"}
 # Containers whose inline content needs no <p> around it.
 HOLDS_INLINE = frozenset("p h1 h2 h3 h4 h5 h6 li dt dd td th caption pre figcaption".split())
+# MathML Core's presentation elements, and the TeX source beside them (<semantics>, <annotation>).
+MATH_TAGS = frozenset("""math semantics annotation mrow mi mn mo ms mtext mspace msup msub msubsup mfrac msqrt mroot
+mover munder munderover mtable mtr mtd mstyle mpadded mphantom menclose merror mmultiscripts mprescripts none""".split())
+MATH_COPY_LEVELS = 3  # a formula's visual copy is a hidden sibling of the <math> or of its nearest 3 ancestors
+_TARGET = ("id",)     # only where a kept link of the article points
+# Everything the article's HTML may hold: each tag with the attributes it may carry. The reader's sanitiser
+# (extension/reader/sanitize.js) allows exactly these; tests/test_extension_files.py compares the two.
+HTML_TAGS: dict[str, tuple[str, ...]] = {
+    **{tag: _TARGET for tag in sorted(BLOCK_TAGS - {"hr"})},
+    **{tag: _TARGET for tag in sorted(set(INLINE_MAP.values()) | {"span"})},
+    "a": ("href", "id"), "img": ("src", "alt"), "br": (), "hr": (),
+    "pre": ("class", "id"), "code": ("class", "id"),  # class: language-X only
+}
+MATHML_TAGS: dict[str, tuple[str, ...]] = {**{tag: () for tag in sorted(MATH_TAGS)}, "math": ("display",)}
+# Classes that name a code block's language: Prism and highlight.js (language-X, lang-X), GitHub
+# (highlight-source-X), Sphinx and Pygments (highlight-X).
+_LANGUAGE_CLASS = re.compile(r"^(?:language-|lang-|highlight-source-|highlight-)([A-Za-z0-9_+#.-]{1,32})$")
+LANGUAGE_LEVELS = 2  # a <pre>'s language may sit on it or on its two nearest ancestors
 SAFE_SCHEMES = ("http", "https", "mailto")
 _URL_IGNORED = re.compile(r"[\x00-\x20\x7f]")  # browsers drop these inside URLs: "java\tscript:" is javascript:
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*):")
@@ -52,6 +78,7 @@ class Element:
     text: str = ""
     attrs: dict[str, str] = field(default_factory=dict)
     children: list["Element"] = field(default_factory=list)
+    page_href: str | None = None  # a fragment link's address on the page itself (Markdown has no ids)
 
 
 @dataclass
@@ -70,46 +97,242 @@ def _keep_with_ancestors(nodes: list[dict], i: int, keep: set[int]) -> None:
         i = nodes[i]["parent"]
 
 
-def _keep_set(nodes: list[dict], blocks: list[Block], main: list[bool]) -> tuple[set[int], set[int]]:
+class _Tree:
+    """Subtree ends and child lists of the snapshot, each computed once, in one pass, when a step needs them:
+    a page of 20,000 formulas or pictures must not cost a walk of the page per formula."""
+
+    def __init__(self, nodes: list[dict]):
+        self.nodes = nodes
+        self._end: list[int] | None = None
+        self._children: list[list[int]] | None = None
+
+    def end(self, i: int) -> int:
+        """One past the last id of node i's subtree (ids are document pre-order, parents before children)."""
+        if self._end is None:
+            self._end = [i + 1 for i in range(len(self.nodes))]
+            for node in reversed(self.nodes):
+                parent = node["parent"]
+                if parent >= 0 and self._end[node["id"]] > self._end[parent]:
+                    self._end[parent] = self._end[node["id"]]
+        return self._end[i]
+
+    def children(self, i: int) -> list[int]:
+        if self._children is None:
+            self._children = [[] for _ in self.nodes]
+            for node in self.nodes:
+                if node["parent"] >= 0:
+                    self._children[node["parent"]].append(node["id"])
+        return self._children[i]
+
+
+@dataclass
+class _Kept:
+    keep: set[int]             # nodes of the article tree: content and its ancestors
+    content: set[int]          # text (and formula) nodes whose text the article shows
+    display_math: set[int]     # formulas that stand alone on their line
+
+
+def _keep_set(nodes: list[dict], blocks: list[Block], main: list[bool]) -> _Kept:
+    tree = _Tree(nodes)
     content: set[int] = set()
     for b, m in zip(blocks, main):
         if m:
             content.update(b.node_ids)
+    _whole_tables(tree, content)
     keep: set[int] = set()
     for i in content:
         _keep_with_ancestors(nodes, i, keep)
-    # Images inside or between main content: the nearest text before and after is main.
+    kept = _Kept(keep, content, set())
+    # Images and formulas inside or between main content: the nearest text before and after is main. Text
+    # hidden by markup (a formula's visual copy, say) is not what a reader sees around them.
+    embedded = _embedded(nodes)
+    if not embedded:
+        return kept
+    hidden = _hidden_by_markup(nodes)
     text_main: dict[int, bool] = {}
     for b, m in zip(blocks, main):
         for i in b.node_ids:
-            if nodes[i]["tag"] == "#text":
+            if nodes[i]["tag"] == "#text" and not hidden[i]:
                 text_main[i] = m
     last = False
     pending: list[int] = []
-    # Only images and the blocks' text nodes matter here, in document order (ids are document order).
-    images = [node["id"] for node in nodes if node["tag"] == "img"]
-    for i in sorted(text_main.keys() | images) if images else ():
-        node = nodes[i]
-        if node["tag"] == "img" and safe_url(node.get("src")):
+    chosen: list[int] = []
+    # Only embedded items and the blocks' text nodes matter here, in document order (ids are document order).
+    for i in sorted(text_main.keys() | embedded):
+        if i in embedded:
             if last:
                 pending.append(i)
         elif i in text_main:
             if text_main[i]:
-                for img in pending:
-                    _keep_with_ancestors(nodes, img, keep)
+                chosen += pending
             pending = []
             last = text_main[i]
-    return keep, content
+    for i in sorted(embedded.difference(chosen)):  # a lead picture: no main text before it; its caption is main
+        figure = _ancestor(nodes, i, "figure") if nodes[i]["tag"] == "img" else None
+        if figure is not None and any(text_main.get(j) for j in range(figure, tree.end(figure))):
+            chosen.append(i)
+    maths = [i for i in chosen if nodes[i]["tag"] == "math"]
+    copies = _keep_maths(tree, maths, kept) if maths else set()
+    for i in chosen:  # formulas first: their visual copies (an <img>, say) are then not kept as images
+        if nodes[i]["tag"] == "img" and i not in copies:
+            _keep_image(tree, i, kept)
+    return kept
+
+
+CELL_BLOCKS = frozenset("p div ul ol dl h1 h2 h3 h4 h5 h6 blockquote form nav section article".split())
+WHOLE_TABLE_SHARE = 0.25  # a data table whose main cells hold at least this share of its text is kept whole
+
+
+def _whole_tables(tree: _Tree, content: set[int]) -> None:
+    """A data table is read as a unit: once a good part of it is main content, all of it is (a header row or
+    a column of short numbers alone tells the model little). Only tables whose cells hold plain text and
+    inline markup: a layout table, which holds the page's sections, is left to the model cell by cell."""
+    nodes = tree.nodes
+    for t, node in enumerate(nodes):
+        if node["tag"] != "table":
+            continue
+        span = range(t + 1, tree.end(t))
+        if any(nodes[j]["tag"] == "table" or nodes[j]["tag"] in CELL_BLOCKS for j in span):
+            continue
+        texts = [j for j in span if nodes[j]["tag"] == "#text"]
+        total = sum(len(nodes[j]["text"].strip()) for j in texts)
+        main = sum(len(nodes[j]["text"].strip()) for j in texts if j in content)
+        if total and main >= WHOLE_TABLE_SHARE * total:
+            content.update(texts)
+
+
+def _hidden_by_markup(nodes: list[dict]) -> list[bool]:
+    hidden = [False] * len(nodes)
+    for node in nodes:
+        parent = node["parent"]
+        hidden[node["id"]] = bool(node.get("hidden")) or (parent >= 0 and hidden[parent])
+    return hidden
+
+
+def _embedded(nodes: list[dict]) -> set[int]:
+    """Images with a safe source, and outermost formulas: kept where they sit inside or between main text."""
+    found = set()
+    in_math: set[int] = set()
+    for node in nodes:
+        tag, parent = node["tag"], node["parent"]
+        if parent in in_math or tag == "math":
+            if parent not in in_math:
+                found.add(node["id"])
+            in_math.add(node["id"])
+        elif tag == "img" and safe_url(node.get("src")):
+            found.add(node["id"])
+    return found
+
+
+def _keep_maths(tree: _Tree, maths: list[int], kept: _Kept) -> set[int]:
+    """Formulas whole (their text is no block's: blocks leave formulas out), without their visual copies;
+    returns the nodes of those copies. KaTeX, MathJax and Wikipedia draw a formula beside its <math> and hide
+    the drawing from assistive technology (aria-hidden): a hidden sibling of the <math> or of one of its
+    nearest ancestors (MATH_COPY_LEVELS) that holds no formula itself is that copy."""
+    nodes = tree.nodes
+    holds_math: set[int] = set()   # the formulas' ancestors
+    formula: set[int] = set()      # the formulas' own nodes
+    for i in maths:
+        formula.update(range(i, tree.end(i)))
+        kept.keep.update(range(i, tree.end(i)))
+        kept.content.update(range(i, tree.end(i)))
+        a = i
+        while a >= 0 and a not in holds_math:
+            holds_math.add(a)
+            kept.keep.add(a)
+            a = nodes[a]["parent"]
+    copies: set[int] = set()
+    seen: set[int] = set()
+    for i in maths:
+        parent = nodes[i]["parent"]
+        for _ in range(MATH_COPY_LEVELS):
+            if parent < 0 or parent in seen:
+                break
+            seen.add(parent)
+            for c in tree.children(parent):
+                if nodes[c].get("hidden") and c not in holds_math:
+                    copies.update(range(c, tree.end(c)))
+            parent = nodes[parent]["parent"]
+    kept.keep.difference_update(copies)
+    kept.content.difference_update(copies)
+    # Display math: no other text of the article shares the formula's nearest block element.
+    plain = sorted(t for t in kept.content if t not in formula and nodes[t]["tag"] == "#text"
+                   and nodes[t]["text"].strip())
+    for i in maths:
+        owner = nodes[i]["parent"]
+        while owner >= 0 and (nodes[owner]["tag"] in INLINE or "-" in nodes[owner]["tag"]):
+            owner = nodes[owner]["parent"]  # inline wrappers: span.katex, mjx-container
+        if owner >= 0 and bisect_left(plain, tree.end(owner)) == bisect_left(plain, owner):
+            kept.display_math.add(i)
+    return copies
+
+
+def _keep_image(tree: _Tree, i: int, kept: _Kept) -> None:
+    nodes = tree.nodes
+    _keep_with_ancestors(nodes, i, kept.keep)
+    figure = _ancestor(nodes, i, "figure")
+    if figure is not None:  # a kept figure keeps its caption
+        for j in range(figure, tree.end(figure)):
+            if nodes[j]["tag"] == "figcaption":
+                caption = range(j, tree.end(j))
+                kept.content.update(caption)
+                for k in caption:
+                    _keep_with_ancestors(nodes, k, kept.keep)
+
+
+def _ancestor(nodes: list[dict], i: int, tag: str) -> int | None:
+    p = nodes[i]["parent"]
+    while p >= 0:
+        if nodes[p]["tag"] == tag:
+            return p
+        p = nodes[p]["parent"]
+    return None
+
+
+def _same_page(href: str, page: str | None) -> str | None:
+    """The fragment of a link to a place on the page itself, else None."""
+    if not page or "#" not in href:
+        return None
+    address, fragment = href.split("#", 1)
+    return unquote(fragment) if fragment and address == page.split("#", 1)[0] else None
+
+
+def _link_targets(nodes: list[dict], keep: set[int], page: str | None) -> set[str]:
+    """Ids of kept elements that kept links of the article point to (footnotes and their back links)."""
+    ids = {nodes[i]["html_id"] for i in keep if nodes[i].get("html_id")}
+    wanted = set()
+    for i in keep:
+        href = nodes[i].get("href") if nodes[i]["tag"] == "a" else None
+        fragment = _same_page(href, page) if href else None
+        if fragment in ids:
+            wanted.add(fragment)
+    return wanted
+
+
+def _language(nodes: list[dict], i: int, levels: int) -> str | None:
+    """A code block's language, from a class on the node or its nearest `levels` ancestors."""
+    for _ in range(levels + 1):
+        for name in nodes[i].get("classes", ()):
+            match = _LANGUAGE_CLASS.match(name)
+            if match:
+                return match.group(1).lower()
+        i = nodes[i]["parent"]
+        if i < 0:
+            break
+    return None
 
 
 def build_tree(snapshot: dict, blocks: list[Block], main: list[bool]) -> Element:
     """The pruned, allowlisted article tree."""
     nodes = snapshot["nodes"]
-    keep, content = _keep_set(nodes, blocks, main)
+    kept = _keep_set(nodes, blocks, main)
+    keep, content = kept.keep, kept.content
+    targets = _link_targets(nodes, keep, snapshot.get("url"))
     root = Element("article")
     # Map kept snapshot ids to the Element their children go into, walking in document order.
     target: dict[int, Element] = {}
     nesting: dict[int, int] = {}
+    in_math: set[int] = set()
     for i in sorted(keep):  # ids are document order
         node = nodes[i]
         parent = node["parent"]
@@ -122,6 +345,18 @@ def build_tree(snapshot: dict, blocks: list[Block], main: list[bool]) -> Element
             continue
         if tag == "br":
             host.children.append(Element("br"))
+            continue
+        if tag == "math" or parent in in_math:
+            if tag in MATH_TAGS:
+                el = Element(tag)
+                if i in kept.display_math:
+                    el.attrs["display"] = "block"
+                host.children.append(el)
+                target[i], nesting[i] = el, level
+                in_math.add(i)
+            else:  # HTML inside a formula (an <mtext>'s span): its text only
+                target[i], nesting[i] = host, level
+                in_math.add(i)
             continue
         if tag == "img":
             src = safe_url(node.get("src"))
@@ -139,25 +374,51 @@ def build_tree(snapshot: dict, blocks: list[Block], main: list[bool]) -> Element
             continue
         out_tag = None
         attrs: dict[str, str] = {}
+        page_href = None
         if tag in BLOCK_TAGS and level < MAX_NESTING:
             out_tag = tag
         elif tag in INLINE_MAP:
             out_tag = INLINE_MAP[tag]
         elif tag == "a" and safe_url(node.get("href")):
             out_tag, attrs = "a", {"href": safe_url(node["href"])}
+            fragment = _same_page(attrs["href"], snapshot.get("url"))
+            if fragment in targets:
+                page_href, attrs["href"] = attrs["href"], "#" + quote(fragment, safe="")
+        if out_tag in ("pre", "code"):
+            language = _language(nodes, i, LANGUAGE_LEVELS if out_tag == "pre" else 0)
+            if language:
+                attrs["class"] = f"language-{language}"
+        if node.get("html_id") in targets:
+            attrs["id"] = node["html_id"]
         if out_tag is None:
-            if tag in INLINE:
+            if (tag in INLINE or "-" in tag) and "id" not in attrs:  # custom elements wrap like spans
                 target[i] = host  # unwrap: children go where this node would have gone
                 nesting[i] = level
                 continue
-            out_tag = "div"  # a generic container: flattened once its loose text is in paragraphs
-        el = Element(out_tag, attrs=attrs)
+            out_tag = "span" if tag in INLINE else "div"  # a generic container: flattened once its loose
+            # text is in paragraphs; one a link points to keeps its id (on its first child, for a div)
+        el = Element(out_tag, attrs=attrs, page_href=page_href)
         host.children.append(el)
         target[i] = el
         nesting[i] = level + (out_tag in BLOCK_TAGS)
     _paragraphs(root)
     _flatten_divs(root)
+    _code_languages(root)
     return root
+
+
+def _code_languages(root: Element) -> None:
+    """A code block's language on its <code> too (where highlighters and Markdown look), when only the
+    <pre> or its wrapper named it."""
+    stack = [root]
+    while stack:
+        el = stack.pop()
+        if el.tag == "pre" and "class" in el.attrs:
+            for c in el.children:
+                if c.tag == "code" and "class" not in c.attrs:
+                    c.attrs["class"] = el.attrs["class"]
+            continue
+        stack.extend(c for c in el.children if c.tag is not None)
 
 
 def _inside(nodes: list[dict], i: int, tag: str, keep: set[int]) -> bool:
@@ -179,6 +440,10 @@ def _flatten_divs(root: Element) -> None:
             while todo:
                 c = todo.pop()
                 if c.tag == "div":
+                    if "id" in c.attrs:  # a link's target: its first element child carries the id on
+                        first = next((k for k in c.children if k.tag not in (None, "br", "img", "hr")), None)
+                        if first is not None and "id" not in first.attrs:
+                            first.attrs["id"] = c.attrs["id"]
                     todo.extend(reversed(c.children))
                 else:
                     flat.append(c)
@@ -187,7 +452,7 @@ def _flatten_divs(root: Element) -> None:
 
 
 def _is_inline(el: Element) -> bool:
-    return el.tag is None or el.tag in INLINE_MAP.values() or el.tag in ("a", "br")
+    return el.tag is None or el.tag in INLINE_MAP.values() or el.tag in ("a", "br", "span", "math")
 
 
 def _paragraphs(root: Element) -> None:
@@ -245,7 +510,7 @@ def to_html(root: Element) -> str:
             attrs = "".join(f' {k}="{htmlmod.escape(v)}"' for k, v in el.attrs.items())
             out.append(f"<{el.tag}{attrs}>")
             continue
-        if not _has_text(el) and el.tag not in ("td", "th"):
+        if not _has_text(el) and el.tag not in ("td", "th") and el.tag not in MATH_TAGS:
             continue
         attrs = "".join(f' {k}="{htmlmod.escape(v)}"' for k, v in el.attrs.items())
         out.append(f"<{el.tag}{attrs}>")
@@ -272,10 +537,19 @@ def _inline_md(el: Element) -> str:
         if e.tag == "img":
             parts.append(f"![{e.attrs.get('alt', '')}]({e.attrs.get('src', '')})")
             continue
-        mark = {"strong": "**", "em": "_", "code": "`", "s": "~~"}.get(e.tag, "")
+        if e.tag == "math":
+            parts.append(_math_md(e))
+            continue
+        if e.tag == "code" and e is not el:  # a code span: its text as written, nothing escaped
+            code = _SPACE.sub(" ", "".join(_texts(e)))
+            tick = "`" * (1 + max((len(run) for run in re.findall(r"`+", code)), default=0))
+            pad = " " if code.startswith("`") or code.endswith("`") else ""
+            parts.append(f"{tick}{pad}{code}{pad}{tick}" if code.strip() else "")
+            continue
+        mark = {"strong": "**", "em": "_", "s": "~~"}.get(e.tag, "")
         if e.tag == "a":
             parts.append("[")
-            stack.append((e, f"]({e.attrs['href']})"))
+            stack.append((e, f"]({e.page_href or e.attrs['href']})"))
         elif mark and e is not el:
             parts.append(mark)
             stack.append((e, mark))
@@ -305,12 +579,19 @@ def to_markdown(root: Element) -> str:
                 lines.append(quote + text)
         elif tag == "pre":
             body = "".join(_texts(el)).strip("\n")
-            lines.append(f"{quote}```\n{body}\n```")
+            classes = [el.attrs.get("class", "")] + [c.attrs.get("class", "") for c in el.children if c.tag == "code"]
+            language = next((c.removeprefix("language-") for c in classes if c), "")
+            fence = "`" * max(3, 1 + max((len(run) for run in re.findall(r"`+", body)), default=0))
+            lines.append(f"{quote}{fence}{language}\n{body}\n{fence}")
         elif tag == "li":
-            text = _inline_md(Element("p", children=[c for c in el.children if _is_inline(c)]))
+            inline = [c for c in el.children if _is_inline(c)]
+            blocks = [c for c in el.children if not _is_inline(c)]
+            if not any(_has_text(c) for c in inline) and blocks and blocks[0].tag == "p":
+                inline, blocks = blocks[0].children, blocks[1:]  # <li><p>text</p></li>: the text on the bullet
+            text = _inline_md(Element("p", children=inline))
             bullet = f"{number}." if number is not None else "-"
             lines.append((f"{quote}{'  ' * depth}{bullet} {text}", True))
-            for c in reversed([c for c in el.children if not _is_inline(c)]):
+            for c in reversed(blocks):
                 stack.append((c, depth + 1, None, quote))
             continue
         elif tag in ("ul", "ol"):
@@ -319,6 +600,9 @@ def to_markdown(root: Element) -> str:
                 stack.append((c, depth, k if tag == "ol" else None, quote))
             continue
         elif tag == "table":
+            caption = next((c for c in el.children if c.tag == "caption" and _has_text(c)), None)
+            if caption is not None:
+                lines.append(quote + "_" + _inline_md(caption) + "_")
             lines.append(_table_md(el, quote))
         elif tag == "figure":
             for c in el.children:
@@ -341,6 +625,25 @@ def to_markdown(root: Element) -> str:
         out.append(text)
         previous_item = item
     return "\n".join(out).strip() + "\n" if out else ""
+
+
+def _math_md(math: Element) -> str:
+    """A formula in Markdown: its TeX (the page's annotation) between $ signs ($$ for display math), else the
+    MathML itself (Markdown carries HTML, and Markdown viewers built on a browser render it)."""
+    annotation = next((e for e in _walk(math) if e.tag == "annotation"), None)
+    if annotation is not None:
+        tex = " ".join("".join(_texts(annotation)).split())
+        if tex:
+            return f"$${tex}$$" if math.attrs.get("display") == "block" else f"${tex}$"
+    return to_html(Element("article", children=[math]))
+
+
+def _walk(el: Element):
+    stack = [el]
+    while stack:
+        e = stack.pop()
+        yield e
+        stack.extend(reversed(e.children))
 
 
 def _texts(el: Element) -> list[str]:

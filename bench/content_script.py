@@ -1,9 +1,10 @@
-"""Serialisation time of the extension's content script (extension/content/snapshot.js) in headless Chromium.
+"""Serialisation time of the extension's content script (extension/content/snapshot.js) in a headless browser.
 
-    python -m bench.content_script [--sizes 1000 5000 20000] [--repeats 9] [--host [--model-dir DIR]]
+    python -m bench.content_script [--browser chromium|firefox] [--sizes 1000 5000 20000] [--repeats 9]
+                                   [--host [--model-dir DIR]]
 
 Synthetic article pages (the sections of bench/host_roundtrip.py: headings, paragraphs, lists, tables, link
-menus) with about 1,000, 5,000 and 20,000 elements are served on 127.0.0.1 and opened in Chromium with the
+menus) with about 1,000, 5,000 and 20,000 elements are served on 127.0.0.1 and opened in the browser with the
 extension loaded (no host needed). Each is snapshotted `repeats` times through the extension's own
 `pith.snapshot` message. Reported:
 * first: the first snapshot after load, inside the content script (performance.now around the pass);
@@ -28,9 +29,8 @@ import tempfile
 from pathlib import Path
 
 from bench.host_roundtrip import _section
+from export.browsers import KINDS, extension_browser
 from native_host import snapshot_from_html
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 
 def page_with_elements(target: int) -> tuple[str, int]:
@@ -51,12 +51,12 @@ def page_with_elements(target: int) -> tuple[str, int]:
 
 def measure(browser, name: str, repeats: int) -> dict:
     page = browser.open(name)
-    tab = browser.tab_id(page.url)
-    runs = browser.control.evaluate("""async ([tabId, repeats]) => {
+    tab = browser.tab_id(page)
+    runs = browser.call("""async ([tabId, repeats]) => {
         const out = [];
         for (let i = 0; i < repeats; i++) {
           const t0 = performance.now();
-          const reply = await chrome.runtime.sendMessage({type: 'pith.snapshot', tabId});
+          const reply = await api.runtime.sendMessage({type: 'pith.snapshot', tabId});
           const roundTrip = performance.now() - t0;
           if (!reply.ok) throw new Error(JSON.stringify(reply.error));
           out.push({ms: reply.ms, jsonMs: reply.json_ms, roundTrip, nodes: reply.snapshot.nodes.length,
@@ -74,12 +74,12 @@ def measure(browser, name: str, repeats: int) -> dict:
 
 def measure_highlight(browser, name: str, repeats: int) -> dict:
     page = browser.open(name)
-    tab = browser.tab_id(page.url)
-    runs = browser.control.evaluate("""async ([tabId, repeats]) => {
+    tab = browser.tab_id(page)
+    runs = browser.call("""async ([tabId, repeats]) => {
         const out = [];
         for (let i = 0; i < 2 * repeats + 1; i++) {
           const t0 = performance.now();
-          const reply = await chrome.runtime.sendMessage({type: 'pith.run', action: 'highlight', tabId});
+          const reply = await api.runtime.sendMessage({type: 'pith.run', action: 'highlight', tabId});
           if (!reply.ok) throw new Error(JSON.stringify(reply.error));
           if (reply.highlighted) out.push({ms: performance.now() - t0, host: reply.timings.host});
         }
@@ -92,13 +92,12 @@ def measure_highlight(browser, name: str, repeats: int) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--browser", choices=KINDS, default="chromium")
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 5000, 20000])
     parser.add_argument("--repeats", type=int, default=21)
     parser.add_argument("--host", action="store_true", help="also time Highlight through the installed host")
     parser.add_argument("--model-dir", help="with --host: the model to serve instead of the shipped one")
     args = parser.parse_args()
-    from browser import extension_browser
-
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         pages = root / "pages"
@@ -109,14 +108,15 @@ def main() -> None:
             (pages / f"page-{size}.html").write_text(html)
         rows = []
         host = "installed" if args.host else "missing"
-        with extension_browser(root, host=host, model_dir=args.model_dir, pages=pages) as browser:
-            version = browser.context.browser.version if browser.context.browser else "?"
+        with extension_browser(args.browser, root / "browser", host=host, model_dir=args.model_dir,
+                               pages=pages) as browser:
+            version = f"{args.browser} {browser.version}"
             for size in args.sizes:
                 result = measure(browser, f"page-{size}.html", args.repeats)
                 if args.host:
                     result.update(measure_highlight(browser, f"page-{size}.html", args.repeats))
                 rows.append((counts[size], result))
-    print(f"Chromium {version}, headless; {args.repeats} warm runs per page after the first\n")
+    print(f"{version}, headless; {args.repeats} warm runs per page after the first\n")
     print("| elements | nodes | first (ms) | median (ms) | max (ms) | JSON.stringify (ms) | round trip (ms) | "
           "snapshot JSON (MB) |")
     print("|---:|---:|---:|---:|---:|---:|---:|---:|")

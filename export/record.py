@@ -13,66 +13,21 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import http.server
 import logging
-import os
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 from typing import Iterator
 from urllib.parse import urlsplit
 
 from export import corpus
-from native_host.browser.identity import CHROMIUM_EXTENSION_ID
 from native_host.cli.progress import progress
 
+from .browsers import CHROMIUM_ORIGIN, chromium, serve
 from .data import iter_records
 
-ROOT = Path(__file__).resolve().parent.parent
-EXTENSION = ROOT / "extension"
-CHROMIUM = os.environ.get("PITH_CHROMIUM", "/usr/lib/chromium/chromium")
-EXTENSION_ORIGIN = f"chrome-extension://{CHROMIUM_EXTENSION_ID}"
 log = logging.getLogger("pith.record")
-
-
-class _PageServer(http.server.ThreadingHTTPServer):
-    """Serves the one page being recorded (bytes in memory) at /page/<n>; anything else is a 404."""
-
-    pages: dict[str, bytes] = {}
-
-    def handle_error(self, request, client_address) -> None:
-        """A tab closed while a reply was being written (the next page is on its way) is normal here; the
-        default handler printed a traceback on stderr for each, burying the progress bar."""
-        if not isinstance(sys.exc_info()[1], ConnectionError):
-            super().handle_error(request, client_address)
-
-
-class _Handler(http.server.BaseHTTPRequestHandler):
-    def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
-        body = self.server.pages.get(self.path.split("?")[0])  # type: ignore[attr-defined]
-        self.send_response(200 if body is not None else 404)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body or b"")))
-        self.end_headers()
-        self.wfile.write(body or b"")
-
-    def log_message(self, *args) -> None:
-        pass
-
-
-@contextlib.contextmanager
-def _serve() -> Iterator[tuple[_PageServer, str]]:
-    server = _PageServer(("127.0.0.1", 0), _Handler)
-    server.pages = {}
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield server, f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def _local_only(route) -> None:
@@ -87,24 +42,12 @@ def _local_only(route) -> None:
 @contextlib.contextmanager
 def browser(workdir: Path) -> Iterator[tuple[object, object]]:
     """Chromium with the unpacked extension in a fresh profile; yields (context, an extension page)."""
-    from playwright.sync_api import sync_playwright
-
-    env = {**os.environ, "XDG_CONFIG_HOME": str(workdir / "xdg-config"), "XDG_CACHE_HOME": str(workdir / "xdg-cache")}
-    with sync_playwright() as p:
-        context = p.chromium.launch_persistent_context(
-            str(workdir / "profile"), executable_path=CHROMIUM, headless=True, env=env,
-            args=["--no-sandbox", f"--load-extension={EXTENSION}", f"--disable-extensions-except={EXTENSION}",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                  "--no-first-run"])
-        try:
-            context.route("**/*", _local_only)
-            if not context.service_workers:
-                context.wait_for_event("serviceworker", timeout=30_000)
-            control = context.new_page()
-            control.goto(f"{EXTENSION_ORIGIN}/popup/popup.html")
-            yield context, control
-        finally:
-            context.close()
+    env = {"XDG_CONFIG_HOME": str(workdir / "xdg-config"), "XDG_CACHE_HOME": str(workdir / "xdg-cache")}
+    with chromium(workdir / "profile", env=env) as (context, _):
+        context.route("**/*", _local_only)
+        control = context.new_page()
+        control.goto(f"{CHROMIUM_ORIGIN}/popup/popup.html")
+        yield context, control
 
 
 def snapshot_page(context, control, url: str, timeout_s: float) -> dict:
@@ -141,15 +84,14 @@ def record(out: Path, split: str | None, datasets: list[str] | None = None, limi
     started = time.perf_counter()
     stats = {"recorded": 0, "skipped": 0, "failed": 0}
     with corpus.Writer(out) as writer, tempfile.TemporaryDirectory(prefix="pith-record-") as tmp, \
-            _serve() as (server, base), browser(Path(tmp)) as (context, control):
+            serve() as server, browser(Path(tmp)) as (context, control):
         pending = [r for r in todo if r["id"] not in writer.done]
         stats["skipped"] = len(todo) - len(pending)
         for n, rec in enumerate(progress(pending, desc="recording")):
-            path = f"/page/{n}"
             server.pages.clear()
-            server.pages[path] = rec["html"].encode("utf-8", "surrogatepass")
+            url = server.put(f"page/{n}", rec["html"])
             try:
-                got = snapshot_page(context, control, f"{base}{path}", timeout_s)
+                got = snapshot_page(context, control, url, timeout_s)
             except Exception as error:  # noqa: BLE001 - any page may fail; log it and go on
                 log.warning("page %s failed: %s", rec["id"], str(error).splitlines()[0] if str(error) else error)
                 stats["failed"] += 1

@@ -1,42 +1,50 @@
 """What the user sees when things go wrong: each failure comes with its message and its fix, in the
-`pith.run` reply, the popup and the page. Each test starts its own Chromium (a missing or broken host)."""
+`pith.run` reply, the popup and the page. Each test starts its own browser (a missing or broken host), once in
+Chromium and once in Firefox."""
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
-from browser import EXTENSION_ORIGIN, extension_browser
+from browser import KINDS, PAGES, extension_browser, require
 
-pytestmark = pytest.mark.browser
+# A page no extension may enter, in each browser.
+PRIVILEGED_PAGE = {"chromium": "chrome://version/", "firefox": "about:robots"}
+
+
+@pytest.fixture(params=KINDS)
+def kind(request):
+    require(request.param)
+    return request.param
 
 
 def popup_for(b, page):
-    popup = b.context.new_page()
-    popup.goto(f"{EXTENSION_ORIGIN}/popup/popup.html?tab={b.tab_id(page.url)}")
-    return popup
+    return b.open_extension_page(f"popup/popup.html?tab={b.tab_id(page)}")
 
 
-def test_with_the_host_missing_the_user_sees_the_error_and_the_fix(tmp_path):
-    with extension_browser(tmp_path, host="missing") as b:
+def test_with_the_host_missing_the_user_sees_the_error_and_the_fix(tmp_path, kind):
+    with extension_browser(kind, tmp_path, host="missing", pages=PAGES) as b:
         page = b.open("article.html")
         reply = b.run("reader", page)
         assert reply["ok"] is False and reply["error"]["code"] == "host_missing"
         assert "`pith install`" in reply["error"]["message"]
         popup = popup_for(b, page)
-        popup.click("text=Reader view")
-        popup.wait_for_selector("#status.error")
-        shown = popup.inner_text("#status")
+        popup.click("[data-action=reader]")
+        popup.wait_for("() => document.querySelector('#status.error')")
+        shown = popup.text("#status")
         assert "not installed" in shown and "pith install" in shown
-        assert popup.inner_text("#status-fix code") == "pith install"
+        assert popup.text("#status-fix code") == "pith install"
         note = b.in_content_world(page, "__pithToast.last")  # the note shown in the page itself
         assert note["state"] == "error" and "`pith install`" in note["fix"]
 
 
-def test_a_host_that_crashes_is_reported_with_pith_doctor(tmp_path):
+def test_a_host_that_crashes_is_reported_with_pith_doctor(tmp_path, kind):
     launcher = tmp_path / "crashing-host"
     launcher.write_text("#!/bin/sh\necho 'something broke' >&2\nexit 1\n")
     launcher.chmod(0o755)
-    with extension_browser(tmp_path, host="launcher", launcher=launcher) as b:
+    with extension_browser(kind, tmp_path / "browser", host="launcher", launcher=launcher, pages=PAGES) as b:
         page = b.open("article.html")
         reply = b.run("highlight", page)
         assert reply["ok"] is False and reply["error"]["code"] == "host_crashed"
@@ -46,55 +54,49 @@ def test_a_host_that_crashes_is_reported_with_pith_doctor(tmp_path):
         assert again["ok"] is False and again["error"]["code"] == "host_crashed"
 
 
-def test_a_browser_page_cannot_be_read_and_says_so(tmp_path):
-    with extension_browser(tmp_path, host="missing") as b:
-        tab = b.control.evaluate("chrome.tabs.create({url: 'chrome://version/'}).then((t) => t.id)")
-        reply = b.control.evaluate("(tabId) => chrome.runtime.sendMessage({type: 'pith.run', action: 'reader', tabId})",
-                                   tab)
+def test_a_browser_page_cannot_be_read_and_says_so(tmp_path, kind):
+    with extension_browser(kind, tmp_path, host="missing", pages=PAGES) as b:
+        _, tab = b.open_unlisted(PRIVILEGED_PAGE[kind])
+        reply = b.send({"type": "pith.run", "action": "reader", "tabId": tab})
         assert reply["ok"] is False and reply["error"]["code"] == "page_unreadable"
-        unknown = b.control.evaluate("(tabId) => chrome.runtime.sendMessage({type: 'pith.run', action: 'print', tabId})",
-                                     tab)
+        unknown = b.send({"type": "pith.run", "action": "print", "tabId": tab})
         assert unknown["ok"] is False and unknown["error"]["code"] == "bad_action"
 
 
-def test_the_context_menu_offers_the_three_actions(tmp_path):
-    """The menu items exist with the action names the one action path takes (Chromium cannot click them
-    headless; their handler is the same runAction the tests drive through pith.run)."""
-    with extension_browser(tmp_path, host="missing") as b:
-        worker = b.context.service_workers[0]
-        # onInstalled makes the items asynchronously, after the worker starts: wait for them (up to 10 s)
-        # rather than race it, which failed CI once ('Cannot find menu item with id reader').
-        made = worker.evaluate("""(async () => {
-            const update = () => new Promise((resolve) => chrome.contextMenus.update('reader',
-                {title: 'Open in Pith reader view'},
-                () => resolve(chrome.runtime.lastError ? chrome.runtime.lastError.message : 'ok')));
+def test_the_context_menu_and_the_shortcuts_offer_the_actions(tmp_path, kind):
+    """The menu items exist with the action names the one action path takes (a headless browser cannot
+    click them; their handler is the same runAction the tests drive through pith.run)."""
+    with extension_browser(kind, tmp_path, host="missing", pages=PAGES) as b:
+        # The background makes the items when it starts, asynchronously: wait for them (up to 10 s) rather
+        # than race it, which failed CI once ('Cannot find menu item with id reader').
+        made = b.call("""async () => {
+            const update = (id) => Promise.resolve(api.contextMenus.update(id, {title: 'Open in Pith reader view'}))
+                .then(() => 'ok', (e) => e.message);
             let last = '';
             for (let i = 0; i < 100; i++) {
-                last = await update();
+                last = await update('reader');
                 if (last === 'ok') return last;
                 await new Promise((r) => setTimeout(r, 100));
             }
             return last;
-        })()""")
+        }""")
         assert made == "ok"
-        missing = worker.evaluate("""new Promise((resolve) => chrome.contextMenus.update('print', {title: 'x'},
-                                        () => resolve(chrome.runtime.lastError ? 'missing' : 'ok')))""")
+        missing = b.call("() => Promise.resolve(api.contextMenus.update('print', {title: 'x'}))"
+                         ".then(() => 'ok', () => 'missing')")
         assert missing == "missing"
-        commands = b.control.evaluate("chrome.commands.getAll().then((c) => c.map((x) => [x.name, x.shortcut]))")
+        commands = b.call("() => api.commands.getAll().then((c) => c.map((x) => [x.name, x.shortcut]))")
         assert dict(commands) == {"_execute_action": "Alt+Shift+K", "reader": "Alt+Shift+E",
                                   "highlight": "Alt+Shift+H", "save": "Alt+Shift+S"}
 
 
-def test_a_host_without_its_model_is_reported_before_any_page_is_sent(tmp_path):
-    import sys
-
+def test_a_host_without_its_model_is_reported_before_any_page_is_sent(tmp_path, kind):
     empty = tmp_path / "no-model"
     empty.mkdir()
     launcher = tmp_path / "host-without-model"
     launcher.write_text(f"#!/bin/sh\nPITH_MODEL_DIR={empty} PITH_LOG_DIR={tmp_path} exec {sys.executable} "
                         "-m native_host host \"$@\"\n")
     launcher.chmod(0o755)
-    with extension_browser(tmp_path, host="launcher", launcher=launcher) as b:
+    with extension_browser(kind, tmp_path / "browser", host="launcher", launcher=launcher, pages=PAGES) as b:
         page = b.open("article.html")
         reply = b.run("reader", page)
         assert reply["ok"] is False and reply["error"]["code"] == "model_unavailable"

@@ -1,14 +1,12 @@
-"""The extension's modules one by one, in Chromium (imported from an extension page): the native-port client
+"""The extension's modules one by one, in Chromium and Firefox (imported from an extension page): the native-port client
 against a fake port, file names and saved documents, how highlight kinds are chosen."""
 
 from __future__ import annotations
 
 import pytest
 
-from browser import extension_browser
+from browser import KINDS, extension_browser, require
 from filename_cases import FILENAME_CASES
-
-pytestmark = pytest.mark.browser
 
 FAKE_PORT = """
   const { HostClient } = await import('/background/host.js');
@@ -29,9 +27,10 @@ FAKE_PORT = """
 """
 
 
-@pytest.fixture(scope="module")
-def control(tmp_path_factory):
-    with extension_browser(tmp_path_factory.mktemp("units"), host="missing") as b:
+@pytest.fixture(scope="module", params=KINDS)
+def control(request, tmp_path_factory):
+    require(request.param)
+    with extension_browser(request.param, tmp_path_factory.mktemp(f"units-{request.param}"), host="missing") as b:
         yield b.control
 
 

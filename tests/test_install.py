@@ -74,6 +74,21 @@ def test_without_browser_only_browsers_with_a_profile_are_registered(tmp_path, h
                      ".config/google-chrome/NativeMessagingHosts/org.pith.reader.json"]
 
 
+@pytest.mark.parametrize("platform, profiles", [
+    ("linux", ".mozilla/firefox"),                       # where Firefox long kept them
+    ("linux", ".config/mozilla/firefox"),                # a fresh home, recent Firefox (XDG)
+    ("linux", "snap/firefox/common/.mozilla/firefox"),   # the Snap
+    ("macos", "Library/Application Support/Firefox"),
+])
+def test_firefox_is_found_wherever_it_keeps_its_profiles(tmp_path, home, platform, profiles):
+    (home / profiles).mkdir(parents=True)
+    assert pith(tmp_path, "install", "--platform", platform) == 0
+    found = [p.relative_to(home) for p in home.rglob(f"{HOST_NAME}.json")]
+    assert found == [Path(EXPECTED["firefox", platform]) / f"{HOST_NAME}.json"]  # where Firefox reads it
+    assert pith(tmp_path, "uninstall", "--platform", platform) == 0
+    assert [p.relative_to(home) for p in home.rglob("*") if p.is_file()] == []
+
+
 def test_no_browser_profile_is_an_error_naming_the_option(tmp_path, home, capsys):
     assert pith(tmp_path, "install", "--platform", "linux") == 1
     assert "--browser chrome" in capsys.readouterr().err
@@ -157,8 +172,7 @@ self.probe = (requests) => new Promise((resolve) => {
 @pytest.mark.browser
 def test_chromium_starts_the_installed_host_and_receives_a_chunked_article(tmp_path, home):
     """Real Chromium, a probe extension with Pith's key, the manifest `pith install --user-data-dir` wrote."""
-    from playwright.sync_api import sync_playwright
-
+    from export.browsers import chromium
     from host_support import article_html, model_dir_for_tests
     from native_host import snapshot_from_html
     from native_host.browser.identity import EXTENSION_PUBLIC_KEY
@@ -172,21 +186,13 @@ def test_chromium_starts_the_installed_host_and_receives_a_chunked_article(tmp_p
     profile = tmp_path / "profile"
     assert pith(tmp_path, "install", "--user-data-dir", str(profile)) == 0
     model_dir = model_dir_for_tests(tmp_path)
-    env = {**os.environ, "PITH_LOG_DIR": str(tmp_path / "logs"), **({"PITH_MODEL_DIR": model_dir} if model_dir else {})}
+    env = {"PITH_LOG_DIR": str(tmp_path / "logs"), **({"PITH_MODEL_DIR": model_dir} if model_dir else {})}
     snapshot = snapshot_from_html(article_html(3_000), url="https://news.example/long")
     requests = [{"v": 1, "id": 1, "type": "hello"},
                 {"v": 1, "id": 2, "type": "extract", "snapshot": snapshot, "want": ["text"]},
                 {"v": 1, "id": 3, "type": "extract", "snapshot": {"nodes": []}}]
-    with sync_playwright() as p:
-        context = p.chromium.launch_persistent_context(
-            str(profile), executable_path="/usr/lib/chromium/chromium", headless=True, env=env,
-            args=[f"--disable-extensions-except={extension}", f"--load-extension={extension}", "--no-sandbox"])
-        try:
-            worker = context.service_workers[0] if context.service_workers else \
-                context.wait_for_event("serviceworker", timeout=30_000)
-            outcome = worker.evaluate("(requests) => self.probe(requests)", requests)
-        finally:
-            context.close()
+    with chromium(profile, extension, env) as (_, worker):
+        outcome = worker.evaluate("(requests) => self.probe(requests)", requests)
     assert "error" not in outcome, outcome.get("error")
     hello, result, refused = outcome["replies"]
     assert hello["type"] == "hello" and hello["model_id"]
@@ -209,3 +215,24 @@ def test_the_allowed_origin_is_the_one_the_extension_key_gives(tmp_path, home):
     assert pith(tmp_path, "install", "--browser", "brave", "--platform", "linux") == 0
     manifest = json.loads((home / EXPECTED["brave", "linux"] / f"{HOST_NAME}.json").read_text())
     assert manifest["allowed_origins"] == [f"chrome-extension://{extension_id}/"]
+
+
+@pytest.mark.firefox
+def test_firefox_on_a_fresh_home_is_found_and_starts_the_host(tmp_path):
+    """Real Firefox makes its profile where it likes on a fresh home; `pith install` with no --browser finds
+    it, and the manifest it writes is the one that Firefox reads: the reader view opens."""
+    from browser import PAGES, extension_browser, open_reader, require
+    from export.browsers import FIREFOX
+    from host_support import model_dir_for_tests
+
+    require("firefox")
+    home = tmp_path / "home"
+    home.mkdir()
+    subprocess.run([FIREFOX, "-headless", "-CreateProfile", "pith-test"], env={**os.environ, "HOME": str(home)},
+                   capture_output=True, timeout=120, check=True)
+    assert pith(tmp_path, "install") == 0  # no --browser: found by its profile
+    assert (home / EXPECTED["firefox", "linux"] / f"{HOST_NAME}.json").is_file()
+    with extension_browser("firefox", tmp_path, host="missing", model_dir=model_dir_for_tests(tmp_path),
+                           pages=PAGES) as b:  # "missing": nothing more registered than `pith install` did
+        reply, reader = open_reader(b, b.open("article.html"))
+        assert "Every evening at dusk" in reader.text("#article")

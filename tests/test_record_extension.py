@@ -1,4 +1,4 @@
-"""The extension's developer option "Record this page" in headless Chromium: the .msgpack download holds the
+"""The extension's developer option "Record this page" in headless Chromium and Firefox: the .msgpack download holds the
 live snapshot, and `pith extract --snapshot` replays it to the answer the extension got from the host."""
 
 from __future__ import annotations
@@ -11,12 +11,10 @@ import time
 import msgpack
 import pytest
 
-from browser import extension_browser
+from browser import KINDS, PAGES, extension_browser, require
 from host_support import model_dir_for_tests
 from export import corpus
 from native_host.cli.main import main as pith_main
-
-pytestmark = pytest.mark.browser
 
 
 def _downloaded(folder, suffix: str, timeout_s: float = 20):
@@ -29,14 +27,17 @@ def _downloaded(folder, suffix: str, timeout_s: float = 20):
     raise AssertionError(f"no {suffix} download in {folder}: {list(folder.iterdir())}")
 
 
-def test_recorded_page_replays_to_the_extensions_answer(tmp_path):
+@pytest.mark.parametrize("kind", KINDS)
+def test_recorded_page_replays_to_the_extensions_answer(tmp_path, kind):
+    require(kind)
     downloads = tmp_path / "downloads"
     downloads.mkdir()
     model = model_dir_for_tests(tmp_path)
-    with extension_browser(tmp_path, model_dir=model, downloads=downloads) as b:
+    with extension_browser(kind, tmp_path / "browser", model_dir=model, downloads=downloads, pages=PAGES) as b:
         page = b.open("article.html")
-        tab = b.tab_id(page.url)
-        saved = b.control.evaluate("(tabId) => chrome.runtime.sendMessage({type: 'pith.record', tabId})", tab)
+        url = page.url
+        tab = b.tab_id(page)
+        saved = b.send({"type": "pith.record", "tabId": tab})
         assert saved["ok"], saved
         assert saved["filename"].startswith("pith-snapshot Why the harbour lighthouse")
         assert saved["filename"].endswith(".msgpack") and "/" not in saved["filename"]
@@ -45,19 +46,19 @@ def test_recorded_page_replays_to_the_extensions_answer(tmp_path):
         tricky = {"s": "é漢🙂" * 40, "n": [0, 127, 128, 255, 65535, 65536, 2**32 - 1, 2**32, -1, -32, -33,
                                            -2**31, 1.5, -0.25, 1e300], "b": [True, False, None],
                   "long": list(range(70_000)), "map": {str(i): i for i in range(20)}}
-        encoded = b.control.evaluate(
+        encoded = b.call(
             "(v) => import('/background/msgpack.js').then((m) => Array.from(m.encode(v)))", tricky)
         assert msgpack.unpackb(bytes(encoded), strict_map_key=False) == tricky
         # the popup shows the button only once the developer option is on
-        popup = b.context.new_page()
-        popup.goto(f"{b.control.url}?tab={tab}")
-        assert popup.is_hidden("#record")
+        popup = b.open_extension_page(f"popup/popup.html?tab={tab}")
+        shown = "() => document.querySelector('#record').getClientRects().length > 0"
+        assert popup.evaluate(shown) is False
         popup.click("summary")
-        popup.check("#developer")
-        assert popup.is_visible("#record")
+        popup.click("#developer")
+        assert popup.wait_for(shown)
     path = _downloaded(downloads, ".msgpack")
     record = corpus.read_one(path)
-    assert record["snapshot"]["source"] == "live" and record["id"] == page.url
+    assert record["snapshot"]["source"] == "live" and record["id"] == url
     said = io.StringIO()
     with contextlib.redirect_stdout(said):
         assert pith_main(["extract", "--snapshot", str(path), "-f", "json",

@@ -47,8 +47,8 @@ def manifests_to_check(places: Places) -> list[Target]:
     """Those asked for; else every browser with a profile directory or a manifest of ours."""
     if places.browsers or places.user_data_dir:
         return targets(places)
-    found = [Target(b, b.hosts_dir(places.platform, places.home) / MANIFEST) for b in BROWSERS]
-    return [t for t in found if t.manifest.parent.parent.is_dir()]
+    return [Target(b, b.hosts_dir(places.platform, places.home) / MANIFEST) for b in BROWSERS
+            if b.in_use(places.platform, places.home) or (b.hosts_dir(places.platform, places.home) / MANIFEST).exists()]
 
 
 def check_manifest(target: Target, places: Places) -> Finding:
@@ -146,6 +146,18 @@ def check_round_trip(argv: list[str], model_dir: str | None, timeout: float) -> 
                                f"{words} words of main text, {out['extract']['timings'].get('host', 0):.0f} ms)")
 
 
+def caller_arguments(chosen: list[Target]) -> dict[str, list[str]]:
+    """The arguments each browser family starts the launcher with (docs/protocol.md), for the families
+    checked: Chromium passes the extension's origin, Firefox the manifest's path and the extension's id."""
+    callers: dict[str, list[str]] = {}
+    for target in chosen:
+        if target.browser.family == "firefox":
+            callers.setdefault("firefox", [str(target.manifest), FIREFOX_EXTENSION_ID])
+        else:
+            callers.setdefault("chromium", [chromium_origin()])
+    return dict(sorted(callers.items())) or {"chromium": [chromium_origin()]}
+
+
 def diagnose(places: Places, model_dir: str | None, timeout: float = limits.DOCTOR_ROUNDTRIP_TIMEOUT_S) -> list[Finding]:
     findings: list[Finding] = []
     try:
@@ -159,10 +171,15 @@ def diagnose(places: Places, model_dir: str | None, timeout: float = limits.DOCT
     findings += [check_manifest(t, places) for t in chosen]
     findings.append(check_launcher(places.launcher))
     findings.append(check_model(model_dir))
+    callers = caller_arguments(chosen)
     if findings[-2].ok:
-        findings.append(check_round_trip([str(places.launcher), chromium_origin()], model_dir, timeout))
+        for family, caller in callers.items():
+            round_trip = check_round_trip([str(places.launcher), *caller], model_dir, timeout)
+            if len(callers) > 1 and family != "chromium":
+                round_trip.what += f" ({family}'s way)"
+            findings.append(round_trip)
     else:  # still worth knowing whether the host itself works
-        round_trip = check_round_trip(host_command([chromium_origin()]), model_dir, timeout)
+        round_trip = check_round_trip(host_command(next(iter(callers.values()))), model_dir, timeout)
         round_trip.what += " (without the launcher)"
         findings.append(round_trip)
     findings.append(check_log(log_path()))

@@ -31,15 +31,26 @@ CHROMIUM_HOSTS_DIR = "NativeMessagingHosts"  # inside a Chromium profile directo
 
 @dataclass(frozen=True)
 class Browser:
-    """Where one browser looks for per-user host manifests, relative to the home directory."""
+    """Where one browser looks for per-user host manifests, relative to the home directory, and where its
+    profiles live (whichever exists says the browser is used)."""
 
     name: str
     family: str  # "chromium": allowed_origins; "firefox": allowed_extensions
     linux: str
     macos: str
+    profiles_linux: tuple[str, ...] = ()  # default: the manifest directory's parent
+    profiles_macos: tuple[str, ...] = ()
 
     def hosts_dir(self, platform: str, home: Path) -> Path:
         return home / (self.linux if platform == "linux" else self.macos)
+
+    def profile_dirs(self, platform: str, home: Path) -> list[Path]:
+        extra = self.profiles_linux if platform == "linux" else self.profiles_macos
+        return [self.hosts_dir(platform, home).parent, *(home / p for p in extra)]
+
+    def in_use(self, platform: str, home: Path) -> bool:
+        """Whether this user has run the browser: one of its profile directories exists."""
+        return any(d.is_dir() for d in self.profile_dirs(platform, home))
 
 
 _MAC = "Library/Application Support"
@@ -52,7 +63,12 @@ BROWSERS = (
     Browser("edge", "chromium", ".config/microsoft-edge/NativeMessagingHosts",
             f"{_MAC}/Microsoft Edge/NativeMessagingHosts"),
     Browser("vivaldi", "chromium", ".config/vivaldi/NativeMessagingHosts", f"{_MAC}/Vivaldi/NativeMessagingHosts"),
-    Browser("firefox", "firefox", ".mozilla/native-messaging-hosts", f"{_MAC}/Mozilla/NativeMessagingHosts"),
+    # Firefox reads host manifests from ~/.mozilla/native-messaging-hosts even where it keeps its profiles
+    # elsewhere: in ~/.config/mozilla/firefox on a fresh home (recent releases follow XDG there), in
+    # ~/.mozilla/firefox on older ones; the Snap keeps them under ~/snap/firefox.
+    Browser("firefox", "firefox", ".mozilla/native-messaging-hosts", f"{_MAC}/Mozilla/NativeMessagingHosts",
+            profiles_linux=(".mozilla/firefox", ".config/mozilla/firefox", "snap/firefox/common/.mozilla/firefox"),
+            profiles_macos=(f"{_MAC}/Firefox",)),
 )
 BY_NAME = {b.name: b for b in BROWSERS}
 
@@ -128,7 +144,7 @@ def targets(places: Places) -> list[Target]:
     if places.browsers:
         chosen = [BY_NAME[n] for n in places.browsers]
     else:
-        chosen = [b for b in BROWSERS if b.hosts_dir(places.platform, places.home).parent.is_dir()]
+        chosen = [b for b in BROWSERS if b.in_use(places.platform, places.home)]
         if not chosen:
             raise InstallError(f"no browser profile found under {places.home}; name the browser, e.g. "
                                "`pith install --browser chrome` (choices: " + ", ".join(BY_NAME) + ")")

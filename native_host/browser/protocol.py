@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
@@ -22,9 +22,9 @@ PROTOCOL = 1
 WANTS = ("highlight", "article", "text", "markdown")
 DEFAULT_WANT = ("highlight", "article")
 ARTICLE_FIELDS = {"html": "article", "markdown": "markdown", "text": "text"}  # reply's article field -> its want
-# The article's metadata, named as in native_host/result.py's Result: in every reply (null where unknown), small.
-ARTICLE_METADATA = ("title", "byline", "lang", "url", "date", "modified", "site_name", "dir", "description", "image",
-                    "canonical_url", "page_type", "word_count", "reading_minutes")
+# Always in a reply's article, whatever the want (Result's names): small, and what a reader's header shows.
+METADATA_FIELDS = ("title", "byline", "lang", "url", "date", "modified", "site_name", "dir", "description",
+                   "image", "canonical_url", "page_type", "word_count", "reading_minutes")
 
 log = logging.getLogger(__name__)
 
@@ -141,9 +141,8 @@ def shape_result(rid: int, result, want: frozenset[str]) -> dict:
         reply["node_ids"] = result.node_ids
         reply["blocks"] = [{"index": b.index, "node_ids": b.node_ids, "scores": b.scores, "main": b.main}
                            for b in result.blocks]
-    article = {field: getattr(result, field, None) for field in ARTICLE_METADATA}
-    if article["image"] is not None:
-        article["image"] = asdict(article["image"])
+    article = {field: getattr(result, field) for field in METADATA_FIELDS}
+    article["image"] = {"url": result.image.url, "alt": result.image.alt} if result.image else None
     for field, asked in ARTICLE_FIELDS.items():
         if asked in want:
             article[field] = getattr(result, field)

@@ -120,3 +120,33 @@ def test_the_extension_and_the_package_carry_one_version():
     from native_host import __version__
 
     assert MANIFEST["version"] == __version__
+
+
+def sanitizer_lists() -> dict[str, dict[str, list[str]]]:
+    text = (EXTENSION / "reader" / "sanitize.js").read_text()
+    return {name: json.loads(re.search(rf"export const {name} = (\{{.*?\}});", text, re.S).group(1))
+            for name in ("HTML_TAGS", "MATHML_TAGS")}
+
+
+def test_the_reader_allows_exactly_what_the_host_writes():
+    """Every tag and attribute of the host's article HTML survives the reader's sanitiser, and nothing else
+    does: the two allowlists are one list written twice."""
+    from native_host.pipeline.article import HTML_TAGS, MATHML_TAGS
+
+    lists = sanitizer_lists()
+    assert lists["HTML_TAGS"] == {tag: list(attrs) for tag, attrs in HTML_TAGS.items()}
+    assert lists["MATHML_TAGS"] == {tag: list(attrs) for tag, attrs in MATHML_TAGS.items()}
+
+
+def test_the_extension_keeps_every_metadata_field_the_host_sends():
+    """The reply's article always carries Result's metadata (protocol.py); the background keeps the same
+    fields for the reader's header and the saved file."""
+    from dataclasses import fields
+
+    from native_host.browser.protocol import METADATA_FIELDS
+    from native_host.result import Result
+
+    text = (EXTENSION / "background" / "actions.js").read_text()
+    found = re.search(r"export const METADATA_FIELDS = \[(.*?)\];", text, re.S)
+    assert found and re.findall(r'"(\w+)"', found.group(1)) == list(METADATA_FIELDS)
+    assert set(METADATA_FIELDS) <= {f.name for f in fields(Result)}

@@ -1,49 +1,70 @@
-"""Re-take the extension screenshots in this folder: python docs/screenshots/take.py
+"""Re-take the extension screenshots in this folder: python docs/screenshots/take.py [--browser firefox]
 
-The fixture article (tests/pages/extension/article.html) in headless Chromium with the extension and the
-installed host: the reader view (light and dark) and the page in highlight mode; and the popup's message
-when the host is not installed.
+Headless Chromium (or Firefox) with the extension and the installed host, on the pages the browser tests
+use: the reader view of a news page (light and dark), of a documentation page with code, of a right-to-left
+page and of a page with a table (tests/pages/extension/reader/); the fixture article in highlight mode; and
+the popup's message when the host is not installed. The host runs the shipped model (or --model-dir).
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent.parent / "tests"))
+ROOT = HERE.parent.parent
+sys.path.insert(0, str(ROOT))  # run as a script from anywhere: the repository's own packages
 
-from browser import EXTENSION_ORIGIN, extension_browser  # noqa: E402
-from host_support import model_dir_for_tests  # noqa: E402
+from export.browsers import KINDS, extension_browser  # noqa: E402
+
+PAGES = ROOT / "tests" / "pages" / "extension"
+READER_SHOTS = [  # (page, file, theme)
+    ("reader/news.html", "reader.png", "light"),
+    ("reader/news.html", "reader-dark.png", "dark"),
+    ("reader/docs.html", "reader-code.png", "light"),
+    ("reader/rtl.html", "reader-rtl.png", "sepia"),
+    ("reader/table.html", "reader-table.png", "light"),
+]
+
+
+def reader_shot(b, name: str, path: Path, theme: str) -> None:
+    page = b.open_url(b.base_url + name)  # its plain address, shown in the header
+    reply = b.run("reader", page)
+    assert reply["ok"], reply
+    reader = b.tab_by_id(reply["reader_tab"])
+    reader.resize(1000, 1100)
+    reader.wait_for("() => document.documentElement.dataset.ready === 'true'")
+    reader.click(f"[data-setting=readerTheme][data-value={theme}]")
+    reader.wait_for("""() => [...document.images].every((i) => i.complete)""")
+    reader.screenshot(path)
+    reader.click("[data-setting=readerTheme][data-value=auto]")
+    reader.close()
+    page.close()
 
 
 def main() -> None:
-    with tempfile.TemporaryDirectory() as tmp, extension_browser(Path(tmp), model_dir=model_dir_for_tests(Path(tmp))) as b:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--browser", choices=KINDS, default="chromium")
+    parser.add_argument("--model-dir", default=None, help="the model the host serves (default: the shipped one)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp, \
+            extension_browser(args.browser, Path(tmp), model_dir=args.model_dir, pages=PAGES) as b:
+        for name, file, theme in READER_SHOTS:
+            reader_shot(b, name, HERE / file, theme)
         page = b.open("article.html")
-        page.set_viewport_size({"width": 1100, "height": 900})
-        reply = b.run("highlight", page)
-        assert reply["ok"], reply
-        page.wait_for_timeout(300)
-        page.screenshot(path=str(HERE / "highlight.png"))
-        with b.context.expect_page() as opened:
-            assert b.run("reader", page)["ok"]
-        reader = opened.value
-        reader.set_viewport_size({"width": 900, "height": 1000})
-        reader.wait_for_selector("html[data-ready='true']")
-        reader.screenshot(path=str(HERE / "reader.png"))
-        reader.click("#theme")  # auto -> light
-        reader.click("#theme")  # light -> dark
-        reader.screenshot(path=str(HERE / "reader-dark.png"))
-        reader.click("#theme")  # back to auto
-    with tempfile.TemporaryDirectory() as tmp, extension_browser(Path(tmp), host="missing") as b:
+        page.resize(1100, 900)
+        assert b.run("highlight", page)["ok"]
+        page.screenshot(HERE / "highlight.png")
+    with tempfile.TemporaryDirectory() as tmp, \
+            extension_browser(args.browser, Path(tmp), host="missing", pages=PAGES) as b:
         page = b.open("article.html")
-        popup = b.context.new_page()
-        popup.set_viewport_size({"width": 340, "height": 330})
-        popup.goto(f"{EXTENSION_ORIGIN}/popup/popup.html?tab={b.tab_id(page.url)}")
-        popup.click("text=Reader view")
-        popup.wait_for_selector("#status.error")
-        popup.screenshot(path=str(HERE / "popup-host-missing.png"))
+        popup = b.open_extension_page(f"popup/popup.html?tab={b.tab_id(page)}")
+        popup.resize(340, 330)
+        popup.click("[data-action=reader]")
+        popup.wait_for("() => document.querySelector('#status.error')")
+        popup.screenshot(HERE / "popup-host-missing.png")
     print("wrote", ", ".join(p.name for p in sorted(HERE.glob("*.png"))))
 
 

@@ -12,7 +12,7 @@ const api = globalThis.browser ?? globalThis.chrome;
 
 export const ACTIONS = ["reader", "highlight", "save"];
 const WANT = {
-  reader: ["highlight", "article", "text"],
+  reader: ["highlight", "article", "markdown", "text"],  // markdown: the reader's Copy as Markdown and Save
   highlight: ["highlight", "text"],
   save: ["highlight", "markdown", "text"],
 };
@@ -21,7 +21,13 @@ const DONE = {
   highlight: "Main content highlighted",
   save: "Article saved",
 };
+// What the host's article always carries (native_host/browser/protocol.py METADATA_FIELDS): the reader's
+// header and the saved file's head are made of these.
+export const METADATA_FIELDS = ["title", "byline", "lang", "url", "date", "modified", "site_name", "dir",
+                                "description", "image", "canonical_url", "page_type", "word_count",
+                                "reading_minutes"];
 const SCORE_FLOOR = 0.5;  // a main block whose title or heading score is above this is outlined as such
+const READER_PAGE = "reader/reader.html";
 
 /** How to outline each main block: the page title, a heading, or body text. */
 export function highlightBlocks(blocks) {
@@ -71,6 +77,16 @@ async function openReader(article, tab) {
   return created.id;
 }
 
+/** The reader shortcut (or Esc, or the reader's back button) on a reader tab: back to the page it came from. */
+async function leaveReader(tab) {
+  const key = decodeURIComponent(new URL(tab.url).hash.slice(1));
+  const stored = key.startsWith("article:") ? (await api.storage.session.get(key))[key] : null;
+  const source = stored && Number.isInteger(stored.sourceTabId) ? stored.sourceTabId : null;
+  if (source !== null) await api.tabs.update(source, { active: true }).catch(() => {});  // it may be closed
+  await api.tabs.remove(tab.id);
+  return { ok: true, action: "reader", closed: true, source_tab: source };
+}
+
 async function saveFormat() {
   const { saveFormat: format } = await api.storage.local.get("saveFormat");
   return format === "text" ? "text" : "markdown";
@@ -87,6 +103,9 @@ export function makeRunner(host) {
       tab = await api.tabs.get(tabId);
     } catch (error) {
       throw new PithFailure("no_tab", `tab ${tabId}`);
+    }
+    if (action === "reader" && typeof tab.url === "string" && tab.url.startsWith(api.runtime.getURL(READER_PAGE))) {
+      return leaveReader(tab);
     }
     if (action === "highlight" && await highlightActive(tabId)) {
       await clearHighlight(tabId);
@@ -110,19 +129,21 @@ export function makeRunner(host) {
     const reply = await host.extract(snapshot, WANT[action], {
       snapshotBytes: bytes, onProgress: (p) => progress(describeProgress(p)) });
     const article = reply.article || {};
-    const summary = { title: article.title ?? null, text: article.text || "", byline: article.byline ?? null,
-                      url: article.url ?? null, lang: article.lang ?? null };
+    const summary = { text: article.text || "" };
+    for (const field of METADATA_FIELDS) summary[field] = article[field] ?? null;
     if (!reply.node_ids || !reply.node_ids.length || !summary.text.trim()) throw new PithFailure("no_content");
     lastArticle.set(tabId, { title: summary.title, text: summary.text });
     const answer = { ok: true, action, article: summary, node_ids: reply.node_ids, truncated: !!reply.truncated,
                      timings: { ...reply.timings, snapshot: Math.round(ms * 10) / 10 }, snapshot_bytes: bytes };
     if (action === "reader") {
-      answer.reader_tab = await openReader({ ...summary, html: article.html || "" }, tab);
+      answer.reader_tab = await openReader({ ...summary, html: article.html || "", markdown: article.markdown || "",
+                                             front_matter: article.front_matter || "" }, tab);
     } else if (action === "highlight") {
       answer.highlighted_elements = await showHighlight(tabId, highlightBlocks(reply.blocks || []), takenAt);
       answer.highlighted = true;
     } else {
-      const doc = articleDocument({ ...summary, markdown: article.markdown || "" }, await saveFormat());
+      const saved = { ...summary, markdown: article.markdown || "", front_matter: article.front_matter || "" };
+      const doc = articleDocument(saved, await saveFormat());
       Object.assign(answer, await download(doc));
     }
     const extra = reply.truncated ? " The page was too large: only its first part was read." : "";

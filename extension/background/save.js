@@ -52,9 +52,16 @@ function withoutLeadingTitle(body, article, prefix) {
   return lines.slice(start).join("\n");
 }
 
-/** The saved document: {filename, mime, content}. `format` is "markdown" or "text". */
+/** The saved document: {filename, mime, content}. `format` is "markdown" or "text". A Markdown file opens
+ * with the YAML front matter the host built when it sends one (`article.front_matter`: one builder for the
+ * CLI and the extension); else with the title, byline and source. */
 export function articleDocument(article, format) {
   const title = article.title || "Untitled";
+  if (format !== "text" && article.front_matter) {
+    const body = (article.markdown || "").replace(/^\n+|\n+$/g, "");
+    return { filename: safeFilename(title, "md"), mime: "text/markdown",
+             content: `${article.front_matter}\n${body ? `${body}\n` : ""}` };
+  }
   const source = article.url || "";
   if (format === "text") {
     const body = withoutLeadingTitle(article.text || "", article, /^/);

@@ -1,0 +1,271 @@
+"""The reader view in Chromium and Firefox: what it keeps of a page (code, formulas, lazy pictures, tables,
+footnotes, figures, right-to-left text), its header, its settings, its keys, Copy as Markdown and Save.
+
+The pages are tests/pages/extension/reader/. The host runs the stand-in model of tests/host_support.py, which
+calls a block main from about 55 characters on, so what reaches the reader does not depend on the shipped
+model: the pages' article text comes in long sentences, their menus and footers in short links."""
+
+from __future__ import annotations
+
+
+import pytest
+
+from browser import KINDS, browser_with_host, close, open_reader, wait_for_download
+from host_support import write_standin_model
+
+MATHML = "http://www.w3.org/1998/Math/MathML"
+
+
+@pytest.fixture(scope="module", params=KINDS)
+def browser(request, tmp_path_factory):
+    tmp = tmp_path_factory.mktemp(f"reader-{request.param}")
+    with browser_with_host(request.param, tmp, str(write_standin_model(tmp / "standin-model"))) as b:
+        yield b
+
+
+def reader_for(b, name: str):
+    page = b.open(f"reader/{name}")
+    reply, reader = open_reader(b, page)
+    return page, reply, reader
+
+
+def test_code_blocks_keep_their_lines_language_and_monospace_and_scroll_sideways(browser):
+    page, _, reader = reader_for(browser, "docs.html")
+    blocks = reader.evaluate("""() => [...document.querySelectorAll('#article pre')].map((pre) => {
+        const style = getComputedStyle(pre), code = pre.querySelector('code');
+        return {text: pre.textContent, language: (code || pre).className, font: style.fontFamily,
+                whiteSpace: style.whiteSpace, overflow: style.overflowX, direction: style.direction,
+                scrolls: pre.scrollWidth > pre.clientWidth};
+    })""")
+    assert [b["language"] for b in blocks] == ["language-python", "language-toml", "language-shell"]
+    python = blocks[0]["text"]
+    assert "from tidepool import load_config, Station\n\ndef main(path: str) -> None:\n    config = load_config(path)" \
+        in python  # blank lines and indentation as written
+    assert "        print(f\"{gauge.name:<12} every {gauge.interval_s} s\")" in python
+    assert "interval_s = 60    # one reading a minute" in blocks[1]["text"]
+    for b in blocks:
+        assert "mono" in b["font"].lower() and b["whiteSpace"] == "pre" and b["overflow"] == "auto"
+        assert b["direction"] == "ltr"
+    assert blocks[0]["scrolls"]  # the long line is scrolled to, not wrapped
+    inline = reader.evaluate("() => [...document.querySelectorAll('#article p code')].map((c) => c.textContent)")
+    assert inline == ["load_config()", "Config"]
+    close(reader, page)
+
+
+def test_formulas_arrive_as_mathml_with_their_tex_and_without_the_drawn_copy(browser):
+    page, _, reader = reader_for(browser, "math.html")
+    found = reader.evaluate("""(ns) => [...document.querySelectorAll('#article math')].map((m) => ({
+        ns: m.namespaceURI, display: m.getAttribute('display'),
+        tex: m.querySelector('annotation') ? m.querySelector('annotation').textContent : null,
+        height: m.getBoundingClientRect().height}))""", MATHML)
+    assert [f["tex"] for f in found] == ["e^{i\\pi}+1=0", "\\int_0^\\infty e^{-x^2}\\,dx = \\frac{\\sqrt{\\pi}}{2}",
+                                         None, "{\\displaystyle a^{2}+b^{2}=c^{2}}", None]
+    assert all(f["ns"] == MATHML and f["height"] > 0 for f in found)  # MathML, laid out by the browser
+    assert [f["display"] for f in found] == [None, "block", None, None, None]
+    outside = reader.evaluate("""() => { const copy = document.getElementById('article').cloneNode(true);
+        copy.querySelectorAll('math').forEach((m) => m.remove()); return copy.textContent; }""")
+    assert "links five constants" in outside and "iπ" not in outside and "x2dx" not in outside  # no drawn copy
+    assert reader.evaluate("() => document.querySelectorAll('#article img').length") == 0  # Wikipedia's picture
+    close(reader, page)
+
+
+def test_lazy_pictures_load_from_their_real_address(browser):
+    page, _, reader = reader_for(browser, "images.html")
+    reader.wait_for("() => [...document.querySelectorAll('#article img')].every((i) => i.complete)")
+    images = reader.evaluate("""() => [...document.querySelectorAll('#article img')].map((i) =>
+        [i.alt, new URL(i.src).pathname + new URL(i.src).search, i.naturalWidth > 0])""")
+    assert images == [["from data-src", "/images/lazy.png?from=data-src", True],
+                      ["from srcset", "/images/lazy2.png?from=srcset-large", True],  # the largest on offer
+                      ["from picture", "/images/lens.png?from=picture", True],
+                      ["from data-lazy-src", "/images/lazy2.png?from=data-lazy-src", True]]
+    close(reader, page)
+
+
+def test_a_table_keeps_its_structure_and_scrolls_when_wide(browser):
+    page, _, reader = reader_for(browser, "table.html")
+    table = reader.evaluate("""() => { const t = document.querySelector('#article table');
+        const box = t.parentElement, style = getComputedStyle(box);
+        return {caption: t.caption && t.caption.textContent, head: [...t.querySelectorAll('thead th')].length,
+                rows: [...t.querySelectorAll('tbody tr')].map((r) => r.cells.length),
+                first: [...t.querySelectorAll('tbody tr:first-child td')].map((c) => c.textContent),
+                overflow: style.overflowX, scrolls: box.scrollWidth > box.clientWidth}; }""")
+    assert table["caption"] == "Tides and crossings at the north pier, winter 2025 to 2026"
+    assert table["head"] == 7 and table["rows"] == [7, 7, 7, 7]
+    assert table["first"][:4] == ["November 2025", "4.21 m on the 12th", "0.34 m on the 27th", "312 sailings"]
+    assert table["overflow"] == "auto" and table["scrolls"]
+    close(reader, page)
+
+
+def test_footnotes_link_both_ways_inside_the_reader(browser):
+    page, _, reader = reader_for(browser, "footnotes.html")
+    links = reader.evaluate("""() => [...document.querySelectorAll('#article a')].map((a) => ({
+        text: a.textContent.trim(), href: a.getAttribute('href'), target: a.target,
+        lands: a.getAttribute('href').startsWith('#')
+               && !!document.getElementById(decodeURIComponent(a.getAttribute('href').slice(1)))}))""")
+    by_text = {link["text"]: link for link in links}
+    for ref in ("1", "2"):
+        assert by_text[ref]["href"] == f"#pith-fn{ref}" and by_text[ref]["lands"] and not by_text[ref]["target"]
+    backs = [link for link in links if link["href"] in ("#pith-fnref1", "#pith-fnref2")]
+    assert len(backs) == 2 and all(link["lands"] for link in backs)
+    # a fragment whose target the article does not hold goes to the page itself, outside the reader
+    missing = by_text["a section that the page does not have"]
+    assert missing["href"] == page.url.split("#")[0] + "#missing" and missing["target"] == "_blank"
+    reader.click("#article sup a")
+    reader.wait_for("() => location.hash === '#pith-fn1' && document.querySelector(':target').localName === 'li'")
+    reader.click("#article li a[href='#pith-fnref1']")
+    reader.wait_for("() => location.hash === '#pith-fnref1'")
+    close(reader, page)
+
+
+def test_figures_keep_their_captions_and_the_lead_picture(browser):
+    page, _, reader = reader_for(browser, "news.html")
+    figure = reader.evaluate("""() => { const f = document.querySelector('#article figure');
+        return f && {src: new URL(f.querySelector('img').src).pathname, alt: f.querySelector('img').alt,
+                     caption: f.querySelector('figcaption').textContent}; }""")
+    assert figure == {"src": "/reader/images/harbour.svg",
+                      "alt": "The harbour light at dusk, seen from the ferry's deck",
+                      "caption": "The harbour light at dusk, seen from the Saltire's deck on its last crossing of the day."}
+    close(reader, page)
+
+
+def test_a_right_to_left_page_reads_right_to_left_in_its_language(browser):
+    page, reply, reader = reader_for(browser, "rtl.html")
+    found = reader.evaluate("""() => ({lang: document.documentElement.lang,
+        title: getComputedStyle(document.getElementById('title')).direction,
+        paragraphs: [...document.querySelectorAll('#article p')].map((p) => getComputedStyle(p).direction),
+        align: getComputedStyle(document.querySelector('#article p')).textAlign})""")
+    assert found["lang"] == "ar" and found["title"] == "rtl"
+    assert found["paragraphs"] and set(found["paragraphs"]) == {"rtl"}
+    assert found["align"] in ("start", "right")
+    assert "مكتبة الحيّ" in reader.text("#title")
+    close(reader, page)
+
+
+HEADED = {"title": "The night ferry that refuses to retire", "byline": "Morag Ellison", "date": "2026-03-14",
+          "site_name": "Coastline Gazette", "reading_minutes": 4, "lang": "en", "url": "https://news.example/ferry",
+          "html": "<p>At a quarter to midnight the Saltire casts off from the north pier.</p>", "text": "x"}
+
+
+def stored_reader(b, key: str, article: dict):
+    b.call("([key, article]) => api.storage.session.set({[key]: {article}})", [key, article])
+    reader = b.open_extension_page(f"reader/reader.html#{key}")
+    reader.wait_for("() => document.documentElement.dataset.ready === 'true'")
+    return reader
+
+
+def test_the_header_shows_the_metadata_there_is_and_hides_the_rest(browser):
+    reader = stored_reader(browser, "article:0:headed", HEADED)
+    head = reader.evaluate("""() => Object.fromEntries(['site', 'title', 'byline', 'date', 'reading-time', 'meta',
+        'source-line'].map((id) => { const e = document.getElementById(id);
+        return [id, e.hidden || !e.getClientRects().length ? null : e.textContent]; }))""")
+    assert head["site"] == "Coastline Gazette" and head["title"] == HEADED["title"] and head["byline"] == "Morag Ellison"
+    assert head["date"] == "March 14, 2026" and head["reading-time"] == "4 min read"
+    assert reader.evaluate("() => document.getElementById('date').dateTime") == "2026-03-14"
+    assert head["source-line"] == "https://news.example/ferry"
+    reader.close()
+    bare = stored_reader(browser, "article:0:bare", {"title": "Bare", "html": "<p>Only a paragraph here.</p>",
+                                                     "url": "https://news.example/bare", "text": "x"})
+    hidden = bare.evaluate("""() => ['byline', 'date', 'reading-time', 'meta']
+        .filter((id) => !document.getElementById(id).hidden)""")
+    assert hidden == []
+    assert bare.evaluate("() => document.getElementById('site').textContent") == "news.example"  # its host
+    bare.close()
+
+
+def settings_of(reader) -> dict:
+    return reader.evaluate("""() => { const root = document.documentElement, main = document.querySelector('main');
+        const body = getComputedStyle(document.body);
+        return {theme: root.dataset.theme, font: root.dataset.font, width: root.dataset.width,
+                lineHeight: root.dataset.lineHeight, fontSize: parseFloat(body.fontSize),
+                family: body.fontFamily, leading: parseFloat(body.lineHeight) / parseFloat(body.fontSize),
+                measure: parseFloat(getComputedStyle(main).maxWidth),
+                background: getComputedStyle(root).backgroundColor}; }""")
+
+
+def test_settings_change_the_page_and_are_remembered_for_the_next_one(browser):
+    reader = stored_reader(browser, "article:0:settings", HEADED)
+    before = settings_of(reader)
+    assert before["theme"] == "auto" and before["font"] == "serif" and before["width"] == "medium"
+    reader.click("#settings-button")
+    assert reader.evaluate("() => !document.getElementById('settings').hidden")
+    backgrounds = {}
+    for theme in ("light", "sepia", "dark"):
+        reader.click(f"[data-setting=readerTheme][data-value={theme}]")
+        reader.wait_for("(t) => document.documentElement.dataset.theme === t", theme)
+        backgrounds[theme] = settings_of(reader)["background"]
+    assert len(set(backgrounds.values())) == 3
+    reader.click("[data-setting=readerFont][data-value=sans]")
+    reader.click("[data-setting=readerWidth][data-value=narrow]")
+    reader.click("[data-setting=readerLineHeight][data-value=loose]")
+    reader.click("#larger")
+    reader.click("#larger")
+    reader.wait_for("(px) => parseFloat(getComputedStyle(document.body).fontSize) === px", before["fontSize"] + 2)
+    after = settings_of(reader)
+    assert after["family"] != before["family"] and "sans" in after["family"].lower()
+    assert after["leading"] > before["leading"]
+    assert after["measure"] < before["measure"]  # in em: the column is narrower for the same text size
+    assert reader.evaluate("() => document.querySelector('[data-value=narrow]').getAttribute('aria-pressed')") == "true"
+    reader.close()
+    # the next article opens the way the reader left the last one
+    again = stored_reader(browser, "article:1:settings", HEADED)
+    remembered = settings_of(again)
+    assert {k: remembered[k] for k in ("theme", "font", "width", "lineHeight", "fontSize")} == {
+        "theme": "dark", "font": "sans", "width": "narrow", "lineHeight": "loose", "fontSize": before["fontSize"] + 2}
+    again.click("#settings-button")
+    for name, value in (("readerTheme", "auto"), ("readerFont", "serif"), ("readerWidth", "medium"),
+                        ("readerLineHeight", "normal")):  # as it was, for the other tests
+        again.click(f"[data-setting={name}][data-value={value}]")
+    again.click("#smaller")
+    again.click("#smaller")
+    again.wait_for("(px) => parseFloat(getComputedStyle(document.body).fontSize) === px", before["fontSize"])
+    again.close()
+
+
+def test_escape_and_the_reader_shortcut_go_back_to_the_page(browser):
+    page = browser.open("reader/news.html")
+    source = browser.tab_id(page)
+    reply, reader = open_reader(browser, page)
+    reader.press("Escape")
+    browser_tab_gone = "(id) => api.tabs.get(id).then(() => false, () => true)"
+    browser.control.wait_for(browser_tab_gone, reply["reader_tab"])
+    assert browser.call("(id) => api.tabs.get(id).then((t) => t.active)", source)
+    # the reader action on a reader tab (what the shortcut sends) toggles it off the same way
+    reply, reader = open_reader(browser, page)
+    closed = browser.send({"type": "pith.run", "action": "reader", "tabId": reply["reader_tab"]})
+    assert closed == {"ok": True, "action": "reader", "closed": True, "source_tab": source}
+    assert browser.call(browser_tab_gone, reply["reader_tab"])
+    close(page)
+
+
+def test_copy_as_markdown_and_save_from_the_reader(browser):
+    page, reply, reader = reader_for(browser, "docs.html")
+    reader.evaluate("""() => { window.copied = [];
+        const write = navigator.clipboard.writeText.bind(navigator.clipboard);
+        navigator.clipboard.writeText = (text) => { window.copied.push(text); return write(text); }; }""")
+    reader.user_click("#copy")  # the clipboard takes text only from a user's gesture
+    reader.wait_for("() => !document.getElementById('status').hidden")
+    copied = reader.evaluate("() => window.copied")
+    assert len(copied) == 1, reader.text("#status")
+    markdown = copied[0]
+    assert "```python\nfrom tidepool import load_config, Station\n\ndef main(path: str) -> None:" in markdown
+    assert "```toml\n# tidepool.toml" in markdown and "`load_config()`" in markdown
+    assert reader.text("#status") == "Copied the article as Markdown"
+    # Save, as Markdown then as text, lands in the downloads folder
+    for fmt, suffix in (("markdown", ".md"), ("text", ".txt")):
+        reader.evaluate("(v) => { const s = document.getElementById('format'); s.value = v;"
+                        " s.dispatchEvent(new Event('change')); }", fmt)
+        reader.click("#save")
+        reader.wait_for("(s) => document.getElementById('status').textContent.startsWith('Saved ')"
+                        " && document.getElementById('status').textContent.endsWith(s)", suffix)
+        name = reader.text("#status").removeprefix("Saved ")
+        saved = browser.downloads / name
+        item = browser.call("(n) => api.downloads.search({}).then((d) => d.filter((x) => x.filename.endsWith(n)))", name)
+        assert item and wait_for_download(browser, item[-1]["id"])["state"] == "complete"
+        content = saved.read_text(encoding="utf-8")
+        assert "def main(path: str) -> None:" in content
+        if fmt == "markdown":
+            assert content == markdown  # the same document as the copy
+        else:
+            assert "```" not in content
+    browser.call("() => api.storage.local.set({saveFormat: 'markdown'})")
+    close(reader, page)

@@ -81,13 +81,6 @@ def test_the_manifest_changes_are_the_only_differences_between_the_stores():
         manifest_for("safari", SOURCE)
 
 
-def test_the_extension_version_is_pith_s():
-    """The popup's messages say "install matching releases": the extension and the package share a version."""
-    from native_host import __version__
-
-    assert SOURCE["version"] == __version__
-
-
 def test_web_ext_lint_passes_the_firefox_package(dist):
     if web_ext() is None:
         pytest.skip("web-ext is not installed: run `npm install` in the repository root (scripts/test.sh does)")

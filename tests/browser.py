@@ -15,9 +15,16 @@ from export.browsers import CHROMIUM, FIREFOX, ExtensionBrowser, Tab, extension_
 
 PAGES = Path(__file__).resolve().parent / "pages" / "extension"
 BINARIES = {"chromium": CHROMIUM, "firefox": FIREFOX}
-# Each scenario runs once per browser; `-m browser` or `-m firefox` picks one.
-KINDS = [pytest.param("chromium", marks=pytest.mark.browser, id="chromium"),
-         pytest.param("firefox", marks=pytest.mark.firefox, id="firefox")]
+MARKERS = {"chromium": "browser", "firefox": "firefox"}
+
+
+class Kind(str):
+    """A browser's name as a test parameter: tests/conftest.py gives each test so parametrized its browser's
+    marker, so that `-m browser` (Chromium) or `-m firefox` picks one browser's run of every scenario."""
+
+
+# Each scenario runs once per browser.
+KINDS = [pytest.param(Kind(name), id=name) for name in MARKERS]
 
 
 def require(kind: str) -> None:

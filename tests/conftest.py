@@ -1,4 +1,4 @@
-"""Shared test helpers: the small pages in tests/pages/."""
+"""Shared test helpers: the small pages in tests/pages/, and the browser markers."""
 
 from pathlib import Path
 
@@ -13,3 +13,14 @@ def page():
         return (PAGES / name).read_bytes()
 
     return read
+
+
+def pytest_collection_modifyitems(items):
+    """A scenario run in both browsers gets its browser's marker from the kind it was parametrized with
+    (tests/browser.py): marks on fixture parameters alone do not reach `-m`."""
+    from browser import MARKERS, Kind
+
+    for item in items:
+        for value in getattr(getattr(item, "callspec", None), "params", {}).values():
+            if isinstance(value, Kind):
+                item.add_marker(MARKERS[value])

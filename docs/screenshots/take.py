@@ -3,7 +3,9 @@
 Headless Chromium (or Firefox) with the extension and the installed host, on the pages the browser tests
 use: the reader view of a news page (light and dark), of a documentation page with code, of a right-to-left
 page and of a page with a table (tests/pages/extension/reader/); the fixture article in highlight mode; and
-the popup's message when the host is not installed. The host runs the shipped model (or --model-dir).
+the popup's message when the host is not installed. The host runs the shipped model (or --model-dir). The
+browser starts the host with this script's environment: from a checkout other than the installed pith, run
+`PYTHONPATH=<checkout> python docs/screenshots/take.py`, or the host is the installed code.
 """
 
 from __future__ import annotations

@@ -12,6 +12,11 @@ MAX_NODE_TEXT = 100_000        # characters kept per text node
 MAX_TOTAL_TEXT = 20_000_000    # characters kept per snapshot, all text nodes together
 MAX_ATTR_CHARS = 2_048         # characters kept per attribute value (class, id, href, src, alt, role)
 MAX_CLASSES = 32               # class names kept per element
+# The page's metadata (snapshot v2): the first so many of each are kept; they never set `truncated`.
+MAX_META = 256                 # <meta> tags with a name, property or itemprop (dev pages: 210 at most)
+MAX_LINKS = 32                 # <link rel=canonical|author>
+MAX_JSON_LD = 32               # JSON-LD scripts (dev pages: 15 at most)
+MAX_JSON_LD_CHARS = 100_000    # characters per JSON-LD script; a longer one is left out, as cut it would not parse
 
 # Blocks: the sequence the model labels.
 MAX_BLOCKS = 20_000            # blocks labelled per page; the rest are labelled boilerplate (truncated)

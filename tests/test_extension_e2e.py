@@ -200,7 +200,7 @@ def comparable(node: dict) -> dict:
 
 def same_snapshot(live: dict, offline: dict) -> int:
     """Assert that the two paths agree on the page, node by node and block by block; returns the block count."""
-    for field in ("format", "version", "url", "title", "lang"):
+    for field in ("format", "version", "url", "title", "lang", "dir", "meta", "links", "json_ld"):
         assert live[field] == offline[field], field
     assert len(live["nodes"]) == len(offline["nodes"])
     for a, b in zip(live["nodes"], offline["nodes"]):
@@ -228,14 +228,16 @@ def test_live_snapshot_matches_snapshot_from_html_on_the_other_fixture_pages(bro
 # entities and odd whitespace. <noscript> and <iframe> are left out: there the two paths differ on purpose.
 FUZZ_TAGS = ("div p span a b i ul li ol table tr td th h1 h2 section article img br pre code em strong svg select "
              "option input textarea button label form figure figcaption blockquote nav header footer aside main "
-             "template style script dl dt dd details summary video picture source").split()
+             "template style script dl dt dd details summary video picture source time meta link").split()
 FUZZ_TEXTS = ["hello", "  ", "\n  two  words\t", "&amp; &lt;x&gt;", "caf\u00e9", "&nbsp;", "a&#8203;b", "\u00a0 \u00a0"]
 FUZZ_ATTRS = ['class="a  b a"', 'class=""', 'id=" x "', 'role="main"', 'aria-label="L"', "hidden",
               'aria-hidden="TRUE"', 'style="display:none"', 'style="visibility : hidden;"', 'href="rel/x?y=1#z"',
               'href=""', 'href="  /abs "', 'href="javascript:x()"', 'src="i.png"', 'data-src="d.png"', 'alt=" t "',
               'type="hidden"', 'href="http://other.example/p"', 'src=" "', 'srcset="s1.png 1x, s2.png 2.5x"',
               'data-srcset="w.png 300w,x.png 900w, y.png 900w"', 'data-lazy-src="l.png"',
-              'src="data:image/gif;base64,R0lGOD"', 'srcset=" one.png "']
+              'src="data:image/gif;base64,R0lGOD"', 'srcset=" one.png "', 'itemprop=" author "', "itemscope",
+              'itemtype="https://schema.org/Article"', 'rel="author"', 'rel=" Canonical "', 'datetime="2024-01-02"',
+              'content=" c "', 'name="author"', 'property="og:title"', 'type="application/ld+json"', 'dir="rtl"']
 
 
 def random_markup(rng, depth: int = 0) -> str:
@@ -246,7 +248,7 @@ def random_markup(rng, depth: int = 0) -> str:
             continue
         tag = rng.choice(FUZZ_TAGS)
         attrs = " ".join(rng.sample(FUZZ_ATTRS, rng.randint(0, 3)))
-        out.append(f"<{tag} {attrs}>" if tag in ("img", "br", "input", "source") else
+        out.append(f"<{tag} {attrs}>" if tag in ("img", "br", "input", "source", "meta", "link") else
                    f"<{tag} {attrs}>{random_markup(rng, depth + 1)}</{tag}>")
     return "".join(out)
 
@@ -272,6 +274,10 @@ def test_live_snapshot_matches_snapshot_from_html_node_by_node_and_block_by_bloc
     offline = snapshot_from_html((PAGES / "parity.html").read_bytes(), url=page.url)
     assert live["source"] == "live" and offline["source"] == "html"
     assert same_snapshot(live, offline) > 10
+    # the page's metadata (snapshot v2) came the same both ways, and there was some to compare
+    assert live["dir"] == "ltr" and len(live["meta"]) == 4 and len(live["links"]) == 2 and len(live["json_ld"]) == 3
+    assert {n.get("itemprop") for n in live["nodes"]} >= {"author", "datePublished", "mainEntity"}
+    assert [n["datetime"] for n in live["nodes"] if "datetime" in n] == ["2024-05-01T08:00:00Z"]
     # and the live fields are there on every element that owns a block's text, the only ones the model
     # reads, and on no inline element and no text node
     owners = {live["nodes"][b.owner]["id"] for b in blocks_from_snapshot(live)}

@@ -77,9 +77,15 @@ def test_every_file_the_extension_names_exists():
 def test_the_content_script_limits_are_the_hosts():
     values = js_limits()
     for name in ("MAX_NODES", "MAX_NODE_TEXT", "MAX_TOTAL_TEXT", "MAX_ATTR_CHARS", "MAX_CLASSES", "MAX_REQUEST_BYTES",
-                 "MAX_FILENAME_CHARS", "MAX_FILENAME_BYTES"):
+                 "MAX_FILENAME_CHARS", "MAX_FILENAME_BYTES", "MAX_META", "MAX_LINKS", "MAX_JSON_LD",
+                 "MAX_JSON_LD_CHARS"):
         assert values[name] == getattr(limits, name), name
     schema = json.loads((Path(limits.__file__).parent / "pipeline" / "snapshot.schema.json").read_text())
+    page = schema["properties"]
+    assert page["meta"]["maxItems"] == limits.MAX_META and page["links"]["maxItems"] == limits.MAX_LINKS
+    assert page["json_ld"]["maxItems"] == limits.MAX_JSON_LD
+    assert page["json_ld"]["items"]["maxLength"] == limits.MAX_JSON_LD_CHARS
+    assert all(f["maxLength"] == limits.MAX_ATTR_CHARS for f in page["meta"]["items"]["properties"].values())
     node = schema["properties"]["nodes"]["items"]["properties"]
     assert values["MAX_TAG_CHARS"] == node["tag"]["maxLength"]
     assert values["MAX_TITLE_CHARS"] == schema["properties"]["title"]["maxLength"]
@@ -150,3 +156,13 @@ def test_the_extension_keeps_every_metadata_field_the_host_sends():
     found = re.search(r"export const METADATA_FIELDS = \[(.*?)\];", text, re.S)
     assert found and re.findall(r'"(\w+)"', found.group(1)) == list(METADATA_FIELDS)
     assert set(METADATA_FIELDS) <= {f.name for f in fields(Result)}
+
+
+def test_the_content_script_reads_the_page_metadata_snapshot_py_reads():
+    """Which meta attributes and link rels make the page's metadata fields: one list on each side."""
+    from native_host.pipeline.snapshot import DIRS, LINK_RELS, META_KEYS
+
+    text = (EXTENSION / "content" / "snapshot.js").read_text()
+    for name, expected in (("META_KEYS", META_KEYS), ("LINK_RELS", LINK_RELS), ("DIRS", DIRS)):
+        found = re.search(rf"const {name} = (?:new Set\()?\[([^\]]*)\]", text)
+        assert found and set(re.findall(r'"([a-z]+)"', found.group(1))) == set(expected), name

@@ -11,7 +11,7 @@ from native_host.pipeline.schema import snapshot_schema
 
 
 def good():
-    return {"format": "pith-snapshot", "version": 1, "source": "live", "url": "https://e.example/", "title": "T",
+    return {"format": "pith-snapshot", "version": 2, "source": "live", "url": "https://e.example/", "title": "T",
             "lang": "en", "viewport": {"width": 1280, "height": 800},
             "nodes": [
                 {"id": 0, "parent": -1, "depth": 0, "tag": "html"},
@@ -31,7 +31,12 @@ def mutate(path_fn):
 BAD = {
     "not an object": lambda s: s.clear() or s.update({"nodes": 1}),
     "wrong format": lambda s: s.update(format="other"),
-    "wrong version": lambda s: s.update(version=2),
+    "wrong version": lambda s: s.update(version=3),
+    "bad dir": lambda s: s.update(dir="sideways"),
+    "meta without content": lambda s: s.update(meta=[{"name": "author"}]),
+    "meta unknown key": lambda s: s.update(meta=[{"charset": "x", "content": "y"}]),
+    "json_ld not text": lambda s: s.update(json_ld=[{"@type": "Article"}]),
+    "link without href": lambda s: s.update(links=[{"rel": "canonical"}]),
     "missing nodes": lambda s: s.pop("nodes"),
     "unknown page field": lambda s: s.update(extra=1),
     "bad source": lambda s: s.update(source="web"),
@@ -79,6 +84,26 @@ def test_bad_snapshot_rejected_like_jsonschema(name):
 def test_tree_consistency_enforced(name):
     with pytest.raises(SnapshotError):
         validate_snapshot(mutate(STRUCTURE[name]))
+
+
+def test_version_1_snapshots_are_still_accepted_but_not_with_version_2_fields():
+    old = good()
+    old["version"] = 1
+    validate_snapshot(old)
+    for change, where in ((lambda s: s.update(json_ld=[]), "$.json_ld"),
+                          (lambda s: s["nodes"][2].update(rel="author"), "$.nodes[2].rel")):
+        s = good()
+        s["version"] = 1
+        change(s)
+        with pytest.raises(SnapshotError, match=r"version 2 field") as err:
+            validate_snapshot(s)
+        assert err.value.path == where
+    new = good()
+    new.update(version=2, dir="rtl", meta=[{"property": "og:title", "content": "T"}],
+               links=[{"rel": "canonical", "href": "https://e.example/"}], json_ld=["{}"])
+    new["nodes"][2].update(rel="author", itemprop="author")
+    validate_snapshot(new)
+    jsonschema.validate(new, snapshot_schema())
 
 
 def test_error_names_the_field():

@@ -1,4 +1,4 @@
-"""HTML -> snapshot v1: structure, text, encodings, hidden nodes, skipped subtrees, broken and deep markup."""
+"""HTML -> snapshot v2: structure, text, encodings, hidden nodes, skipped subtrees, broken and deep markup."""
 
 import json
 
@@ -19,10 +19,44 @@ def by_tag(snapshot, tag):
 def test_page_fields_and_valid(page):
     s = snapshot_from_html(page("article.html"), url="https://gazette.example/science/tides")
     validate_snapshot(s)
-    assert s["format"] == "pith-snapshot" and s["version"] == 1 and s["source"] == "html"
+    assert s["format"] == "pith-snapshot" and s["version"] == 2 and s["source"] == "html"
     assert s["title"] == "How Tides Work | The Coastal Gazette"
     assert s["lang"] == "en"
     assert s["viewport"] is None
+    assert s["dir"] is None and s["meta"] == [] and s["links"] == [] and s["json_ld"] == []
+
+
+def test_the_pages_metadata_is_carried_from_head_and_body():
+    s = snapshot_from_html(
+        '<html lang="ar" dir=" RTL "><head><base href="/b/"><meta property="og:title" content=" Tides ">'
+        '<meta name="author" content="A. Writer"><meta charset="utf-8"><meta name="empty" content="  ">'
+        '<link rel="Canonical" href="story"><link rel="stylesheet" href="s.css">'
+        '<script type="application/ld+json; charset=utf-8">{"@type": "NewsArticle"}</script>'
+        '<script type="text/javascript">var x = 1</script></head><body>'
+        '<noscript><meta name="hidden" content="no"><link rel="author" href="/no"></noscript>'
+        '<article itemscope itemtype="https://schema.org/Article"><meta itemprop="datePublished" content="2024-05-01">'
+        '<a rel="author" href="/who">Ann</a> <time datetime="2024-05-01T08:00Z">May 1</time>'
+        '<span itemprop="author">Ann</span><p itemtype="x">no scope</p></article>'
+        '<script type="application/ld+json">{"@type": "Person"}</script></body></html>', url="https://e.example/a/")
+    validate_snapshot(s)
+    assert s["dir"] == "rtl" and s["lang"] == "ar"
+    assert s["meta"] == [{"property": "og:title", "content": "Tides"}, {"name": "author", "content": "A. Writer"},
+                         {"itemprop": "datePublished", "content": "2024-05-01"}]
+    assert s["links"] == [{"rel": "Canonical", "href": "https://e.example/b/story"}]
+    assert s["json_ld"] == ['{"@type": "NewsArticle"}', '{"@type": "Person"}']
+    node = {n["tag"]: n for n in s["nodes"] if n["tag"] != "#text"}
+    assert node["article"]["itemtype"] == "https://schema.org/Article" and "itemtype" not in node["p"]
+    assert node["a"]["rel"] == "author" and node["time"]["datetime"] == "2024-05-01T08:00Z"
+    assert node["span"]["itemprop"] == "author"
+
+
+def test_json_ld_over_the_limit_is_left_out_not_cut(monkeypatch):
+    from native_host import limits
+
+    monkeypatch.setattr(limits, "MAX_JSON_LD_CHARS", 20)
+    s = snapshot_from_html('<script type="application/ld+json">{"name": "a long name here"}</script>'
+                           '<script type="application/ld+json">{"a": 1}</script>')
+    assert s["json_ld"] == ['{"a": 1}'] and "truncated" not in s
 
 
 def test_nested_inline_tags_keep_order_and_parents():

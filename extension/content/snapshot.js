@@ -1,4 +1,4 @@
-// Live DOM -> snapshot v1 (docs/snapshot.md), with the live-render fields only a browser can fill.
+// Live DOM -> snapshot v2 (docs/snapshot.md), with the live-render fields only a browser can fill.
 //
 // It follows native_host/pipeline/snapshot.py rule for rule (same skipped subtrees, same leaf-only elements, same
 // attribute fields and hidden-by-markup test), so a static page gives the host the same blocks whichever way
@@ -27,6 +27,9 @@
   // The same test as snapshot.py's _HIDDEN_STYLE.
   const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)/i;
   const BLANK = /^\s*$/;
+  const META_KEYS = ["name", "property", "itemprop"];   // snapshot.py META_KEYS
+  const LINK_RELS = new Set(["canonical", "author"]);  // snapshot.py LINK_RELS
+  const DIRS = new Set(["ltr", "rtl", "auto"]);
   const TEXT_NODE = 3;
   const ELEMENT_NODE = 1;
 
@@ -94,6 +97,10 @@
     let href = null;
     let alt = null;
     let type = null;
+    let rel = null;
+    let datetime = null;
+    let itemtype = null;
+    let itemscope = false;
     const attrs = el.attributes;
     for (let i = 0; i < attrs.length; i++) {
       const name = attrs[i].name;
@@ -114,6 +121,21 @@
           break;
         case "aria-label":
           if (value.trim()) entry.aria_label = cut(value);
+          break;
+        case "itemprop":
+          if (value.trim()) entry.itemprop = cut(value);
+          break;
+        case "itemscope":
+          itemscope = true;
+          break;
+        case "itemtype":
+          itemtype = value;
+          break;
+        case "rel":
+          rel = value;
+          break;
+        case "datetime":
+          datetime = value;
           break;
         case "aria-hidden":
           if (value.trim().toLowerCase() === "true") hidden = true;
@@ -139,6 +161,9 @@
     if (tag === "a" && href !== null) {
       const resolved = href.trim() && typeof el.href === "string" ? el.href : absolute(cut(href), el.baseURI);
       entry.href = resolved.slice(0, L.MAX_ATTR_CHARS);
+      if (rel !== null && rel.trim()) entry.rel = cut(rel);
+    } else if (tag === "time") {
+      if (datetime !== null && datetime.trim()) entry.datetime = cut(datetime);
     } else if (tag === "img") {
       const [source, fromSrc] = imageSource(el);
       if (source) {
@@ -147,6 +172,7 @@
       }
       if (alt !== null && alt.trim()) entry.alt = cut(alt);
     }
+    if (itemscope && itemtype !== null && itemtype.trim()) entry.itemtype = cut(itemtype);
     if (tag === "input" && type !== null && type.toLowerCase() === "hidden") hidden = true;
     if (hidden) entry.hidden = true;
   }
@@ -198,6 +224,49 @@
         shown[id] = parentShown && lets(views[id].getComputedStyle(domNodes[id])) ? 1 : 0;
       }
     }
+  }
+
+  // Outside <noscript>: snapshot.py leaves out what it parses there, which a page running scripts never has.
+  function outsideNoscript(el) {
+    return !el.closest("noscript");
+  }
+
+  // The page's metadata, as snapshot.py's page_metadata reads it: <meta> with a name, property or itemprop,
+  // <link rel=canonical|author>, JSON-LD script text (one over the limit is left out: cut, it would not parse).
+  function pageMetadata(doc) {
+    const meta = [];
+    for (const el of doc.querySelectorAll("meta[content]")) {
+      if (meta.length >= L.MAX_META) break;
+      const content = cut(el.getAttribute("content"));
+      const entry = {};
+      for (const key of META_KEYS) {
+        const value = el.getAttribute(key);
+        if (value !== null && value.trim()) entry[key] = cut(value);
+      }
+      if (content && Object.keys(entry).length && outsideNoscript(el)) {
+        entry.content = content;
+        meta.push(entry);
+      }
+    }
+    const links = [];
+    for (const el of doc.querySelectorAll("link[rel][href]")) {
+      if (links.length >= L.MAX_LINKS) break;
+      const rel = cut(el.getAttribute("rel"));
+      const href = cut(el.getAttribute("href"));
+      if (href && rel.toLowerCase().split(/\s+/).some((r) => LINK_RELS.has(r)) && outsideNoscript(el)) {
+        const resolved = typeof el.href === "string" && el.href ? el.href : absolute(href, el.baseURI);
+        links.push({ rel, href: resolved.slice(0, L.MAX_ATTR_CHARS) });
+      }
+    }
+    const jsonLd = [];
+    for (const el of doc.querySelectorAll("script[type]")) {
+      if (jsonLd.length >= L.MAX_JSON_LD) break;
+      const type = el.getAttribute("type").split(";")[0].trim().toLowerCase();
+      if (type !== "application/ld+json" || !outsideNoscript(el)) continue;
+      const text = el.textContent || "";
+      if (text && text.length <= L.MAX_JSON_LD_CHARS) jsonLd.push(text);
+    }
+    return { meta, links, json_ld: jsonLd };
   }
 
   // A same-origin iframe's document, or null (cross-origin frames throw or give null).
@@ -301,12 +370,14 @@
 
     const root = doc.documentElement;
     const lang = root ? (root.getAttribute("lang") || "").trim().slice(0, L.MAX_LANG_CHARS) : "";
+    const dir = root ? (root.getAttribute("dir") || "").trim().toLowerCase() : "";
     const title = doc.title.split(/\s+/).filter(Boolean).join(" ").slice(0, L.MAX_TITLE_CHARS);
     const snapshot = {
-      format: "pith-snapshot", version: 1, source: "live", url: location.href || null, title: title || null,
-      lang: lang || null,
+      format: "pith-snapshot", version: 2, source: "live", url: location.href || null, title: title || null,
+      lang: lang || null, dir: DIRS.has(dir) ? dir : null,
       viewport: { width: window.innerWidth, height: window.innerHeight,
                   scroll_height: root ? root.scrollHeight : 0 },
+      ...pageMetadata(doc),
       nodes,
     };
     if (truncated) snapshot.truncated = true;

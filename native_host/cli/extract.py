@@ -40,8 +40,8 @@ def register(sub) -> None:
                    help="worker processes for several inputs (default: %(default)s)")
     p.add_argument("--model-dir", type=Path, help="use the model in this directory instead of the shipped one")
     p.set_defaults(func=run)
-    snap = sub.add_parser("snapshot", help="print the snapshot (format v1) of an HTML file",
-                          description="Print the snapshot v1 JSON that the model reads for this page.")
+    snap = sub.add_parser("snapshot", help="print the snapshot (format v2) of an HTML file",
+                          description="Print the snapshot v2 JSON that the model reads for this page.")
     snap.add_argument("input", metavar="FILE|-")
     snap.add_argument("-u", "--url", help="the page's URL, to make links absolute")
     snap.set_defaults(func=run_snapshot)

@@ -218,7 +218,7 @@ def _generated(name: str, lines: list[str], scope: dict) -> Callable:
 
 @lru_cache(maxsize=1)
 def snapshot_schema() -> dict:
-    """The shipped JSON Schema of snapshot format v1."""
+    """The shipped JSON Schema of the snapshot format (version 2, and version 1 before it)."""
     return json.loads(resources.files(__package__).joinpath("snapshot.schema.json").read_text("utf-8"))
 
 
@@ -234,6 +234,8 @@ def validate_snapshot(snapshot: Any) -> None:
     parent's depth plus one. These are what later stages rely on to walk the tree without recursion.
     """
     _snapshot_check()(snapshot, "$")
+    if snapshot["version"] == 1:
+        _check_v1(snapshot)
     texts = [node["text"] for node in snapshot["nodes"] if "text" in node]
     total_text = sum(map(len, texts))
     if total_text > limits.MAX_TOTAL_TEXT:  # the schema bounds each text; this bounds the page's work
@@ -257,6 +259,20 @@ def validate_snapshot(snapshot: Any) -> None:
         if parent >= 0 and snapshot["nodes"][parent]["tag"] == "#text":
             raise SnapshotError("a text node cannot be a parent", f"$.nodes[{i}].parent")
         depth_of.append(want)
+
+
+# What version 2 added (docs/snapshot.md); a snapshot that says version 1 must not carry it.
+V2_PAGE_FIELDS = frozenset({"dir", "meta", "links", "json_ld"})
+V2_NODE_FIELDS = frozenset({"itemprop", "itemtype", "rel", "datetime"})
+
+
+def _check_v1(snapshot: dict) -> None:
+    """Old snapshots (recorded corpora, an older extension) stay valid; new fields need the new version."""
+    where = [f"$.{f}" for f in sorted(V2_PAGE_FIELDS & snapshot.keys())]
+    where += [f"$.nodes[{i}].{f}" for i, node in enumerate(snapshot["nodes"])
+              if not V2_NODE_FIELDS.isdisjoint(node.keys()) for f in sorted(V2_NODE_FIELDS & node.keys())][:1]
+    if where:
+        raise SnapshotError('a version 2 field in a version 1 snapshot; send "version": 2', where[0])
 
 
 def _check_encodable(nodes: list[dict], texts: list[str]) -> None:

@@ -1,4 +1,4 @@
-"""HTML -> snapshot v1: the same format the extension's content script builds from a live page.
+"""HTML -> snapshot v2: the same format the extension's content script builds from a live page.
 
 Offline pages arrive as HTML; the browser sends a rendered DOM. Both become one snapshot (a flat list of
 nodes in document order, docs/snapshot.md), so everything after this step sees one kind of input. The live
@@ -19,7 +19,8 @@ from selectolax.lexbor import LexborHTMLParser
 from .. import limits
 
 FORMAT = "pith-snapshot"
-VERSION = 1
+VERSION = 2
+VERSIONS = (1, 2)  # accepted from outside: v1 lacks the page's metadata (docs/snapshot.md), nothing else
 TEXT = "#text"
 
 # Subtrees that never show text to a reader; the content script skips the same ones. <noscript> is kept:
@@ -125,8 +126,73 @@ def _join(base: str, ref: str, joined: dict[str, str]) -> str:
     return url
 
 
+DIRS = frozenset({"ltr", "rtl", "auto"})
+# <link rel> values a reader's metadata reads (the canonical address, the author's page).
+LINK_RELS = frozenset({"canonical", "author"})
+META_KEYS = ("name", "property", "itemprop")
+
+
+def text_direction(value: str | None) -> str | None:
+    """`<html dir>` as the format carries it: ltr, rtl or auto, else None (browsers ignore other values)."""
+    value = (value or "").strip().lower()
+    return value if value in DIRS else None
+
+
+def is_json_ld(script_type: str | None) -> bool:
+    return (script_type or "").split(";")[0].strip().lower() == "application/ld+json"
+
+
+def _outside_noscript(node) -> bool:
+    """The live path cannot see markup inside <noscript> (a browser running scripts keeps it as text)."""
+    p = node.parent
+    while p is not None:
+        if p.tag == "noscript":
+            return False
+        p = p.parent
+    return True
+
+
+def _meta_entry(node, base: str | None) -> dict | None:
+    attrs = node.attributes
+    content = _attr(attrs.get("content"))
+    entry = {k: _attr(attrs.get(k)) for k in META_KEYS if (attrs.get(k) or "").strip()}
+    return {**entry, "content": content} if content and entry else None
+
+
+def _link_entry(node, base: str | None) -> dict | None:
+    rel, href = _attr(node.attributes.get("rel")), _attr(node.attributes.get("href"))
+    if not href or LINK_RELS.isdisjoint(rel.lower().split()):
+        return None
+    return {"rel": rel, "href": urljoin(base, href)[: limits.MAX_ATTR_CHARS] if base else href}
+
+
+def _json_ld_entry(node, base: str | None) -> str | None:
+    if not is_json_ld(node.attributes.get("type")):
+        return None
+    text = node.text(deep=True) or ""
+    return text if text and len(text) <= limits.MAX_JSON_LD_CHARS else None  # cut, it would not parse: left out
+
+
+def page_metadata(tree: LexborHTMLParser, base: str | None) -> dict:
+    """The page-level fields of v2 that metadata is read from: `<meta>` with a name, property or itemprop,
+    `<link rel=canonical|author>`, JSON-LD script text, anywhere in the document, in document order, the
+    first so many of each (limits.py)."""
+    out: dict[str, list] = {}
+    for field, selector, limit, read in (("meta", "meta[content]", limits.MAX_META, _meta_entry),
+                                         ("links", "link[rel][href]", limits.MAX_LINKS, _link_entry),
+                                         ("json_ld", "script[type]", limits.MAX_JSON_LD, _json_ld_entry)):
+        found = out[field] = []
+        for node in tree.css(selector):
+            if len(found) >= limit:
+                break
+            entry = read(node, base)
+            if entry is not None and _outside_noscript(node):
+                found.append(entry)
+    return out
+
+
 def snapshot_from_html(html: bytes | str, url: str | None = None) -> dict:
-    """Parse HTML into snapshot v1 (a dict that passes `validate_snapshot`)."""
+    """Parse HTML into snapshot v2 (a dict that passes `validate_snapshot`)."""
     tree = LexborHTMLParser(decode_html(html))
     root = tree.root
     title = None
@@ -140,8 +206,10 @@ def snapshot_from_html(html: bytes | str, url: str | None = None) -> dict:
         base_node = head.css_first("base[href]")
         if base_node is not None and url:
             base = urljoin(url, _attr(base_node.attributes.get("href")))
+    direction = None
     if root is not None:
         lang = _attr(root.attributes.get("lang"))[:64] or None
+        direction = text_direction(root.attributes.get("dir"))
 
     nodes: list[dict] = []
     truncated = False
@@ -188,13 +256,25 @@ def snapshot_from_html(html: bytes | str, url: str | None = None) -> dict:
                 names = [c[: limits.MAX_ATTR_CHARS] for c in cls.split()[: limits.MAX_CLASSES]]
                 if names:
                     entry["classes"] = names
-            for key, field in (("id", "html_id"), ("role", "role"), ("aria-label", "aria_label")):
+            for key, field in (("id", "html_id"), ("role", "role"), ("aria-label", "aria_label"),
+                               ("itemprop", "itemprop")):
                 value = attrs.get(key)
                 if value and value.strip():
                     entry[field] = _attr(value)
+            if "itemscope" in attrs:
+                itemtype = attrs.get("itemtype")
+                if itemtype and itemtype.strip():
+                    entry["itemtype"] = _attr(itemtype)
             if tag == "a" and "href" in attrs:
                 href = _attr(attrs.get("href"))
                 entry["href"] = _join(base, href, joined) if base else href
+                rel = attrs.get("rel")
+                if rel and rel.strip():
+                    entry["rel"] = _attr(rel)
+            elif tag == "time":
+                when = attrs.get("datetime")
+                if when and when.strip():
+                    entry["datetime"] = _attr(when)
             elif tag == "img":
                 src = image_source(attrs, _picture_srcsets(node))
                 if src:
@@ -217,7 +297,7 @@ def snapshot_from_html(html: bytes | str, url: str | None = None) -> dict:
             stack.append((child, nid, depth + 1))
 
     snapshot = {"format": FORMAT, "version": VERSION, "source": "html", "url": url, "title": title,
-                "lang": lang, "viewport": None, "nodes": nodes}
+                "lang": lang, "dir": direction, "viewport": None, **page_metadata(tree, base), "nodes": nodes}
     if truncated:
         snapshot["truncated"] = True
     return snapshot

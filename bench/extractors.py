@@ -204,6 +204,21 @@ def _load_pith(model_dir: str | None):
     return (lambda html, url: extractor.extract_html(html, url=url).text), f"{info['version']} {info['model_id']}"
 
 
+def _load_pith_with_header(model_dir: str | None):
+    """Pith's headline and byline before its body: what the golds that count the header (L3S-GN1, MSV,
+    Dragnet, DANIEL, ...) compare with, so a body that leaves them out can be told from one that lost text."""
+    from native_host import Extractor
+
+    extractor = Extractor(model_dir=model_dir)
+
+    def read(html, url):
+        result = extractor.extract_html(html, url=url, views=())
+        return "\n\n".join(part for part in (result.title, result.byline, result.text) if part)
+
+    info = extractor.info
+    return read, f"{info['version']} {info['model_id']}"
+
+
 def _load_oracle(arg: str | None):
     _no_argument("oracle", arg)
     try:
@@ -221,5 +236,7 @@ register("readability-lxml", _load_readability,
 register("resiliparse", _load_resiliparse, about="extract_plain_text(html, main_content=True)")
 register("pith", _load_pith, about="native_host.Extractor().extract_html(html, url).text; pith:DIR for a "
          "model folder")
+register("pith-with-header", _load_pith_with_header, about="pith's title and byline, then its text (the body); "
+         "pith-with-header:DIR for a model folder")
 register("oracle", _load_oracle, uses_gold=True,
          about="the blocks the gold alignment labels main (an upper bound for Pith's block classifier)")

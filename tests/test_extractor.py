@@ -49,9 +49,14 @@ def test_article_page_main_content(extractor):
     assert r.node_ids == sorted(set(r.node_ids))
     assert len(r.blocks) > 10 and all(set(b.scores) == {"main", "title", "heading", "paragraph", "list", "table"}
                                       for b in r.blocks)
-    assert r.markdown.startswith("# How Tides Work")
+    # the headline and byline are the header: the body starts with the article's first paragraph
+    assert r.byline == "Marta Lindqvist"
+    assert r.markdown.startswith("Twice a day") and r.html.startswith("<p>Twice a day")
+    assert "How Tides Work" not in r.text + r.markdown + r.html and "Lindqvist" not in r.text + r.markdown
+    assert "| Place | Mean range |\n|---|---|\n| Bay of Fundy | 16 m |\n| Mediterranean | 0.3 m |" in r.markdown
     assert '<img src="https://gazette.example/img/tide-chart.png"' in r.html
-    assert set(r.timings) >= {"snapshot", "blocks", "features", "inference", "article", "total"}
+    assert r.image.url == "https://gazette.example/img/tide-chart.png" and r.word_count > 100 and r.reading_minutes == 1
+    assert set(r.timings) >= {"snapshot", "blocks", "features", "inference", "metadata", "article", "total"}
 
 
 def test_snapshot_and_html_paths_agree(extractor):
@@ -117,10 +122,13 @@ def test_missing_model_dir_says_what_to_do(tmp_path):
 def test_cli_single_file_formats(capsys):
     assert cli_main(["extract", str(ARTICLE), "-f", "markdown"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("# How Tides Work") and "Twice a day" in out
+    assert out.startswith('---\ntitle: "How Tides Work"\nauthor: "Marta Lindqvist"\n---\n\nTwice a day')
+    assert "| Place | Mean range |\n|---|---|\n| Bay of Fundy | 16 m |\n| Mediterranean | 0.3 m |\n" in out
     assert cli_main(["extract", str(ARTICLE), "-f", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["title"] == "How Tides Work" and data["node_ids"]
+    assert data["title"] == "How Tides Work" and data["node_ids"] and data["byline"] == "Marta Lindqvist"
+    assert {"date", "modified", "site_name", "dir", "description", "image", "canonical_url", "page_type",
+            "word_count", "reading_minutes"} <= data.keys()
 
 
 def test_cli_stdin():

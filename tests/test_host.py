@@ -64,6 +64,12 @@ def test_extract_answers_with_what_was_wanted(host, small_snapshot):
     full = host.request(_extract(3, small_snapshot, ["article", "markdown"]))
     assert "node_ids" not in full and "text" not in full["article"]
     assert "<p>" in full["article"]["html"] and "Paragraph 0." in full["article"]["markdown"]
+    # the article's metadata comes with every reply, the saved file's front matter with the markdown
+    assert article["title"] == "Bridges of the valley" and article["byline"] == "Ada Stone"
+    assert {"date", "modified", "site_name", "dir", "description", "image", "canonical_url", "page_type",
+            "word_count", "reading_minutes"} <= article.keys() and "front_matter" not in article
+    assert full["article"]["front_matter"].startswith('---\ntitle: "Bridges of the valley"\nauthor: "Ada Stone"\n')
+    assert "Bridges of the valley" not in full["article"]["markdown"]  # the headline is the header's
 
 
 def test_pipelined_requests_are_answered_in_order_on_one_port(host, small_snapshot):

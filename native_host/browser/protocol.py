@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .. import __version__, limits
-from ..pipeline.article import READER_VIEWS
+from ..pipeline.article import READER_VIEWS, front_matter
 from ..errors import (ModelError, PithError, ProtocolError, SnapshotError, UnknownTypeError,
                      UnsupportedVersionError, quoted)
 from .framing import encode_message
@@ -146,6 +146,8 @@ def shape_result(rid: int, result, want: frozenset[str]) -> dict:
     for field, asked in ARTICLE_FIELDS.items():
         if asked in want:
             article[field] = getattr(result, field)
+    if "markdown" in want:  # a saved article opens with it; built here, once, for the extension and the CLI
+        article["front_matter"] = front_matter(article)
     reply["article"] = article
     reply["timings"] = dict(result.timings)
     reply["truncated"] = bool(result.truncated)

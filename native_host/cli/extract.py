@@ -88,9 +88,10 @@ def render(result, fmt: str) -> str:
         return blocks_table(result)
     if fmt == "json":
         return json.dumps(result.to_dict(), ensure_ascii=False)
-    if fmt == "markdown":
-        head = f"# {result.title}\n\n" if result.title and not result.markdown.startswith("# ") else ""
-        return head + result.markdown
+    if fmt == "markdown":  # as the extension saves it: YAML front matter, then the body
+        from ..pipeline.article import markdown_document
+
+        return markdown_document(result.to_dict())
     if fmt == "html":
         return result.html
     return result.text

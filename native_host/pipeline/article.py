@@ -83,8 +83,8 @@ class Element:
 
 @dataclass
 class Article:
-    title: str | None
-    byline: str | None
+    """The body of the page in three renderings."""
+
     html: str
     markdown: str
     text: str
@@ -138,7 +138,6 @@ def _keep_set(nodes: list[dict], blocks: list[Block], main: list[bool]) -> _Kept
     for b, m in zip(blocks, main):
         if m:
             content.update(b.node_ids)
-    _whole_tables(tree, content)
     keep: set[int] = set()
     for i in content:
         _keep_with_ancestors(nodes, i, keep)
@@ -177,28 +176,6 @@ def _keep_set(nodes: list[dict], blocks: list[Block], main: list[bool]) -> _Kept
         if nodes[i]["tag"] == "img" and i not in copies:
             _keep_image(tree, i, kept)
     return kept
-
-
-CELL_BLOCKS = frozenset("p div ul ol dl h1 h2 h3 h4 h5 h6 blockquote form nav section article".split())
-WHOLE_TABLE_SHARE = 0.25  # a data table whose main cells hold at least this share of its text is kept whole
-
-
-def _whole_tables(tree: _Tree, content: set[int]) -> None:
-    """A data table is read as a unit: once a good part of it is main content, all of it is (a header row or
-    a column of short numbers alone tells the model little). Only tables whose cells hold plain text and
-    inline markup: a layout table, which holds the page's sections, is left to the model cell by cell."""
-    nodes = tree.nodes
-    for t, node in enumerate(nodes):
-        if node["tag"] != "table":
-            continue
-        span = range(t + 1, tree.end(t))
-        if any(nodes[j]["tag"] == "table" or nodes[j]["tag"] in CELL_BLOCKS for j in span):
-            continue
-        texts = [j for j in span if nodes[j]["tag"] == "#text"]
-        total = sum(len(nodes[j]["text"].strip()) for j in texts)
-        main = sum(len(nodes[j]["text"].strip()) for j in texts if j in content)
-        if total and main >= WHOLE_TABLE_SHARE * total:
-            content.update(texts)
 
 
 def _hidden_by_markup(nodes: list[dict]) -> list[bool]:
@@ -679,32 +656,50 @@ def _table_md(table: Element, quote: str) -> str:
     return "\n".join(quote + line for line in lines)
 
 
-_BYLINE = re.compile(r"author|byline|writer|posted-?by|contributor", re.I)
-
-
-def find_byline(blocks: list[Block], main: list[bool], limit: int = 120) -> str | None:
-    """A short block marked as author/byline by its classes, near the first main content."""
-    first = next((i for i, m in enumerate(main) if m), None)
-    if first is None:
-        return None
-    for b in blocks[max(0, first - 10): first + 15]:
-        if len(b.text) <= limit and any(_BYLINE.search(c) for c in b.class_path[-2:]):
-            return " ".join(b.text.split())
-    return None
-
-
 READER_VIEWS = frozenset({"html", "markdown"})  # the renderings of the reader, each built only when asked for
 
+# A saved article's YAML front matter, as clippers write it: key -> the Result field it shows.
+FRONT_MATTER = (("title", "title"), ("author", "byline"), ("date", "date"), ("site", "site_name"),
+                ("url", "url"), ("description", "description"))
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}:\d{2}(?:[+-]\d{2}:\d{2})?)?")
+_YAML_UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u2028\u2029]")
 
-def build_article(snapshot: dict, blocks: list[Block], main: list[bool], title: str | None,
-                  shown: list[bool] | None = None, views: Collection[str] = READER_VIEWS) -> Article:
-    """`text` is the main content as labelled; the reader's html and markdown show `shown` (the main blocks
-    and the page's headline, which most training golds leave out, so the model often does too). Of html and
-    markdown, only those in `views` are built (the pruned tree too, when neither is); the others are ""."""
+
+def front_matter(fields: dict) -> str:
+    """`---`-fenced YAML with the fields of FRONT_MATTER that have a value (`fields` maps Result field names
+    to values; "url" takes the canonical URL where the page gives one). Every value is one double-quoted
+    line (a date stays bare, so YAML tools read it as one): a title holding ": " or a quote cannot break
+    the document."""
+    lines = []
+    for key, name in FRONT_MATTER:
+        value = (fields.get("canonical_url") or fields.get("url")) if key == "url" else fields.get(name)
+        if not isinstance(value, str) or not value.strip():
+            continue
+        value = " ".join(_YAML_UNSAFE.sub(" ", value).split())
+        if key == "date" and _ISO_DATE.fullmatch(value):
+            lines.append(f"{key}: {value}")
+        else:
+            lines.append(f'{key}: "{value.replace(chr(92), chr(92) * 2).replace(chr(34), chr(92) + chr(34))}"')
+    return "---\n" + "".join(line + "\n" for line in lines) + "---\n" if lines else ""
+
+
+def markdown_document(fields: dict) -> str:
+    """A saved Markdown article: the front matter, a blank line, the body (`fields["markdown"]`)."""
+    head = front_matter(fields)
+    body = (fields.get("markdown") or "").strip("\n")
+    return (head + "\n" if head else "") + (body + "\n" if body else "")
+
+
+def build_article(snapshot: dict, blocks: list[Block], main: list[bool], views: Collection[str] = READER_VIEWS
+                  ) -> Article:
+    """The body: `text` is the main blocks' text; of the reader's html and markdown, only those in `views`
+    are built (the pruned tree too, when neither is); the others are "". The headline, byline and dateline
+    are metadata (the reader's header, the front matter): the caller leaves their blocks out of `main`.
+    Tables, lists and figures come whole or not at all from `decisions.whole_units`."""
     text = "\n\n".join(b.text for b, m in zip(blocks, main) if m)
     html = markdown = ""
     if "html" in views or "markdown" in views:
-        root = build_tree(snapshot, blocks, main if shown is None else shown)
+        root = build_tree(snapshot, blocks, main)
         html = to_html(root) if "html" in views else ""
         markdown = to_markdown(root) if "markdown" in views else ""
-    return Article(title=title, byline=find_byline(blocks, main), html=html, markdown=markdown, text=text)
+    return Article(html=html, markdown=markdown, text=text)

@@ -1,4 +1,4 @@
-"""The engine: page -> snapshot -> blocks -> features -> model -> labels -> article.
+"""The engine: page -> snapshot -> blocks -> features -> model -> decisions -> metadata -> article.
 
 `Extractor` loads the model once and serves any number of pages; the native-messaging host, the CLI and
 Python users all go through it.
@@ -15,11 +15,13 @@ import numpy as np
 from .. import __version__
 from .article import READER_VIEWS, build_article
 from .blocks import blocks_from_snapshot
+from .decisions import main_blocks
 from .features import Featurizer
 from ..gc_pause import gc_paused
 from ..limits import MAX_BLOCKS
 from .inference import CLASS_VOCAB_FILE, TOKENIZER_FILE, OnnxModel
-from ..result import LABELS, BlockResult, Result
+from .metadata import read_metadata, read_structured, reading_minutes, stated_page_type, word_count
+from ..result import BlockResult, Result
 from .schema import validate_snapshot
 from .snapshot import snapshot_from_html
 
@@ -72,41 +74,27 @@ class Extractor:
         inputs = self.featurize(snapshot, blocks)
         lap("features")
         scores = self.model.scores(inputs)
+        labels = self.model.labels
+        predicted_type = None  # the model's page type (one of PAGE_TYPES), once it has that head
         lap("inference")
-        main = [bool(s) for s in scores[:, 0] >= self.threshold]
-        title, head = _headline(blocks, scores, main)
-        shown = [m or i == head for i, m in enumerate(main)]  # the reader shows the headline too
-        article = build_article(snapshot, blocks, main, title or snapshot.get("title"), shown, views)
+        structured = read_structured(snapshot)
+        page_type = predicted_type or stated_page_type(structured)
+        main = main_blocks(snapshot, blocks, scores, self.threshold, page_type)
+        meta = read_metadata(snapshot, blocks, main, scores, labels, predicted_type, structured)
+        lap("metadata")
+        header = meta.header_blocks()
+        body = [m and i not in header for i, m in enumerate(main)]  # the header shows those, not the body
+        article = build_article(snapshot, blocks, body, views)
         lap("article")
         node_ids = sorted({i for b, m in zip(blocks, main) if m for i in b.node_ids})
-        block_results = [BlockResult(b.index, b.node_ids, b.text, {k: round(v, 4) for k, v in zip(LABELS, s)}, m)
+        block_results = [BlockResult(b.index, b.node_ids, b.text, {k: round(v, 4) for k, v in zip(labels, s)}, m)
                          for b, s, m in zip(blocks, scores.astype(np.float64).tolist(), main)]
         timings["total"] = sum(timings.values())
-        return Result(url=snapshot.get("url"), title=article.title, byline=article.byline, lang=snapshot.get("lang"),
+        return Result(url=snapshot.get("url"), title=meta.title, byline=meta.byline, lang=meta.lang,
                       text=article.text, markdown=article.markdown, html=article.html, node_ids=node_ids,
                       blocks=block_results, timings={k: round(v, 3) for k, v in timings.items()},
-                      truncated=bool(snapshot.get("truncated")) or len(blocks) >= MAX_BLOCKS)
-
-
-HEADLINE_MIN = 0.5   # title + heading score a main block needs to be taken as the page's headline
-HEADLINE_CHARS = 200
-HEADLINE_BEFORE = 3  # blocks before the first main block where the page's <h1> may sit
-
-
-def _headline(blocks, scores, main) -> tuple[str | None, int | None]:
-    """The page's own headline beats a <title> with a site suffix. An <h1> in the main content or just above
-    it comes first: most gold texts leave the headline out, so the model often scores it as not main, and its
-    title head is weakly trained (docs/model.md). Failing that, the main block most likely to be the title, if
-    it reads as a title or heading at all. Returns the headline and the block it came from."""
-    first = next((i for i, m in enumerate(main) if m), None)
-    if first is None:
-        return None, None
-    for i in range(max(0, first - HEADLINE_BEFORE), len(blocks)):
-        b = blocks[i]
-        if (main[i] or i < first) and b.tag_path[-1:] == ["h1"] and 0 < len(b.text) <= HEADLINE_CHARS:
-            return " ".join(b.text.split()), i
-    best = None
-    for b, s, m in zip(blocks, scores, main):
-        if m and len(b.text) <= HEADLINE_CHARS and s[1] + s[2] >= HEADLINE_MIN and (best is None or s[1] > best[0]):
-            best = (s[1], b)
-    return (" ".join(best[1].text.split()), best[1].index) if best else (None, None)
+                      truncated=bool(snapshot.get("truncated")) or len(blocks) >= MAX_BLOCKS,
+                      date=meta.date, modified=meta.modified, site_name=meta.site_name, dir=meta.dir,
+                      description=meta.description, image=meta.image, canonical_url=meta.canonical_url,
+                      page_type=meta.page_type, word_count=word_count(article.text),
+                      reading_minutes=reading_minutes(article.text))

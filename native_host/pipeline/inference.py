@@ -147,6 +147,9 @@ class OnnxModel:
                 raise ModelError(f"cannot load {path}: {exc}; reinstall pith or run `pith doctor`") from exc
         self.providers = self.session.get_providers()
         self.threshold = float(self.config["threshold"])
+        # What each column of `scores` means: LABELS, and after them any heads a newer model adds ("byline",
+        # "date"), named in model.json; the metadata reads those by name when they are there.
+        self.labels = tuple(self.config.get("labels") or LABELS)
         self.model_id = str(self.config.get("model_id", "unknown"))
 
     def _run(self, inputs: PageInputs) -> np.ndarray:

@@ -1,0 +1,302 @@
+"""Article metadata on the dev split: title, author and publish date right, Pith beside trafilatura.
+
+    python -m bench.metadata                     # the table: Pith and trafilatura, same pages, same run
+    python -m bench.metadata --sources           # and how often each of Pith's sources is right when it speaks
+    python -m bench.metadata --date-libraries    # and dateparser / htmldate against Pith's own date parser
+
+Pages: the dev records that carry a gold title, author or date (WCXB through its sidecar, fundus, zh-cwce,
+and the titles of GoogleTrends, MSV and CANOLA). Scoring rules, one per field:
+
+- **title**: right when the word-bag F1 with the gold title is at least 0.9;
+- **author**: right when the word-bag F1 of the names with the gold byline is at least 0.9 (so the names
+  must all be there, in any order, joined any way, and nothing much else: "By", a role or a date cost);
+- **date**: right when the day (YYYY-MM-DD) is the gold's.
+
+Words are lower-cased `\\w+` runs after NFKC, each CJK character a word of its own. A page without the gold
+is not scored for that field; a page where an extractor says nothing counts as wrong.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shlex
+import statistics
+import subprocess
+import sys
+import time
+import unicodedata
+from collections import Counter, defaultdict
+from importlib import metadata as dist_metadata
+from typing import Callable
+
+from export.data import iter_records
+from export.metric import words
+from native_host.errors import PithError
+from native_host.cli.progress import progress
+
+from .evaluate import machine
+
+FIELDS = (("title", "title", "title"), ("author", "byline", "author"), ("date", "date", "date"))  # (gold, pith, traf.)
+TITLE_F1 = AUTHOR_F1 = 0.9
+_CJK = re.compile(r"([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af])")
+
+
+def tokens(text: str | None) -> list[str]:
+    return words(_CJK.sub(r" \1 ", unicodedata.normalize("NFKC", text or "")))
+
+
+def word_f1(pred: str | None, gold: str | None) -> float:
+    a, b = Counter(tokens(pred)), Counter(tokens(gold))
+    common = sum((a & b).values())
+    if not common:
+        return 0.0
+    p, r = common / sum(a.values()), common / sum(b.values())
+    return 2 * p * r / (p + r)
+
+
+def right(field: str, pred: str | None, gold: str) -> bool:
+    if not pred:
+        return False
+    if field == "date":
+        return str(pred)[:10] == gold[:10]
+    return word_f1(pred, gold) >= (TITLE_F1 if field == "title" else AUTHOR_F1)
+
+
+def _trafilatura() -> tuple[Callable[[str, str | None], dict], str]:
+    import trafilatura
+    from trafilatura import extract_metadata
+
+    def read(html: str, url: str | None) -> dict:
+        found = extract_metadata(html, default_url=url)
+        return {"title": found.title, "author": found.author, "date": found.date} if found else {}
+
+    return read, trafilatura.__version__
+
+
+class Tally:
+    """Right answers per (field, group, extractor), and how many pages had the gold."""
+
+    def __init__(self):
+        self.right: dict[tuple, int] = defaultdict(int)
+        self.pages: dict[tuple, int] = defaultdict(int)
+
+    def add(self, field: str, groups: list[str], name: str, ok: bool) -> None:
+        for group in groups:
+            self.right[field, group, name] += ok
+
+    def count(self, field: str, groups: list[str]) -> None:
+        for group in groups:
+            self.pages[field, group] += 1
+
+    def table(self, names: list[str]) -> str:
+        rows = ["| field | pages | dataset | " + " | ".join(names) + " |", "|---|---:|---|" + "---:|" * len(names)]
+        for (field, group), n in sorted(self.pages.items(), key=lambda kv: (kv[0][0], kv[0][1] != "all", kv[0][1])):
+            cells = [f"{self.right[field, group, name] / n:.3f}" for name in names]
+            best = max(cells)
+            cells = [f"**{c}**" if c == best else c for c in cells]
+            rows.append(f"| {field} | {n} | {group} | " + " | ".join(cells) + " |")
+        return "\n".join(rows)
+
+
+def pipeline_parts(extractor, html: str, url: str | None):
+    """What Extractor._extract computes before the article: snapshot, blocks, scores, main, structured data."""
+    from native_host.pipeline.blocks import blocks_from_snapshot
+    from native_host.pipeline.decisions import main_blocks
+    from native_host.pipeline.metadata import read_structured, stated_page_type
+    from native_host.pipeline.snapshot import snapshot_from_html
+
+    snapshot = snapshot_from_html(html, url=url)
+    blocks = blocks_from_snapshot(snapshot)
+    scores = extractor.model.scores(extractor.featurize(snapshot, blocks))
+    structured = read_structured(snapshot)
+    main = main_blocks(snapshot, blocks, scores, extractor.threshold, stated_page_type(structured))
+    return snapshot, blocks, scores, main, structured
+
+
+def run(split: str, limit: int | None, model_dir: str | None, sources: bool, date_libraries: bool) -> str:
+    from native_host import Extractor
+    from native_host.pipeline import metadata
+
+    extractor = Extractor(model_dir=model_dir)
+    traf, traf_version = _trafilatura()
+    records = [r for r in iter_records(split=split, limit=limit) if r.get("title") or r.get("author") or r.get("date")]
+    tally = Tally()
+    said: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])  # (field, source) -> pages, says, right
+    dates = Tally()
+    clocks: dict[str, float] = defaultdict(float)
+    page_types = Counter()
+    libraries = _date_libraries() if date_libraries else {}
+    for record in progress(records, total=len(records), desc=f"{split} pages"):
+        html, url = record["html"], record.get("url")
+        groups = ["all", record["dataset"]]
+        t0 = time.perf_counter()
+        result = extractor.extract_html(html, url=url, views=())
+        clocks["pith"] += time.perf_counter() - t0
+        t0 = time.perf_counter()
+        theirs = traf(html, url)
+        clocks["trafilatura"] += time.perf_counter() - t0
+        for gold_name, ours, their_name in FIELDS:
+            gold = record.get(gold_name)
+            if not gold:
+                continue
+            tally.count(gold_name, groups)
+            tally.add(gold_name, groups, "pith", right(gold_name, getattr(result, ours), gold))
+            tally.add(gold_name, groups, "trafilatura", right(gold_name, theirs.get(their_name), gold))
+        if record["dataset"] == "wcxb" and record.get("page_type"):
+            page_types["pages"] += 1
+            page_types["stated"] += result.page_type is not None
+            page_types["right"] += result.page_type == record["page_type"]
+        if sources or libraries:
+            snapshot, blocks, scores, main, structured = pipeline_parts(extractor, html, url)
+            found, _ = metadata.read_sources(snapshot, blocks, main, scores, extractor.model.labels, structured)
+            for gold_name, ours, _ in FIELDS:
+                gold = record.get(gold_name)
+                if not gold:
+                    continue
+                for source, fields in found.items():
+                    said[gold_name, source][0] += 1
+                    value = fields.get(ours)
+                    if value:
+                        said[gold_name, source][1] += 1
+                        said[gold_name, source][2] += right(gold_name, value, gold)
+            if record.get("date") and libraries:
+                dates.count("date", groups)
+                for name, (find, _) in libraries.items():
+                    t0 = time.perf_counter()
+                    when = find(record, snapshot, blocks, scores, main, structured, extractor.model.labels)
+                    clocks[name] += time.perf_counter() - t0
+                    dates.add("date", groups, name, right("date", when, record["date"]))
+    out = [f"# Article metadata on the {split} split\n",
+           f"- command: `python -m bench.metadata {shlex.join(sys.argv[1:])}`",
+           f"- date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}", f"- machine: {machine()}",
+           f"- pith: {extractor.info['version']} {extractor.info['model_id']}; trafilatura {traf_version}",
+           f"- rules: title word-F1 >= {TITLE_F1}, author word-F1 of the names >= {AUTHOR_F1}, date the same day",
+           "", tally.table(["pith", "trafilatura"]), "",
+           f"Seconds per page (whole extraction for Pith, metadata only for trafilatura): "
+           f"pith {clocks['pith'] / max(1, len(records)):.3f}, trafilatura {clocks['trafilatura'] / max(1, len(records)):.3f}."]
+    if page_types["pages"]:
+        out.append(f"\nPage type stated by the page's structured data on {page_types['pages']} WCXB pages: "
+                   f"{page_types['stated']} say one, {page_types['right']} of them right.")
+    if sources:
+        out += ["\n## Each source alone\n", "| field | source | pages | says something | right when it does |"
+                " right of all |", "|---|---|---:|---:|---:|---:|"]
+        for (field, source), (pages, says, ok) in sorted(said.items()):
+            if says:
+                out.append(f"| {field} | {source} | {pages} | {says / pages:.3f} | {ok / says:.3f} | {ok / pages:.3f} |")
+    if libraries:
+        out += ["\n## Date parsers\n", dates.table(list(libraries)), "",
+                "| parser | seconds on these pages | import (ms) | installed (MB, with its requirements) |",
+                "|---|---:|---:|---:|"]
+        for name, (_, module) in libraries.items():
+            imp, size = _import_ms(module), _installed_mb(module)
+            out.append(f"| {name} | {clocks[name]:.2f} | {imp} | {size} |")
+    return "\n".join(out)
+
+
+def _date_libraries() -> dict[str, tuple[Callable, str | None]]:
+    """Pith's date with its own parser, with dateparser in its place, and htmldate over the page's HTML."""
+    from native_host.pipeline import metadata
+
+    def ours(record, snapshot, blocks, scores, main, structured, labels):
+        return metadata.read_metadata(snapshot, blocks, main, scores, labels, structured=structured).date
+
+    found: dict[str, tuple[Callable, str | None]] = {"pith's parser": (ours, None)}
+    try:
+        import dateparser
+        from dateparser.search import search_dates
+    except ImportError:
+        dateparser = None
+    if dateparser is not None:
+        def dateparser_in_pith(search: bool) -> Callable:
+            def parse(text, lang=None):
+                if not isinstance(text, str) or not text.strip():
+                    return None
+                when = dateparser.parse(text[:256], settings={"RETURN_AS_TIMEZONE_AWARE": False})
+                if when is None and search:  # a date inside a longer line ("Posted by Ann on 3 May")
+                    hits = search_dates(text[:256]) or []
+                    when = hits[0][1] if hits else None
+                return when.isoformat() if when else None
+
+            def read(record, snapshot, blocks, scores, main, structured, labels):
+                saved = metadata.parse_date
+                metadata.parse_date = parse  # every source of the metadata reads dates through this one name
+                try:
+                    return metadata.read_metadata(snapshot, blocks, main, scores, labels).date
+                finally:
+                    metadata.parse_date = saved
+
+            return read
+
+        found["dateparser.parse in pith"] = (dateparser_in_pith(False), "dateparser")
+        found["dateparser.parse + search_dates in pith"] = (dateparser_in_pith(True), "dateparser")
+    try:
+        from htmldate import find_date
+    except ImportError:
+        find_date = None
+    if find_date is not None:
+        def with_htmldate(record, *rest):
+            return find_date(record["html"], url=record.get("url"), original_date=True)
+
+        found["htmldate alone"] = (with_htmldate, "htmldate")
+    return found
+
+
+def _import_ms(module: str | None) -> str:
+    """The module's own import time with everything it pulls in (`python -X importtime`, cumulative), the
+    median of five fresh interpreters: in-process timing, so less noisy than timing whole interpreters."""
+    code = f"import {module}" if module else "import native_host.pipeline; import native_host.pipeline.dates"
+    module = module or "native_host.pipeline.dates"  # (its package is the engine's anyway: not counted)
+    found = []
+    for _ in range(5):
+        out = subprocess.run([sys.executable, "-X", "importtime", "-c", code], capture_output=True,
+                             text=True, check=True).stderr
+        for line in out.splitlines():
+            parts = [p.strip() for p in line.split("|")]
+            if len(parts) == 3 and parts[2] == module:
+                found.append(int(parts[1]) / 1000)
+    return f"{statistics.median(found):.0f}" if found else "?"
+
+
+def _installed_mb(module: str | None) -> str:
+    """Bytes on disk of the distribution and everything it requires, recursively."""
+    if module is None:
+        return "0 (part of pith)"
+    seen: set[str] = set()
+    todo = [module]
+    total = 0
+    while todo:
+        name = todo.pop().lower().replace("_", "-")
+        if name in seen:
+            continue
+        seen.add(name)
+        try:
+            dist = dist_metadata.distribution(name)
+        except dist_metadata.PackageNotFoundError:
+            continue
+        total += sum(f.size or 0 for f in dist.files or ())
+        for req in dist.requires or ():
+            if "extra ==" not in req:
+                todo.append(re.split(r"[\s;<>=!~\[(]", req, maxsplit=1)[0])
+    return f"{total / 1e6:.1f} ({', '.join(sorted(seen))})"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bench.metadata", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--split", default="dev", choices=["dev", "train"])
+    ap.add_argument("--limit", type=int, default=None, help="at most N pages per dataset")
+    ap.add_argument("--model-dir", default=None, help="score the model in this folder instead of the shipped one")
+    ap.add_argument("--sources", action="store_true", help="also score each metadata source alone")
+    ap.add_argument("--date-libraries", action="store_true", help="also score dateparser and htmldate for dates")
+    args = ap.parse_args(argv)
+    try:
+        print(run(args.split, args.limit, args.model_dir, args.sources, args.date_libraries))
+    except PithError as exc:
+        print(f"bench: {exc.message}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

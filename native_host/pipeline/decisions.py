@@ -1,0 +1,146 @@
+"""The model's scores -> which blocks are main content, with two page-level rules on top of the threshold.
+
+The model decides block by block. Two things it cannot see that way, each measured on dev
+(docs/evaluation.md, "Page-level rules"):
+
+* **Structure is whole.** A table, a list, a figure with its caption or a code block is main or not as a
+  unit: half a table is a wrong table. A unit is main when at least `UNIT_SHARE` of its text is in main
+  blocks, and then all of it is; else none of it is.
+* **One article per page.** On an article page, a run of main blocks after the article's own, set apart from
+  it by boilerplate, that reads as a teaser (mostly links, or a heading over a few lines) is a "read next"
+  rail or a second article, not this page's content. Pages of other types (forums, listings, products,
+  services, documentation) keep every run: there every item is content.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from .blocks import Block
+
+# Tags whose subtree is one unit, and the tags that may sit between a unit and a unit nested in it (a list
+# in a list item, a table in a cell): the nested one belongs to the outer unit.
+UNIT_TAGS = frozenset({"table", "ul", "ol", "dl", "figure", "pre"})
+UNIT_INNER = frozenset({"li", "dt", "dd", "tr", "td", "th", "tbody", "thead", "tfoot", "caption", "figcaption"})
+# Of a unit's text (characters: word counts mislead in scripts without spaces) in main blocks, for all of it to
+# be main: a header row or a column of short numbers alone tells the model little (dev: .25 and .5 within .0004)
+UNIT_SHARE = 0.25
+UNIT_MAX_BLOCKS = 400    # a "table" of more blocks is a page laid out with a table, not a table of data
+# A unit's text sits in its cells, items and captions; a "table" whose text sits in paragraphs, headings or
+# divisions is a page laid out with a table (older pages), and a "list" of them is a list of articles.
+UNIT_TEXT_OWNERS = frozenset({"td", "th", "li", "dt", "dd", "caption", "figcaption", "pre", "code", "table", "ul",
+                              "ol", "dl", "figure"})
+UNIT_CELL_CHARS = 250    # a cell or item longer than this holds running text: a layout, not a unit
+
+RUN_GAP = 3              # non-main blocks that may sit inside one run of main content
+TEASER_LINK_SHARE = 0.3  # of a run's characters inside links: a rail of teasers
+TEASER_WORDS = 60        # a run this short that opens with a heading is a teaser
+HEADINGS = frozenset({"h1", "h2", "h3", "h4"})
+ONE_ARTICLE_TYPES = (None, "article")  # page types the rule runs on: on dev it cost service pages .014
+
+
+def units(snapshot: dict, blocks: Sequence[Block]) -> list[list[int]]:
+    """Blocks grouped by the table, list, figure or code block they sit in (blocks outside any: none)."""
+    return [ids for _, ids in _units(snapshot, blocks)]
+
+
+def _units(snapshot: dict, blocks: Sequence[Block]) -> list[tuple[str, list[int]]]:
+    """(the unit's tag, its blocks) for each unit of the page."""
+    nodes = snapshot["nodes"]
+    groups: dict[int, list[int]] = {}
+    for b in blocks:
+        unit = _unit_of(nodes, b.owner)
+        if unit is not None:
+            groups.setdefault(unit, []).append(b.index)
+    return [(nodes[unit]["tag"], ids) for unit, ids in groups.items() if _is_content_unit(nodes, blocks, ids)]
+
+
+def _unit_of(nodes: list[dict], owner: int) -> int | None:
+    """The outermost unit element around `owner`, reached through unit elements and their inner tags only."""
+    unit = None
+    i = owner
+    steps = 0
+    while i >= 0 and steps < 64:
+        tag = nodes[i]["tag"]
+        if tag in UNIT_TAGS:
+            unit = i
+        elif unit is not None and tag not in UNIT_INNER:
+            break
+        i = nodes[i]["parent"]
+        steps += 1
+    return unit
+
+
+def _is_content_unit(nodes: list[dict], blocks: Sequence[Block], ids: list[int]) -> bool:
+    if len(ids) > UNIT_MAX_BLOCKS:
+        return False
+    return all(blocks[i].tag_path[-1] in UNIT_TEXT_OWNERS and len(blocks[i].text) <= UNIT_CELL_CHARS for i in ids)
+
+
+def _words(block: Block) -> int:
+    return len(block.text.split())
+
+
+def whole_units(snapshot: dict, blocks: Sequence[Block], main: list[bool]) -> list[bool]:
+    """Each unit main or not as a whole, by the share of its words in main blocks."""
+    out = list(main)
+    for tag, ids in _units(snapshot, blocks):
+        total = sum(len(blocks[i].text) for i in ids)
+        kept = sum(len(blocks[i].text) for i in ids if main[i])
+        if tag == "figure" and not kept and _between_main(main, ids[0], ids[-1]):
+            kept = total  # a picture in the middle of the article: its caption with it (article.py keeps both)
+        if 0 < kept < total or (kept and not all(out[i] for i in ids)):
+            keep = kept / total >= UNIT_SHARE
+            for i in ids:
+                out[i] = keep
+    return out
+
+
+def _between_main(main: Sequence[bool], first: int, last: int) -> bool:
+    return 0 < first and last + 1 < len(main) and main[first - 1] and main[last + 1]
+
+
+def runs(main: Sequence[bool], gap: int = RUN_GAP) -> list[list[int]]:
+    """Runs of main blocks, a run going on across at most `gap` non-main blocks."""
+    out: list[list[int]] = []
+    last = None
+    for i, m in enumerate(main):
+        if not m:
+            continue
+        if last is not None and i - last - 1 <= gap:
+            out[-1].append(i)
+        else:
+            out.append([i])
+        last = i
+    return out
+
+
+def one_article(blocks: Sequence[Block], main: list[bool]) -> list[bool]:
+    """Drop the teaser runs after the article's own run (the run with the most words)."""
+    found = runs(main)
+    if len(found) < 2:
+        return main
+    own = max(found, key=lambda run: sum(_words(blocks[i]) for i in run))
+    out = list(main)
+    for run in found:
+        if run[0] <= own[-1]:
+            continue
+        chars = sum(len(blocks[i].text) for i in run)
+        linked = sum(blocks[i].link_chars for i in run)
+        words = sum(_words(blocks[i]) for i in run)
+        heading = blocks[run[0]].tag_path[-1:] and blocks[run[0]].tag_path[-1] in HEADINGS
+        if linked >= TEASER_LINK_SHARE * chars or (heading and words < TEASER_WORDS):
+            for i in run:
+                out[i] = False
+    return out
+
+
+def main_blocks(snapshot: dict, blocks: Sequence[Block], scores, threshold: float,
+                page_type: str | None = None) -> list[bool]:
+    """The model's decision at `threshold`, then whole units, then one article (on article pages and pages
+    of unknown type)."""
+    main = [bool(s) for s in scores[:, 0] >= threshold] if len(blocks) else []
+    main = whole_units(snapshot, blocks, main)
+    if page_type in ONE_ARTICLE_TYPES:
+        main = one_article(blocks, main)
+    return main

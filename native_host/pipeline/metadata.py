@@ -1,0 +1,990 @@
+"""Snapshot + the model's blocks -> what a reader view's header and a clipper's front matter show.
+
+Each field is read from several sources: the page's structured data (JSON-LD, OpenGraph and Twitter
+cards, other `<meta>` tags, microdata), the page's own text near the main content (the headline, a byline,
+a dateline; the model's byline and date heads when it has them), and `<title>` with the site's name cut.
+For most fields the first source in `ORDER` with a usable value wins; the title goes to the value the
+sources agree on most. The orders are what the dev figures say to trust (docs/metadata.md, `python -m
+bench.metadata --sources`). Every source is read defensively: a malformed JSON-LD block, an author given as
+a number, a date that is no date, each is skipped, never raised.
+
+Besides the fields, the reader returns where the headline, byline and dateline sit among the blocks, so the
+article's body can leave them out (they are the header now, not the body).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Sequence
+from urllib.parse import urljoin, urlsplit
+
+from ..result import LABELS, PAGE_TYPES, Image
+from .blocks import Block
+from .dates import MONTHS, parse_date
+
+log = logging.getLogger(__name__)
+
+# Which source is asked first, per field (measured on dev: docs/metadata.md). Sources: "json_ld", "opengraph"
+# (og:, article:, twitter:), "meta" (other <meta> names), "microdata" (itemprop), "dom" (the page's text
+# near the main content, the model's cues included), "title_tag" (<title>, site name cut), "html" (<link
+# rel=canonical>, <html lang dir>).
+ORDER: dict[str, tuple[str, ...]] = {
+    "title": ("json_ld", "opengraph", "meta", "microdata", "dom", "title_tag"),  # by agreement, ties in this order
+    "byline": ("json_ld", "meta", "opengraph", "microdata", "dom"),
+    "date": ("json_ld", "opengraph", "meta", "microdata", "dom"),
+    "modified": ("json_ld", "opengraph", "meta", "microdata"),
+    "site_name": ("opengraph", "json_ld", "meta", "title_tag"),
+    "description": ("opengraph", "json_ld", "meta", "microdata"),
+    "image": ("opengraph", "json_ld", "microdata", "dom"),
+    "canonical_url": ("html", "opengraph", "json_ld"),
+    "page_type": ("json_ld", "opengraph", "microdata"),
+    "lang": ("html", "opengraph", "json_ld"),
+}
+
+STRUCTURED = ("json_ld", "opengraph", "meta", "microdata")
+MAX_FIELD_CHARS = 2048   # of any one metadata value: a page's 60 KB "description" is not a description
+MAX_JSON_LD_OBJECTS = 2000  # typed objects read from a page's JSON-LD, all scripts together
+MAX_JSON_LD_DEPTH = 12
+MAX_AUTHORS = 3          # more distinct microdata authors than this are a thread's posters, not bylines
+MAX_NAME_WORDS = 8       # an "author" longer than this is a sentence, not a name
+TITLE_CHARS = 300
+
+# schema.org types, lower-case, without the "schema:" or URL prefix.
+ARTICLE_TYPES = frozenset("""article newsarticle blogposting posting socialmediaposting liveblogposting
+reportagenewsarticle analysisnewsarticle opinionnewsarticle reviewnewsarticle backgroundnewsarticle
+askpublicnewsarticle satiricalarticle scholarlyarticle medicalscholarlyarticle techarticle apireference report
+review recipe howto creativework""".split())
+FORUM_TYPES = frozenset({"discussionforumposting", "qapage", "question"})
+PRODUCT_TYPES = frozenset({"product", "productgroup", "individualproduct", "productmodel", "car", "vehicle"})
+COLLECTION_TYPES = frozenset({"collectionpage", "itemlist", "searchresultspage", "offercatalog"})
+PAGE_OBJECT_TYPES = frozenset("""webpage itempage aboutpage collectionpage profilepage qapage faqpage
+searchresultspage contactpage checkoutpage medicalwebpage realestatelisting""".split())
+SITE_TYPES = frozenset({"website"})
+ORGANIZATION_TYPES = frozenset({"organization", "newsmediaorganization", "corporation", "localbusiness"})
+LIST_TYPES = frozenset({"itemlist", "listitem", "breadcrumblist"})
+OG_PAGE_TYPES = {"article": "article", "product": "product", "og:product": "product", "product.item": "product",
+                 "blog": "article", "video.other": None, "website": None}
+
+# <meta> names per field (lower-case), best first. og:/article:/twitter: are "opengraph"; the rest "meta".
+META_KEYS: dict[str, tuple[str, ...]] = {
+    "title": ("og:title", "twitter:title", "citation_title", "dc.title", "parsely-title", "sailthru.title",
+              "title"),
+    "byline": ("author", "article:author", "citation_author", "dc.creator", "dcterms.creator", "parsely-author",
+               "sailthru.author", "byl", "article.author"),
+    "date": ("article:published_time", "og:published_time", "article:published", "datepublished",
+             "citation_publication_date", "citation_date", "citation_online_date", "dc.date.issued", "dc.date",
+             "dcterms.issued", "dcterms.created", "dcterms.date", "parsely-pub-date", "sailthru.date",
+             "article.published", "article_date_original", "original-publish-date", "publish-date", "publish_date",
+             "publishdate", "pubdate", "date", "cxenseparse:recs:publishtime", "article.created", "created"),
+    "modified": ("article:modified_time", "og:updated_time", "article:modified", "datemodified",
+                 "dcterms.modified", "last-modified", "lastmod", "article.updated", "modified"),
+    "site_name": ("og:site_name", "application-name", "apple-mobile-web-app-title", "dc.publisher", "publisher"),
+    "description": ("og:description", "twitter:description", "description", "dc.description"),
+    "image": ("og:image:secure_url", "og:image:url", "og:image", "twitter:image", "twitter:image:src"),
+    "image_alt": ("og:image:alt", "twitter:image:alt"),
+    "canonical_url": ("og:url",),
+    "page_type": ("og:type",),
+    "lang": ("og:locale",),
+}
+_OG_PREFIXES = ("og:", "article:", "twitter:")
+
+_SPACE = re.compile(r"\s+")
+_URLISH = re.compile(r"^(?:https?:)?//|^www\.|\.(?:com|org|net|html?)(?:/|$)|^@", re.I)
+_BY = re.compile(r"^(?:(?:written|posted|published|reported|photos?|text|words|story)\s+)?(?:by|von|par|por|door|"
+                 r"av|af|przez|autor(?:e|in|a)?:|author:|texto:|text:|tekst:)\s*[:\-]?\s+", re.I)
+_ROLE_TAIL = re.compile(r"\s*[|•·–—]\s.*$|\s+for\s+\S.*$", re.I)
+_EMAIL = re.compile(r"\S+@\S+\.\w+")
+_PARENS = re.compile(r"\s*\([^)]*\)")
+_AND = re.compile(r"\s*(?:,|;|&|\band\b|\bund\b|\bet\b|\bog\b|、)\s*", re.I)
+_TITLE_SEPARATORS = re.compile(r"\s+(?:\||-|–|—|::|·|•|»|«|/)\s+|\s*[|｜：]\s*|:\s+")
+SITE_WORDS = 5           # a part of a title taken for the site's name is at most this many words
+TITLE_AGREES = 0.8      # word-bag F1 at which two titles say the same
+SHORT_PART_WORDS = 3     # a part of <title> this short, at an end, is cut even when the site is unknown
+_AUTHOR_CLASS = re.compile(r"author|byline|by-line|writer|posted-?by|contributor|creator|reporter|autor", re.I)
+_META_CLASS = re.compile(r"(?:^|[-_.])meta(?:$|[-_.])", re.I)
+# "By Ann Lee", "Written by Ann Lee" anywhere in a short line; "作者：赵婕", "记者 尹娟", "来源: 尹娟" (zh).
+_BY_INSIDE = re.compile(r"(?:^|[\s(])(?:(?:written|posted|published|reported|words|text|photos?)\s+)?"
+                        r"(?:by|von|par|por|door|av|af|przez)\s+(\S.{0,80})|"
+                        r"(?:作者|记者|撰文|来源)\s*[:：/／\s]\s*([^\s|,，：:]{1,20})|文\s*[:：/／]\s*([^\s|,，：:]{1,20})",
+                        re.I)
+_LONE_BY = re.compile(r"^\s*(?:by|von|par|por|door|av|af|przez)\s*:?\s*$", re.I)
+_PARTS = re.compile(r"\s*[|•·]\s*|\s{2,}|\s+[-–—]\s+")
+NAME_PART_WORDS = 5
+END_BLOCKS = 3       # main blocks at the end of the content where "Written by" may sit
+_DATE_CLASS = re.compile(r"date|time|publish|posted|dateline|timestamp|datum|fecha|data", re.I)
+_RTL_LANGS = frozenset({"ar", "he", "iw", "fa", "ur", "yi", "ps", "sd", "ug", "dv", "ckb"})
+
+
+@dataclass
+class Metadata:
+    """The header of an article. Every field may be None: the page did not say, or said nothing usable."""
+
+    title: str | None = None
+    byline: str | None = None
+    date: str | None = None
+    modified: str | None = None
+    site_name: str | None = None
+    description: str | None = None
+    image: Image | None = None
+    canonical_url: str | None = None
+    page_type: str | None = None
+    lang: str | None = None
+    dir: str | None = None
+    # Where the header sits among the blocks (indexes), so that the body can leave it out.
+    headline_block: int | None = None
+    byline_blocks: list[int] = field(default_factory=list)
+    date_blocks: list[int] = field(default_factory=list)
+    sources: dict[str, str] = field(default_factory=dict)  # field -> the source its value came from
+
+    def header_blocks(self) -> set[int]:
+        """The blocks that hold the headline, byline and dateline: the header, not the body."""
+        found = set(self.byline_blocks) | set(self.date_blocks)
+        if self.headline_block is not None:
+            found.add(self.headline_block)
+        return found
+
+
+# --- small cleaners ---------------------------------------------------------------------------------------
+
+def clean_text(value: Any, limit: int = MAX_FIELD_CHARS) -> str | None:
+    """A string value with whitespace folded, or None for anything else or nothing."""
+    if not isinstance(value, str):
+        return None
+    value = _SPACE.sub(" ", value).strip()
+    if "&" in value and ";" in value:  # JSON-LD often carries HTML entities
+        import html
+
+        value = html.unescape(value)
+    return value[:limit] or None
+
+
+def clean_name(value: str | None) -> str | None:
+    """One person's (or organisation's) name from a byline fragment: "By Jane Doe | Staff" -> "Jane Doe"."""
+    text = clean_text(value, 300)
+    if not text:
+        return None
+    text = _EMAIL.sub("", text)
+    text = _PARENS.sub("", text)
+    text = _BY.sub("", text).strip(" ,;:-–—|")
+    text = _ROLE_TAIL.sub("", text).strip(" ,;:-–—|")
+    if not text or _URLISH.search(text) or len(text.split()) > MAX_NAME_WORDS or not any(c.isalpha() for c in text):
+        return None
+    return text
+
+
+def join_names(names: Iterable[str | None]) -> str | None:
+    """Names, each once, joined with ", " (the way the golds and most clippers write several authors)."""
+    seen: list[str] = []
+    for name in names:
+        name = clean_name(name)
+        if name and name.lower() not in (s.lower() for s in seen):
+            seen.append(name)
+    return ", ".join(seen) or None
+
+
+def split_byline(text: str | None) -> str | None:
+    """A byline as written ("By Ann Lee and Bo Chan") -> the names, joined with ", "."""
+    text = clean_text(text, 300)
+    if not text or _URLISH.search(text):
+        return None
+    text = _BY.sub("", text)
+    parts = [p for p in _AND.split(text) if p and p.strip()]
+    if len(parts) < 2:
+        return join_names([text])
+    # "Ann Lee, science desk": a part after the first that reads as no name is a role or a desk
+    return join_names(parts[:1] + [p for p in parts[1:] if _looks_like_name(p.strip())])
+
+
+def _squash(text: str | None) -> str:
+    return re.sub(r"\W+", "", (text or "").lower())
+
+
+def site_of(url: str | None) -> str | None:
+    """The host without "www.", e.g. "news.example.co.uk"."""
+    try:
+        host = (urlsplit(url).hostname or "").lower() if url else ""
+    except ValueError:
+        return None
+    return re.sub(r"^www\d*\.", "", host) or None
+
+
+def _is_site(part: str, site_name: str | None, host: str | None) -> bool:
+    """Whether a part of a title names the site: the site name the page gives, or its host ("The Atlantic"
+    on theatlantic.com, "n-tv.de", "BBC Sport" on bbc.co.uk)."""
+    squashed = _squash(part)
+    if not squashed or len(part.split()) > SITE_WORDS:
+        return False
+    if site_name and squashed == _squash(site_name):
+        return True
+    if host:
+        name = next((label for label in host.split(".") if len(label) > 2 and label not in _GENERIC_LABELS), "")
+        if squashed in _squash(host) or (name and _squash(name) in squashed):
+            return True
+    return False
+
+
+_GENERIC_LABELS = frozenset({"www", "com", "org", "net", "edu", "gov", "blog", "blogs", "news", "web", "online",
+                             "m", "amp", "de", "co", "uk"})
+
+
+def cut_site_name(title: str | None, site_name: str | None = None, host: str | None = None,
+                  structured: bool = False) -> tuple[str | None, str | None]:
+    """A title -> (the page's own title, the site's name it carried): "Story | Site" -> ("Story", "Site").
+    A part naming the site (`_is_site`) is cut at either end, several times ("BBC NEWS | Science | Story").
+    A `<title>` (not `structured`) also loses a short last part when the page names no site ("Story -
+    Site"), and a short first part before a longer rest ("Section | Story")."""
+    title = clean_text(title, TITLE_CHARS)
+    if not title:
+        return None, None
+    site = None
+    for _ in range(4):
+        seps = list(_TITLE_SEPARATORS.finditer(title))
+        if not seps:
+            break
+        head, after_head = title[:seps[0].start()].strip(), title[seps[0].end():].strip()
+        tail, before_tail = title[seps[-1].end():].strip(), title[:seps[-1].start()].strip()
+        if before_tail and _is_site(tail, site_name, host):
+            title, site = before_tail, site or tail
+            continue
+        if after_head and _is_site(head, site_name, host):
+            title, site = after_head, site or head
+            continue
+        if structured:
+            break
+        soft = [m for m in seps if m.group().strip() != ":"]
+        if not soft:
+            break
+        if (not site_name and soft[-1] is seps[-1] and len(tail.split()) <= SHORT_PART_WORDS
+                and len(tail) < len(before_tail)):
+            title, site = before_tail, site or tail
+            continue
+        if (soft[0] is seps[0] and len(head.split()) <= SHORT_PART_WORDS
+                and len(after_head.split()) >= 2 * len(head.split())):
+            title = after_head
+            continue
+        break
+    return title, site
+
+
+def _absolute(url: str | None, base: str | None) -> str | None:
+    url = clean_text(url)
+    if not url:
+        return None
+    if base:
+        try:
+            url = urljoin(base, url)
+        except ValueError:
+            return None
+    return url if urlsplit(url).scheme in ("http", "https") else None
+
+
+def _lang(value: str | None) -> str | None:
+    """"en_US" (og:locale) -> "en-US"; anything that is no language tag -> None."""
+    text = clean_text(value, 64)
+    if not text:
+        return None
+    text = text.replace("_", "-")
+    return text if re.fullmatch(r"[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*", text) else None
+
+
+# --- JSON-LD ------------------------------------------------------------------------------------------------
+
+_JSON_COMMENT = re.compile(r"^\s*(?:<!--|//\s*<!\[CDATA\[|/\*\s*<!\[CDATA\[\s*\*/)|(?:-->|//\s*\]\]>|/\*\s*\]\]>\s*\*/)\s*$")
+_TRAILING_COMMA = re.compile(r",\s*([}\]])")
+
+
+def load_json_ld(text: str) -> Any:
+    """One JSON-LD script's data, or None when it does not parse (wrapped in comments or CDATA, trailing
+    commas and raw control characters are forgiven: pages carry all three)."""
+    text = _JSON_COMMENT.sub("", text.strip()).strip()
+    for attempt in (text, _TRAILING_COMMA.sub(r"\1", text)):
+        try:
+            return json.loads(attempt, strict=False)
+        except (ValueError, RecursionError):
+            continue
+    return None
+
+
+def schema_types(obj: dict) -> set[str]:
+    """An object's @type(s), lower-case, prefixes dropped: "http://schema.org/NewsArticle" -> "newsarticle"."""
+    kind = obj.get("@type")
+    kinds = kind if isinstance(kind, list) else [kind]
+    return {k.rsplit("/", 1)[-1].rsplit(":", 1)[-1].strip().lower() for k in kinds if isinstance(k, str)}
+
+
+@dataclass
+class _Found:
+    obj: dict
+    types: set[str]
+    in_list: bool   # inside an ItemList, or a part of another object: a teaser, not the page's own entity
+    top: bool       # at the top level of a script, or of its @graph
+
+
+def json_ld_objects(scripts: Sequence[str]) -> tuple[list[_Found], dict[str, dict]]:
+    """Every typed object of the page's JSON-LD, in document order, and an index by @id."""
+    found: list[_Found] = []
+    by_id: dict[str, dict] = {}
+    for text in scripts:
+        data = load_json_ld(text) if isinstance(text, str) else None
+        if data is None:
+            continue
+        # (value, depth, inside a list type, at the top)
+        stack: list[tuple[Any, int, bool, bool]] = [(data, 0, False, True)]
+        while stack and len(found) < MAX_JSON_LD_OBJECTS:
+            value, depth, in_list, top = stack.pop()
+            if depth > MAX_JSON_LD_DEPTH:
+                continue
+            if isinstance(value, list):
+                stack.extend((v, depth + 1, in_list, top) for v in reversed(value))
+                continue
+            if not isinstance(value, dict):
+                continue
+            types = schema_types(value)
+            if types:
+                found.append(_Found(value, types, in_list, top))
+                ident = value.get("@id")
+                if isinstance(ident, str) and (ident not in by_id or len(value) > len(by_id[ident])):
+                    by_id[ident] = value
+            listed = in_list or bool(types & LIST_TYPES)
+            children = []
+            for key, child in value.items():
+                if key == "@graph":
+                    children.append((child, depth + 1, in_list, True))
+                elif isinstance(child, (dict, list)) and key not in ("@context",):
+                    part = key in ("hasPart", "isPartOf", "relatedLink", "citation", "mentions", "about", "review",
+                                   "comment", "subjectOf", "workExample", "exampleOfWork", "isBasedOn")
+                    children.append((child, depth + 1, listed or part, False))
+            stack.extend(reversed(children))
+    return found, by_id
+
+
+def _resolve(value: Any, by_id: dict[str, dict]) -> Any:
+    if isinstance(value, dict) and "@id" in value and len(value) <= 2 and isinstance(value.get("@id"), str):
+        return by_id.get(value["@id"], value)
+    return value
+
+
+def _names(value: Any, by_id: dict[str, dict], depth: int = 0) -> list[str]:
+    """Author names from a JSON-LD author value: a string, a Person or Organization, an @id, or a list."""
+    if depth > 3:
+        return []
+    value = _resolve(value, by_id)
+    if isinstance(value, list):
+        return [n for v in value[:20] for n in _names(v, by_id, depth + 1)]
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        name = value.get("name")
+        if isinstance(name, (list, dict)):
+            return _names(name, by_id, depth + 1)
+        if isinstance(name, str) and name.strip():
+            return [name]
+        given, family = value.get("givenName"), value.get("familyName")
+        if isinstance(given, str) and isinstance(family, str):
+            return [f"{given} {family}"]
+        if isinstance(value.get("@value"), str):
+            return [value["@value"]]
+    return []
+
+
+def _organizations_only(value: Any, by_id: dict[str, dict]) -> bool:
+    """Whether an author value names organisations only (a newsroom, not a person)."""
+    values = value if isinstance(value, list) else [value]
+    found = [_resolve(v, by_id) for v in values[:20]]
+    return bool(found) and all(isinstance(v, dict) and schema_types(v) & ORGANIZATION_TYPES for v in found)
+
+
+def _first_text(value: Any, by_id: dict[str, dict]) -> str | None:
+    value = _resolve(value, by_id)
+    if isinstance(value, list):
+        value = value[0] if value else None
+    if isinstance(value, dict):
+        value = value.get("name") or value.get("@value")
+    return clean_text(value)
+
+
+def _image(value: Any, by_id: dict[str, dict], depth: int = 0) -> Image | None:
+    value = _resolve(value, by_id)
+    if isinstance(value, list):
+        return _image(value[0], by_id, depth + 1) if value and depth < 3 else None
+    if isinstance(value, str):
+        return Image(value.strip()) if value.strip() else None
+    if isinstance(value, dict):
+        url = value.get("url") or value.get("contentUrl")
+        if isinstance(url, list):
+            url = url[0] if url else None
+        if isinstance(url, str) and url.strip():
+            return Image(url.strip(), clean_text(value.get("caption") or value.get("description"), 500))
+    return None
+
+
+def _page_type_of(types: set[str]) -> str | None:
+    if types & FORUM_TYPES:
+        return "forum"
+    if types & PRODUCT_TYPES:
+        return "product"
+    if types & ARTICLE_TYPES:
+        return "article"
+    if types & COLLECTION_TYPES:
+        return "collection"
+    return None
+
+
+def _same_page(a: Any, b: str | None) -> bool:
+    if not isinstance(a, str) or not b:
+        return False
+    key = lambda u: re.sub(r"^https?://(www\.)?|[?#].*$|/+$", "", u.strip().lower())  # noqa: E731
+    return key(a) == key(b)
+
+
+def from_json_ld(scripts: Sequence[str], url: str | None) -> dict[str, Any]:
+    found, by_id = json_ld_objects(scripts)
+    if not found:
+        return {}
+    out: dict[str, Any] = {}
+
+    def pick(kinds: frozenset[str]) -> dict | None:
+        hits = [f for f in found if f.types & kinds and not f.in_list]
+        if not hits:
+            return None
+        for f in hits:  # the entity that says it is this page
+            page = _resolve(f.obj.get("mainEntityOfPage"), by_id)
+            page_url = page.get("@id") or page.get("url") if isinstance(page, dict) else page
+            if _same_page(f.obj.get("url"), url) or _same_page(page_url, url):
+                return f.obj
+        return max(hits, key=lambda f: (sum(k in f.obj for k in ("headline", "author", "datePublished")), f.top)).obj
+
+    def put(name: str, value: Any) -> None:
+        if value and not out.get(name):
+            out[name] = value
+
+    main = pick(ARTICLE_TYPES | FORUM_TYPES | PRODUCT_TYPES)
+    webpage = pick(PAGE_OBJECT_TYPES)
+    site = pick(SITE_TYPES)
+    for obj in (main, webpage):
+        if obj is None:
+            continue
+        title = clean_text(obj.get("headline"), TITLE_CHARS) or clean_text(obj.get("name"), TITLE_CHARS)
+        if obj is main or main is None:
+            put("title", title)
+        author = obj.get("author") or obj.get("creator")
+        if not out.get("byline") and author:
+            put("byline", join_names(_names(author, by_id)))
+            out["byline_is_organization"] = _organizations_only(author, by_id)
+        put("date", parse_date(str(obj.get("datePublished") or obj.get("dateCreated")
+                                             or obj.get("uploadDate") or "")) or None)
+        put("modified", parse_date(str(obj.get("dateModified") or "")))
+        put("description", clean_text(obj.get("description")))
+        put("image", _image(obj.get("image") or obj.get("thumbnailUrl"), by_id))
+        if obj is main:
+            page = _resolve(obj.get("mainEntityOfPage"), by_id)
+            page = page.get("@id") or page.get("url") if isinstance(page, dict) else page
+            put("canonical_url", _first_text(obj.get("url"), by_id) or clean_text(page))
+        publisher = _resolve(obj.get("publisher"), by_id)
+        put("site_name", _first_text(publisher, by_id) if isinstance(publisher, dict) else None)
+        put("lang", _lang(obj.get("inLanguage") if isinstance(obj.get("inLanguage"), str) else None))
+    if site is not None:
+        put("site_name", clean_text(site.get("name")))
+    types = set().union(*(f.types for f in found if not f.in_list))
+    out["page_type"] = _page_type_of(types)
+    return {k: v for k, v in out.items() if v}
+
+
+# --- meta tags: OpenGraph, Twitter, Dublin Core, citation_, parsely-, ... -----------------------------------
+
+def meta_index(snapshot: dict) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """name or property (lower-case) -> contents, and itemprop -> contents, in document order."""
+    named: dict[str, list[str]] = {}
+    props: dict[str, list[str]] = {}
+    for entry in snapshot.get("meta") or ():
+        content = entry.get("content")
+        if not isinstance(content, str):
+            continue
+        for key in ("property", "name"):
+            if isinstance(entry.get(key), str):
+                for k in entry[key].lower().split():
+                    named.setdefault(k, []).append(content)
+        if isinstance(entry.get("itemprop"), str):
+            for k in entry["itemprop"].split():
+                props.setdefault(k, []).append(content)
+    return named, props
+
+
+_PUBLISHED_NAME = re.compile(r"publish|pubdate|issued|(?:^|[-_.:])created|release", re.I)
+_MODIFIED_NAME = re.compile(r"modif|updated|lastmod|last-mod", re.I)
+_UPDATED_TEXT = re.compile(r"updated|modified|aktualisiert|mis à jour|actualizado|aggiornato|bijgewerkt|更新", re.I)
+_PUBLISHED_TEXT = re.compile(r"publi|posted|veröffentlicht|erschienen|发布|發布", re.I)
+
+
+def from_meta(named: dict[str, list[str]], og: bool, url: str | None) -> dict[str, Any]:
+    """The fields the meta tags give: OpenGraph, article: and twitter: names when `og`, the others when not."""
+    out: dict[str, Any] = {}
+    for fieldname, keys in META_KEYS.items():
+        for key in keys:
+            if key.startswith(_OG_PREFIXES) != og or key not in named:
+                continue
+            values = named[key]
+            value: Any = None
+            if fieldname == "byline":
+                value = join_names(v for v in values if not _URLISH.search(v.strip()))
+                if value and len(values) == 1:
+                    value = split_byline(values[0])
+            elif fieldname in ("date", "modified"):
+                value = next((d for d in (parse_date(v) for v in values) if d), None)
+            elif fieldname == "image":
+                value = _absolute(values[0], url)
+                value = Image(value) if value else None
+            elif fieldname == "canonical_url":
+                value = _absolute(values[0], url)
+            elif fieldname == "page_type":
+                kind = values[0].strip().lower()
+                value = OG_PAGE_TYPES.get(kind, "article" if kind.startswith("article") else None)
+            elif fieldname == "lang":
+                value = _lang(values[0])
+            else:
+                value = clean_text(values[0], TITLE_CHARS if fieldname == "title" else MAX_FIELD_CHARS)
+            if value:
+                out[fieldname] = value
+                break
+    if not og:  # site-made names: "published-date", "article_publish_time", "last-modified-date"...
+        for key, values in sorted(named.items(), key=lambda kv: "date" not in kv[0]):  # a day over a time stamp
+            if key.startswith(_OG_PREFIXES):
+                continue
+            fieldname = "modified" if _MODIFIED_NAME.search(key) else "date" if _PUBLISHED_NAME.search(key) else None
+            if fieldname and not out.get(fieldname):
+                out[fieldname] = next((d for d in map(parse_date, values) if d), None)
+    alt = out.pop("image_alt", None)
+    if alt and out.get("image"):
+        out["image"].alt = alt
+    return out
+
+
+# --- microdata, links, the page's own text ---------------------------------------------------------------
+
+def subtree_text(nodes: list[dict], i: int, limit: int = 400) -> str:
+    """The text under node i (nodes are in pre-order: its subtree is the run after it that sits deeper)."""
+    depth = nodes[i]["depth"]
+    parts: list[str] = []
+    size = 0
+    for node in nodes[i + 1:]:
+        if node["depth"] <= depth or size > limit:
+            break
+        text = node.get("text")
+        if text:
+            parts.append(text)
+            size += len(text)
+    return _SPACE.sub(" ", "".join(parts)).strip()[:limit]
+
+
+def from_microdata(snapshot: dict, props: dict[str, list[str]]) -> dict[str, Any]:
+    """itemprop: <meta itemprop content> first, then the elements' own text and datetime."""
+    nodes = snapshot["nodes"]
+    out: dict[str, Any] = {}
+    for fieldname, key in (("date", "datePublished"), ("modified", "dateModified")):
+        out[fieldname] = next((d for d in map(parse_date, props.get(key, ())) if d), None)
+    if props.get("headline"):
+        out["title"] = clean_text(props["headline"][0], TITLE_CHARS)
+    if props.get("description"):
+        out["description"] = clean_text(props["description"][0])
+    if props.get("image"):
+        image = _absolute(props["image"][0], snapshot.get("url"))
+        out["image"] = Image(image) if image else None
+    if props.get("author"):
+        out["byline"] = split_byline(props["author"][0])
+    authors: list[str] = []
+    for i, node in enumerate(nodes):
+        prop = node.get("itemprop")
+        if not prop:
+            continue
+        names = prop.split()
+        if "author" in names or "creator" in names:
+            inner = next((j for j in range(i + 1, min(len(nodes), i + 40))
+                          if nodes[j]["depth"] > node["depth"] and "name" in (nodes[j].get("itemprop") or "").split()),
+                         None)
+            text = subtree_text(nodes, inner if inner is not None else i, 200)
+            if text:
+                authors.append(text)
+        elif "datePublished" in names and not out.get("date"):
+            out["date"] = parse_date(node.get("datetime")) or parse_date(subtree_text(nodes, i, 100))
+        elif "headline" in names and not out.get("title"):
+            out["title"] = clean_text(subtree_text(nodes, i, TITLE_CHARS), TITLE_CHARS)
+        if node.get("itemtype") and "page_type" not in out:
+            kinds = {node["itemtype"].rsplit("/", 1)[-1].strip().lower()}
+            out["page_type"] = _page_type_of(kinds)
+    if authors and not out.get("byline"):
+        names = [split_byline(a) for a in authors]
+        # Many authors on one page are a thread's or a comment section's: the first is the page's own.
+        out["byline"] = join_names(names[:1] if len(set(names)) > MAX_AUTHORS else names)
+    return {k: v for k, v in out.items() if v}
+
+
+def from_html(snapshot: dict) -> dict[str, Any]:
+    """<link rel=canonical>, <html lang> and dir."""
+    out: dict[str, Any] = {}
+    for link in snapshot.get("links") or ():
+        rels = str(link.get("rel", "")).lower().split()
+        if "canonical" in rels and "canonical_url" not in out:
+            out["canonical_url"] = _absolute(link.get("href"), snapshot.get("url"))
+    out["lang"] = _lang(snapshot.get("lang"))
+    return {k: v for k, v in out.items() if v}
+
+
+# --- the page's own text near the main content --------------------------------------------------------------
+
+HEADLINE_MIN = 0.5   # title + heading score a main block needs to be taken as the page's headline
+HEADLINE_BEFORE = 3  # blocks before the first main block where the page's <h1> may sit
+NEAR_BEFORE = 12     # blocks before the first main block where a byline or dateline may sit
+NEAR_AFTER = 8       # and after it
+BYLINE_CHARS = 160   # a block longer than this is not a byline
+DATELINE_CHARS = 120
+CUE_MIN = 0.5        # a learned byline or date score that marks the block
+
+
+def headline(blocks: Sequence[Block], scores, main: Sequence[bool], labels: Sequence[str] = LABELS
+             ) -> tuple[str | None, int | None]:
+    """The page's own headline and its block. An <h1> in the main content or just above it comes first: most
+    gold texts leave the headline out, so the model often scores it as not main, and its title head is weakly
+    trained (docs/model.md). Failing that, the main block most likely to be the title, if it reads as a title
+    or heading at all."""
+    first = next((i for i, m in enumerate(main) if m), None)
+    if first is None:
+        return None, None
+    for i in range(max(0, first - HEADLINE_BEFORE), len(blocks)):
+        b = blocks[i]
+        if (main[i] or i < first) and b.tag_path[-1:] == ["h1"] and 0 < len(b.text) <= TITLE_CHARS:
+            return clean_text(b.text, TITLE_CHARS), i
+    t, h = labels.index("title"), labels.index("heading")
+    best = None
+    for b, s, m in zip(blocks, scores, main):
+        if (m and len(b.text) <= TITLE_CHARS and s[t] + s[h] >= HEADLINE_MIN and (best is None or s[t] > best[0])
+                and (b.flags.get("heading") or s[t] >= HEADLINE_MIN)):
+            best = (s[t], b)
+    return (clean_text(best[1].text, TITLE_CHARS), best[1].index) if best else (None, None)
+
+
+def _near(main: Sequence[bool], n: int, start: int | None = None) -> range:
+    first = next((i for i, m in enumerate(main) if m), None)
+    if first is None:
+        return range(0)
+    top = first if start is None else min(first, start)
+    return range(max(0, top - NEAR_BEFORE), min(n, first + NEAR_AFTER))
+
+
+def _cue(scores, labels: Sequence[str], name: str) -> Callable[[int], float] | None:
+    """The model's learned score for `name` ("byline", "date") per block, when the model has that head."""
+    if name not in labels or scores is None or len(scores) == 0:
+        return None
+    k = list(labels).index(name)
+    return lambda i: float(scores[i][k])
+
+
+def _is_author_link(node: dict) -> bool:
+    return bool(node.get("rel")) and "author" in node["rel"].lower().split()
+
+
+def _name_in(text: str, strict: bool = True) -> str | None:
+    """The name in a byline-ish line: "By Ann Lee and Bo Chan" -> "Ann Lee, Bo Chan"; "27. Januar 2026 •
+    Gregor Meier • 3 Minuten" -> "Gregor Meier"; "作者： 赵婕 出自..." -> "赵婕". None if no part reads as one."""
+    said = _BY_INSIDE.search(text)
+    if said:
+        name = split_byline(_strip_date(said.group(1) or said.group(2) or said.group(3)))
+        strict = strict and said.start() > 0  # a line that opens with "By" says it is a byline
+        return name if name and (not strict or all(map(_looks_like_name, name.split(", ")))) else None
+    for part in _PARTS.split(text):
+        part = _strip_date(part)
+        if len(part.split()) > NAME_PART_WORDS:  # "Ann Lee, Senior Reporter at the Daily Planet"
+            part = part.split(",")[0]
+        if part and not any(c.isdigit() for c in part) and len(part.split()) <= NAME_PART_WORDS:
+            name = split_byline(part)
+            if name and (not strict or all(map(_looks_like_name, name.split(", ")))):
+                return name
+    return None
+
+
+_PARTICLES = frozenset("van von der den de da di du la le bin al el dos das del ter ten zu y e".split())
+
+
+def _looks_like_name(name: str) -> bool:
+    """A name found in the page's text, not a phrase: one token ("josh_wilmot90"), or words that are each
+    capitalised, a particle ("van", "de") or of a script without capitals (CJK)."""
+    words = name.split()
+
+    def caseless(w: str) -> bool:
+        return w[0].lower() == w[0].upper()
+
+    if len(words) == 1:  # a user name has a digit or an underscore, or a capital; a lone word has neither
+        word = words[0]
+        return word[0].isupper() or caseless(word) or any(c.isdigit() or c == "_" for c in word)
+    return (all(w[0].isupper() or caseless(w) or w.lower() in _PARTICLES for w in words)
+            and any(w[0].isupper() or caseless(w) for w in words))
+
+
+def dom_byline(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], scores, labels: Sequence[str],
+               head: int | None) -> tuple[str | None, list[int]]:
+    """A byline near the start of the main content (or a "Written by" at its end): a block the model marks as
+    one (when it has that head), else one holding a rel=author link, one that says "By ..." or "作者：",
+    or one whose classes say author, byline or meta. A lone "By" takes the block after it."""
+    nodes = snapshot["nodes"]
+    learned = _cue(scores, labels, "byline")
+    window = list(_near(main, len(blocks), head))
+    mains = [i for i, m in enumerate(main) if m]
+    window += [i for i in mains[-END_BLOCKS:] if i not in window]
+    ranked: list[tuple[int, int]] = []  # (rank, block)
+    for i in window:
+        b = blocks[i]
+        if not b.text or len(b.text) > BYLINE_CHARS or i == head:
+            continue
+        if learned is not None and learned(i) >= CUE_MIN:
+            ranked.append((0, i))
+        elif any(_is_author_link(nodes[j]) for j in b.node_ids):
+            ranked.append((1, i))
+        elif _BY_INSIDE.search(b.text) or (_LONE_BY.match(b.text) and i + 1 < len(blocks)):
+            ranked.append((2, i))
+        elif any(_AUTHOR_CLASS.search(c) for c in b.class_path[-2:]):
+            ranked.append((3, i))
+        elif any(_META_CLASS.search(c) for c in b.class_path[-2:]) and i not in mains[-END_BLOCKS:]:
+            ranked.append((4, i))
+    for rank, i in sorted(ranked):
+        b = blocks[i]
+        if rank == 1:
+            found = join_names(subtree_text(nodes, j, 100) for j in b.node_ids if _is_author_link(nodes[j]))
+        elif _LONE_BY.match(b.text):
+            found, i = _name_in(blocks[i + 1].text), i + 1
+            found = found if len(blocks[i].text) <= BYLINE_CHARS else None
+            return (found, [i - 1, i]) if found else (None, [])
+        else:
+            found = _name_in(b.text, strict=rank != 3)
+        if found:
+            return found, [i]
+    return None, []
+
+
+_DATE_WORDS = re.compile(r"\b(?:on|updated|published|posted|last updated|am|le|el|il|den|am|vom)\b.*$|"
+                         r"\s+\S*\d.*$", re.I)
+
+
+def _strip_date(text: str) -> str:
+    """A byline with its date cut: "Pepper Pot  Jun 7, 2017 at 8:28 pm" -> "Pepper Pot"."""
+    text = _DATE_WORDS.sub("", text).strip()
+    words = text.split()
+    if words and words[-1].strip(".,").lower() in MONTHS:  # "Pepper Pot Jun" once the digits are gone
+        text = " ".join(words[:-1])
+    return text.strip(" ,;:-–—|•·")
+
+
+def dom_date(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], scores, labels: Sequence[str],
+             head: int | None, lang: str | None) -> tuple[str | None, list[int]]:
+    """A dateline near the start of the main content: a block the model marks as a date (when it has that
+    head), else a `<time datetime>`, else a short block whose classes say date or whose text is a date."""
+    nodes = snapshot["nodes"]
+    learned = _cue(scores, labels, "date")
+    ranked: list[tuple[int, int, str]] = []
+    for i in _near(main, len(blocks), head):
+        b = blocks[i]
+        if not b.text or len(b.text) > DATELINE_CHARS or i == head:
+            continue
+        when = next((parse_date(nodes[j]["datetime"], lang) for j in b.node_ids if nodes[j].get("datetime")), None)
+        rank = 1 if when else 3
+        when = when or parse_date(b.text, lang)
+        if not when:
+            continue
+        if learned is not None and learned(i) >= CUE_MIN:
+            rank = 0
+        elif any(_DATE_CLASS.search(c) for c in b.class_path[-2:]):
+            rank = min(rank, 2)
+        if rank and _UPDATED_TEXT.search(b.text) and not _PUBLISHED_TEXT.search(b.text):
+            rank += 4  # "Updated March 3": the date wanted is the first publication's
+        ranked.append((rank, i, when))
+    if not ranked:
+        return None, []
+    rank, i, when = min(ranked)
+    return when, [i]
+
+
+def dom_image(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], url: str | None) -> Image | None:
+    """The first image inside the main content."""
+    ids = [i for b, m in zip(blocks, main) if m for i in b.node_ids]
+    if not ids:
+        return None
+    nodes = snapshot["nodes"]
+    for node in nodes[min(ids):max(ids) + 1]:
+        if node["tag"] == "img" and node.get("src"):
+            src = _absolute(node["src"], url)
+            if src:
+                return Image(src, clean_text(node.get("alt"), 500))
+    return None
+
+
+# --- all together -----------------------------------------------------------------------------------------
+
+def _guarded(name: str, read: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """One source's fields; a source that fails costs only itself (one bad value never fails a page)."""
+    try:
+        return read()
+    except Exception:  # noqa: BLE001 - a page's data is hostile; log and read the other sources
+        log.warning("metadata source %s failed on this page", name, exc_info=True)
+        return {}
+
+
+def read_structured(snapshot: dict) -> dict[str, dict[str, Any]]:
+    """What the page's structured data says (source -> field -> value): JSON-LD, OpenGraph and Twitter
+    cards, other <meta> names, microdata, <link rel=canonical> and <html lang>. Needs no model."""
+    url = snapshot.get("url")
+    named, props = meta_index(snapshot)
+    return {
+        "json_ld": _guarded("json_ld", lambda: from_json_ld(snapshot.get("json_ld") or [], url)),
+        "opengraph": _guarded("opengraph", lambda: from_meta(named, True, url)),
+        "meta": _guarded("meta", lambda: from_meta(named, False, url)),
+        "microdata": _guarded("microdata", lambda: from_microdata(snapshot, props)),
+        "html": _guarded("html", lambda: from_html(snapshot)),
+    }
+
+
+def stated_page_type(structured: dict[str, dict[str, Any]]) -> str | None:
+    """The page type the page's structured data states (schema.org @type, og:type), if any."""
+    return next((structured[s]["page_type"] for s in ORDER["page_type"] if structured.get(s, {}).get("page_type")),
+                None)
+
+
+def read_sources(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], scores,
+                 labels: Sequence[str] = LABELS, structured: dict[str, dict[str, Any]] | None = None
+                 ) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
+    """Every source's fields (source -> field -> value), and where the header sits among the blocks."""
+    url = snapshot.get("url")
+    sources = dict(structured if structured is not None else read_structured(snapshot))
+    sources = {name: dict(fields) for name, fields in sources.items()}  # titles are cut below: copies
+    lang = next((s["lang"] for s in sources.values() if s.get("lang")), None)
+    places: dict[str, Any] = {"headline_block": None, "byline_blocks": [], "date_blocks": []}
+
+    def dom() -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        out["title"], places["headline_block"] = headline(blocks, scores, main, labels)
+        out["byline"], places["byline_blocks"] = dom_byline(snapshot, blocks, main, scores, labels,
+                                                            places["headline_block"])
+        out["date"], places["date_blocks"] = dom_date(snapshot, blocks, main, scores, labels,
+                                                      places["headline_block"], lang)
+        out["image"] = dom_image(snapshot, blocks, main, url)
+        return {k: v for k, v in out.items() if v}
+
+    sources["dom"] = _guarded("dom", dom)
+    site = next((sources[s]["site_name"] for s in ORDER["site_name"] if sources.get(s, {}).get("site_name")), None)
+    host = site_of(url)
+    for name in STRUCTURED:
+        if sources[name].get("title"):
+            sources[name]["title"] = cut_site_name(sources[name]["title"], site, host, structured=True)[0]
+    title, site_in_title = cut_site_name(snapshot.get("title"), site, host)
+    sources["title_tag"] = {k: v for k, v in (("title", title), ("site_name", site_in_title)) if v}
+    return sources, places
+
+
+def agreed(candidates: dict[str, str], order: Sequence[str]) -> tuple[str, str] | None:
+    """The value most of the other sources agree with (summed word overlap), ties to the earlier source in
+    `order`: a page's og:title, JSON-LD headline, <h1> and <title> mostly say the same, and the odd one out
+    (a teaser's heading, a site-wide og:title, a social-media headline) is what is wrong."""
+    found = [(source, candidates[source]) for source in order if candidates.get(source)]
+    if not found:
+        return None
+    bags = {source: Counter(_title_words(value)) for source, value in found}
+
+    def support(source: str) -> float:
+        return sum(_overlap(bags[source], bags[other]) for other, _ in found if other != source)
+
+    best = max(range(len(found)), key=lambda k: (support(found[k][0]), -k))
+    return found[best]
+
+
+def _part_like(title: str, headline: str | None) -> str:
+    """"Story | Tagline" -> "Story" when the page's own headline is that part: a title's "|" more often joins
+    a headline to a tagline or a keyword list than to the headline's own second half."""
+    parts = [p.strip() for p in re.split(r"\s+\|\s+", title) if p.strip()]
+    if len(parts) < 2 or not headline:
+        return title
+    bag = Counter(_title_words(headline))
+    if _overlap(Counter(_title_words(title)), bag) >= TITLE_AGREES:
+        return title
+    best = max(parts, key=lambda p: _overlap(Counter(_title_words(p)), bag))
+    return best if _overlap(Counter(_title_words(best)), bag) >= TITLE_AGREES else title
+
+
+_CJK = re.compile(r"([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af])")
+
+
+def _title_words(text: str) -> list[str]:
+    """Lower-case words, CJK characters one by one (their titles have no spaces)."""
+    return re.findall(r"\w+", _CJK.sub(r" \1 ", text.lower()))
+
+
+def _overlap(a: Counter, b: Counter) -> float:
+    """Word-bag F1 of two titles."""
+    common = sum((a & b).values())
+    return 2 * common / (sum(a.values()) + sum(b.values())) if common else 0.0
+
+
+def _names_site(source: str, value: str, sources: dict[str, dict[str, Any]]) -> bool:
+    """A byline that is the publisher's, not a person's: a JSON-LD author of type Organization, or the
+    site's own name (og:site_name, the JSON-LD publisher)."""
+    if source == "json_ld" and sources["json_ld"].get("byline_is_organization"):
+        return True
+    sites = {_squash(v.get("site_name")) for v in sources.values() if v.get("site_name")}
+    return _squash(value) in sites
+
+
+def read_metadata(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], scores,
+                  labels: Sequence[str] = LABELS, page_type: str | None = None,
+                  structured: dict[str, dict[str, Any]] | None = None) -> Metadata:
+    """The article's header. `labels` names the columns of `scores` (a model with byline and date heads
+    adds those names); `page_type`, when the model predicts one, comes before the page's own word;
+    `structured` is `read_structured(snapshot)` when the caller has it already."""
+    sources, places = read_sources(snapshot, blocks, main, scores, labels, structured)
+    meta = Metadata(**places)
+    for fieldname, order in ORDER.items():
+        if fieldname == "title":
+            found = agreed({source: sources.get(source, {}).get("title") for source in order}, order)
+            if found:
+                meta.sources["title"], meta.title = found[0], _part_like(found[1], sources["dom"].get("title"))
+            continue
+        for source in order:
+            value = sources.get(source, {}).get(fieldname)
+            if fieldname == "byline" and value and _names_site(source, value, sources):
+                later = [(s, sources.get(s, {}).get("byline")) for s in order[order.index(source) + 1:]]
+                if any(v and not _names_site(s, v, sources) for s, v in later):
+                    continue  # "By The Daily Planet" when the page names a person further down
+            if value:
+                setattr(meta, fieldname, value)
+                meta.sources[fieldname] = source
+                break
+    if page_type in PAGE_TYPES:
+        meta.page_type, meta.sources["page_type"] = page_type, "model"
+    if meta.page_type not in PAGE_TYPES:
+        meta.page_type = None
+    meta.dir = snapshot.get("dir") or ("rtl" if (meta.lang or "").split("-")[0].lower() in _RTL_LANGS else None)
+    if meta.image is not None:
+        meta.image = Image(_absolute(meta.image.url, snapshot.get("url")) or meta.image.url, meta.image.alt)
+        if not meta.image.url.startswith(("http://", "https://")):
+            meta.image = None
+    meta.canonical_url = _absolute(meta.canonical_url, snapshot.get("url"))
+    return meta
+
+
+# --- length -------------------------------------------------------------------------------------------------
+
+WORDS_PER_MINUTE = 238      # silent reading of non-fiction in English, the mean of many studies
+CJK_CHARS_PER_MINUTE = 500  # Chinese and Japanese are read by the character, several hundred a minute
+_LATIN_WORD = re.compile(r"[^\W\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+")
+_CJK_CHAR = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
+
+
+def word_count(text: str) -> int:
+    """Words of the body; a Chinese or Japanese character counts as one (those scripts write no spaces)."""
+    return len(_LATIN_WORD.findall(text)) + len(_CJK_CHAR.findall(text))
+
+
+def reading_minutes(text: str) -> int:
+    """Minutes a reader needs for the body, rounded, at least 1 for any text."""
+    cjk = len(_CJK_CHAR.findall(text))
+    minutes = len(_LATIN_WORD.findall(text)) / WORDS_PER_MINUTE + cjk / CJK_CHARS_PER_MINUTE
+    return max(1, round(minutes)) if text.strip() else 0

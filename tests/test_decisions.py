@@ -1,0 +1,64 @@
+"""Page-level rules on the model's decisions: a table, a list or a figure is main as a whole; an article page
+keeps its own article and not the teasers after it; a forum thread keeps every post."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from host_support import write_standin_model
+from native_host import Extractor, snapshot_from_html
+from native_host.pipeline.blocks import blocks_from_snapshot
+from native_host.pipeline.decisions import main_blocks, one_article, units, whole_units
+
+
+@pytest.fixture(scope="module")
+def extractor(tmp_path_factory):
+    """The stand-in model: main = blocks of about 55 characters or more."""
+    return Extractor(write_standin_model(tmp_path_factory.mktemp("standin")))
+
+
+def page_blocks(html: str):
+    snapshot = snapshot_from_html(html)
+    return snapshot, blocks_from_snapshot(snapshot)
+
+
+def test_a_table_is_main_or_not_as_a_whole(page):
+    snapshot, blocks = page_blocks(page("article.html"))
+    cells = [b.index for b in blocks if b.tag_path[-1] in ("td", "th")]
+    assert len(cells) == 6 and cells in units(snapshot, blocks)
+    main = [b.tag_path[-1] in ("p", "h2", "li") for b in blocks]
+    mostly = list(main)
+    for i in cells[1:]:  # five of six cells: the header row's first cell left out by the block decisions
+        mostly[i] = True
+    assert all(whole_units(snapshot, blocks, mostly)[i] for i in cells)
+    barely = list(main)
+    barely[cells[0]] = True  # one short cell of six
+    assert not any(whole_units(snapshot, blocks, barely)[i] for i in cells)
+
+
+def test_a_list_nested_in_a_list_is_one_unit_and_a_page_laid_out_in_a_table_is_none():
+    snapshot, blocks = page_blocks("<ul><li>one</li><li>two<ul><li>two a</li><li>two b</li></ul></li></ul>"
+                                   "<table><tr><td><p>A whole article laid out in a cell.</p><div>menu</div></td></tr>"
+                                   "</table>")
+    assert units(snapshot, blocks) == [[0, 1, 2, 3]]
+
+
+def test_teasers_after_the_article_are_not_main(extractor, page):
+    r = extractor.extract_html(page("metadata/second-article.html"))
+    assert "Three tide mills" in r.text and "sluice gate" in r.text
+    for teaser in ("ferryman", "Hamish Bell", "footbridge", "a short teaser"):
+        assert teaser not in r.text, teaser
+    # the same runs on a list page are items, and stay
+    snapshot, blocks = page_blocks(page("metadata/second-article.html"))
+    scores = np.array([[1.0 if len(b.text) >= 55 else 0.0] for b in blocks])
+    listed = main_blocks(snapshot, blocks, scores, 0.5, "listing")
+    assert any(listed[i] and "ferryman" in blocks[i].text for i in range(len(blocks)))
+    assert one_article(blocks, listed) == main_blocks(snapshot, blocks, scores, 0.5, "article")
+
+
+def test_every_post_of_a_forum_thread_stays(extractor, page):
+    r = extractor.extract_html(page("metadata/forum-thread.html"))
+    assert r.page_type == "forum" and r.byline == "gearwright" and r.title == "Winding a turret clock by hand"
+    for post in ("Our village church", "About ten minutes", "Seconding the cable", "Thank you both"):
+        assert post in r.text, post

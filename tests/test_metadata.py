@@ -1,0 +1,179 @@
+"""The article's metadata: each source on a small page of its own (JSON-LD only, OpenGraph only, neither), the
+body without its header, hostile structured data, and the parsers under them (dates, titles, bylines)."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+import pytest
+import yaml
+
+from host_support import write_standin_model
+from native_host import Extractor, snapshot_from_html
+from native_host.pipeline import metadata
+from native_host.pipeline.article import front_matter, markdown_document
+from native_host.pipeline.blocks import blocks_from_snapshot
+from native_host.pipeline.dates import parse_date
+from native_host.pipeline.metadata import cut_site_name, read_metadata, split_byline
+
+
+@pytest.fixture(scope="module")
+def extractor(tmp_path_factory):
+    """The stand-in model (main = long blocks): what these tests check does not hang on a model's scores."""
+    return Extractor(write_standin_model(tmp_path_factory.mktemp("standin")))
+
+
+def extract(extractor, page, name):
+    return extractor.extract_html(page(f"metadata/{name}"), url=f"https://pages.example/{name}")
+
+
+def test_a_page_with_json_ld_only(extractor, page):
+    r = extract(extractor, page, "json-ld.html")
+    assert r.title == "Der Leuchtturm tickt weiter"
+    assert r.byline == "Ida Brandt, Jonas Wirth"  # one author by @id in the @graph, one inline
+    assert (r.date, r.modified) == ("2025-11-03T07:30:00+01:00", "2025-11-04T10:00:00+01:00")
+    assert r.site_name == "Küstenblatt" and r.page_type == "article" and r.lang == "de"
+    assert r.description == "Warum ein Uhrwerk seit 1887 das Licht dreht."
+    assert (r.image.url, r.image.alt) == ("https://pages.example/bilder/turm.jpg", "Der Turm bei Nacht")
+    assert r.canonical_url == "https://kuestenblatt.example/turm"
+    assert "Niemand" not in (r.byline or "")  # a teaser inside an ItemList is not this page's article
+
+
+def test_a_page_with_opengraph_only(extractor, page):
+    r = extract(extractor, page, "opengraph.html")
+    assert r.title == "Night ferries return to the strait" and r.site_name == "Harbour Times"
+    assert r.byline == "Rhona Mackay, Tom Ure"  # article:author is a URL: the rel=author links name them
+    assert (r.date, r.modified) == ("2025-03-04T06:15:00+00:00", "2025-03-05")  # RFC 2822 -> ISO 8601
+    assert r.canonical_url == "https://harbour.example/ferries?utm_source=feed" and r.lang == "en-GB"
+    assert (r.image.url, r.image.alt) == ("https://cdn.harbour.example/ferry.jpg", "The ferry at the quay")
+    assert r.description == "After twelve years, the overnight crossing is back." and r.page_type == "article"
+
+
+def test_a_page_with_no_structured_data(extractor, page):
+    r = extract(extractor, page, "no-metadata.html")
+    assert r.title == "The last ropemaker of Portsoy"  # <title> less its site name, as the <h1> says
+    assert r.site_name == "Northern Crafts" and r.byline == "Elspeth Gordon" and r.date == "2024-08-12"
+    assert r.page_type is None and r.image is None and r.description is None
+
+
+def test_the_body_leaves_the_header_to_the_metadata(extractor, page):
+    r = extract(extractor, page, "no-metadata.html")
+    for rendering in (r.text, r.markdown, r.html):
+        assert rendering.lstrip("<p>").startswith("In a long shed by the old harbour")
+        assert "ropemaker of Portsoy" not in rendering and "Posted by" not in rendering and "2024" not in rendering
+    assert r.word_count == len(re.findall(r"\w+", r.text)) and r.reading_minutes == 1
+
+
+def test_the_front_matter_is_yaml_that_no_title_can_break():
+    fields = {"title": 'Ports: "the" last\\one\nof them', "byline": "A. Keeper, B. Keeper", "date": "2024-08-12",
+              "site_name": None, "url": "https://e.example/a", "canonical_url": "https://e.example/c",
+              "description": "- not a list", "markdown": "\nBody.\n\n"}
+    head = front_matter(fields)
+    assert head.startswith("---\n") and head.endswith("---\n") and "site" not in head
+    assert yaml.safe_load(head.strip("-\n")) == {"title": 'Ports: "the" last\\one of them', "author": "A. Keeper, B. Keeper",
+                                                 "date": date(2024, 8, 12), "url": "https://e.example/c",
+                                                 "description": "- not a list"}
+    assert markdown_document(fields) == head + "\nBody.\n"
+    assert front_matter({"title": None, "url": ""}) == "" and markdown_document({"markdown": "x"}) == "x\n"
+
+
+HOSTILE_JSON_LD = [
+    '{"@type": "Article", "headline": 42, "author": 7, "datePublished": "yesterday", "image": 3, "publisher": [1]}',
+    '{"@graph": "not a list", "@type": ["NewsArticle", 5], "author": {"@id": "#nobody"}, "description": {"x": 1}}',
+    '[' * 5000 + ']' * 5000,
+    '{"@type": "Article", "author": ' + '{"author": ' * 100 + '"deep"' + '}' * 100 + '}',
+    "not json at all", "", "\x00\x01",
+]
+
+
+def test_one_bad_value_never_fails_a_page(extractor):
+    scripts = "".join(f'<script type="application/ld+json">{s}</script>' for s in HOSTILE_JSON_LD)
+    html = (f'<html><head><title>Plain title</title>{scripts}<meta property="og:image" content="javascript:x()">'
+            '<meta name="author" content="https://e.example/me"><meta property="article:published_time" '
+            'content="0000-00-00"></head><body><p>' + "A paragraph long enough to be the main content. " * 3
+            + "</p></body></html>")
+    r = extractor.extract_html(html, url="https://e.example/")
+    assert r.title == "Plain title" and r.text.startswith("A paragraph long enough")
+    assert r.byline is None and r.date is None and r.image is None
+
+
+def test_a_source_that_fails_costs_only_itself(extractor, page, monkeypatch):
+    def broken(*args):
+        raise RuntimeError("a bug in one reader")
+
+    monkeypatch.setattr(metadata, "from_json_ld", broken)
+    r = extract(extractor, page, "opengraph.html")
+    assert r.title == "Night ferries return to the strait" and r.date == "2025-03-04T06:15:00+00:00"
+
+
+def test_the_models_byline_and_date_heads_are_read_by_name_when_present():
+    """A retrained model adds columns named in model.json; the DOM cues then come from them."""
+    import numpy as np
+
+    snapshot = snapshot_from_html("<h1>Headline here</h1><p>Ann Lee</p><p>3 March 2024</p><p>"
+                                  + "Body text of the article, long enough. " * 4 + "</p>")
+    blocks = blocks_from_snapshot(snapshot)
+    labels = ("main", "title", "heading", "paragraph", "list", "table", "byline", "date")
+    scores = np.zeros((len(blocks), len(labels)), dtype=np.float32)
+    scores[:, 0] = [0.0, 0.0, 0.0, 1.0]
+    scores[1, labels.index("byline")] = scores[2, labels.index("date")] = 0.9
+    main = [False, False, False, True]
+    meta = read_metadata(snapshot, blocks, main, scores, labels, page_type="forum")
+    assert (meta.byline, meta.byline_blocks, meta.date, meta.date_blocks) == ("Ann Lee", [1], "2024-03-03", [2])
+    assert meta.page_type == "forum" and meta.sources["page_type"] == "model"
+    without = read_metadata(snapshot, blocks, main, scores[:, :6])  # today's six labels: no learned cues
+    assert without.byline is None
+
+
+@pytest.mark.parametrize("text, lang, expected", [
+    ("2024-03-03", None, "2024-03-03"),
+    ("2024-03-03T08:05:09.123+0100", None, "2024-03-03T08:05:09+01:00"),
+    ("2019-09-16T08:00:00Z", None, "2019-09-16T08:00:00+00:00"),
+    ("20240303", None, "2024-03-03"),
+    ("Tue, 21 Mar 2006 20:50:14 +0000", None, "2006-03-21T20:50:14+00:00"),
+    ("Posted on March 3rd, 2024 at 8:15 pm", None, "2024-03-03T20:15:00"),
+    ("3. März 2024", "de", "2024-03-03"),
+    ("1 de marzo de 2024", "es", "2024-03-01"),
+    ("le 12 juillet 2023", "fr", "2023-07-12"),
+    ("2005年03月21日 11:21", "zh", "2005-03-21T11:21:00"),
+    ("21.03.2006", "de", "2006-03-21"),
+    ("03/04/2024", "en-US", "2024-03-04"),
+    ("03/04/2024", "en-GB", "2024-04-03"),
+    ("13/04/2024", "en-US", "2024-04-13"),
+    ("1870-01-01", None, None),          # older than the web
+    ("2024-02-30", None, None),          # no such day
+    ("Updated 5 hours ago", None, None),
+    ("", None, None), (None, None, None), (20240303, None, None),
+])
+def test_dates_become_iso_8601(text, lang, expected):
+    assert parse_date(text, lang) == expected
+
+
+@pytest.mark.parametrize("title, site, host, expected", [
+    ("Story of the day | Gazette", None, None, ("Story of the day", "Gazette")),
+    ("Gazette | Story of the day here", "Gazette", None, ("Story of the day here", "Gazette")),
+    ("The story - The Atlantic", None, "theatlantic.com", ("The story", "The Atlantic")),
+    ("BBC NEWS | Science | 'Dracula' fish shows baby teeth", None, None, ("'Dracula' fish shows baby teeth", None)),
+    ("Fortnite: Everything we know - start date, skins and more", None, "example.com",
+     ("Fortnite: Everything we know - start date, skins and more", None)),
+    ("Engora Data Blog: Small adventures", None, "blog.engora.com", ("Small adventures", "Engora Data Blog")),
+    ("Just a title", None, None, ("Just a title", None)),
+    ("", None, None, (None, None)),
+])
+def test_the_site_name_is_cut_from_a_title(title, site, host, expected):
+    assert cut_site_name(title, site, host) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("By Ann Lee and Bo Chan", "Ann Lee, Bo Chan"),
+    ("Von Ida Brandt", "Ida Brandt"),
+    ("Marta Lindqvist, science desk", "Marta Lindqvist"),
+    ("By Jane Doe | Staff Writer", "Jane Doe"),
+    ("Jane Doe for Reuters", "Jane Doe"),
+    ("https://e.example/authors/jane", None),
+    ("jane@example.org", None),
+    ("", None),
+])
+def test_bylines_become_names(text, expected):
+    assert split_byline(text) == expected

@@ -125,35 +125,24 @@ def test_saved_file_names_are_safe(control, title, name):
     assert control.evaluate("async (t) => (await import('/background/save.js')).safeFilename(t, 'md')", title) == name
 
 
-def test_the_saved_document_has_title_and_source_on_top_once(control):
-    doc = control.evaluate("""async () => (await import('/background/save.js')).articleDocument({
-        title: 'Clockwork', byline: 'By A. Keeper', url: 'https://news.example/a?b=1',
-        markdown: '# Clockwork\\n\\nFirst paragraph.\\n\\n## Part two\\n\\nSecond.\\n', text: 'Clockwork\\n\\nFirst.'},
-        'markdown')""")
-    assert doc["filename"] == "Clockwork.md" and doc["mime"] == "text/markdown"
-    assert doc["content"] == ("# Clockwork\n\n*By A. Keeper*\n\nSource: <https://news.example/a?b=1>\n\n"
-                              "First paragraph.\n\n## Part two\n\nSecond.\n")
+def test_the_saved_markdown_is_the_hosts_front_matter_and_body_as_the_cli_writes_it(control):
+    """One builder of the front matter (Python); the extension joins it to the body exactly as `pith extract
+    -f markdown` does."""
+    from native_host.pipeline.article import front_matter, markdown_document
+
+    fields = {"title": 'Clockwork: a "keeper"', "byline": "A. Keeper", "date": "2026-03-01", "site_name": "Gazette",
+              "url": "https://news.example/a?b=1", "canonical_url": None, "description": "Why it ticks.",
+              "markdown": "First paragraph.\n\n## Part two\n\nSecond.\n"}
+    article = {**fields, "front_matter": front_matter(fields), "text": "First paragraph."}
+    doc = control.evaluate("async (a) => (await import('/background/save.js')).articleDocument(a, 'markdown')", article)
+    assert doc["filename"] == "Clockwork a keeper.md" and doc["mime"] == "text/markdown"
+    assert doc["content"] == markdown_document(fields)
+    assert doc["content"].startswith('---\ntitle: "Clockwork: a \\"keeper\\""\nauthor: "A. Keeper"\ndate: 2026-03-01\n')
+    assert doc["content"].endswith('description: "Why it ticks."\n---\n\nFirst paragraph.\n\n## Part two\n\nSecond.\n')
     text = control.evaluate("""async () => (await import('/background/save.js')).articleDocument({
-        title: 'Clockwork', url: 'https://news.example/a', text: 'Clockwork\\n\\nFirst.'}, 'text')""")
+        title: 'Clockwork', byline: 'A. Keeper', url: 'https://news.example/a', text: 'First.'}, 'text')""")
     assert text["filename"] == "Clockwork.txt"
-    assert text["content"] == "Clockwork\n=========\n\nSource: https://news.example/a\n\nFirst.\n"
-    suffixed = control.evaluate("""async () => (await import('/background/save.js')).articleDocument({
-        title: 'Clockwork | The Gazette', url: 'https://news.example/a', markdown: '# Clockwork\\n\\nFirst.'},
-        'markdown')""")
-    assert suffixed["content"] == "# Clockwork | The Gazette\n\nSource: <https://news.example/a>\n\nFirst.\n"
-    bylined = control.evaluate("""async () => (await import('/background/save.js')).articleDocument({
-        title: 'Clockwork', byline: 'By A. Keeper', url: 'https://news.example/a',
-        markdown: '# Clockwork\\n\\nBy A. Keeper\\n\\nFirst.'}, 'markdown')""")
-    assert bylined["content"].count("By A. Keeper") == 1 and bylined["content"].endswith("\n\nFirst.\n")
-
-
-@pytest.mark.parametrize("line, title, headline", [
-    ("Clockwork", "Clockwork", True), ("Clockwork", "Clockwork | The Gazette", True),
-    ("Clockwork", "Clockwork - The Gazette", True), ("Clock", "Clockwork", False),
-    ("Why", "Why the lighthouse runs", False), ("", "Clockwork", False)])
-def test_the_headline_is_the_title_or_its_start_before_a_site_name(control, line, title, headline):
-    assert control.evaluate("async ([l, t]) => (await import('/background/save.js')).isHeadline(l, t)",
-                            [line, title]) is headline
+    assert text["content"] == "Clockwork\n=========\n\nA. Keeper\nSource: https://news.example/a\n\nFirst.\n"
 
 
 def test_highlight_kinds_come_from_the_scores_of_main_blocks(control):

@@ -172,6 +172,20 @@ def test_the_header_shows_the_metadata_there_is_and_hides_the_rest(browser):
     bare.close()
 
 
+def test_the_header_is_the_metadata_the_host_read_and_the_body_leaves_it_out(browser):
+    """End to end: the page's structured data through the real host to the reader's header; the headline and
+    byline appear there once, not again at the top of the article."""
+    page, reply, reader = reader_for(browser, "news.html")
+    assert reply["article"]["byline"] == "Morag Ellison" and reply["article"]["date"] == "2026-03-14T07:30:00+00:00"
+    head = reader.evaluate("""() => Object.fromEntries(['site', 'title', 'byline', 'date'].map((id) =>
+        [id, document.getElementById(id).textContent]))""")
+    assert head == {"site": "Coastline Gazette", "title": "The night ferry that refuses to retire",
+                    "byline": "Morag Ellison", "date": "March 14, 2026"}
+    body = reader.text("#article")
+    assert "The night ferry that refuses to retire" not in body and "Morag Ellison" not in body
+    close(reader, page)
+
+
 def settings_of(reader) -> dict:
     return reader.evaluate("""() => { const root = document.documentElement, main = document.querySelector('main');
         const body = getComputedStyle(document.body);

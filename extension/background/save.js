@@ -1,5 +1,5 @@
-// Saving the article: a document with the title and source on top, under a file name that is safe on every
-// system the browser runs on. Pure functions first (unit-tested under Node), the download last.
+// Saving the article: a document with its metadata on top, under a file name that is safe on every system
+// the browser runs on. Pure functions first (unit-tested under Node), the download last.
 import "../limits.js";
 import { PithFailure } from "./errors.js";
 
@@ -25,58 +25,22 @@ export function safeFilename(title, extension) {
   return `${name}.${extension}`;
 }
 
-/** Whether `line` is the page's headline: the title itself, or the title's start before a site suffix
- * ("Headline | Site", "Headline - Site"). */
-export function isHeadline(line, title) {
-  const text = String(line || "").trim();
-  const full = String(title || "").trim();
-  if (!text || !full) return false;
-  return full === text || (full.startsWith(text) && /^\s*[|\-\u2013\u2014:\u00b7\u2022]/.test(full.slice(text.length)));
-}
-
-// The article usually opens with its headline and byline, which the header above already shows (the title
-// may add the site's name: "Headline | Site"), so those first lines are dropped.
-function withoutLeadingTitle(body, article, prefix) {
-  const lines = body.replace(/^\s+/, "").split("\n");
-  const title = (article.title || "").trim();
-  const byline = (article.byline || "").trim();
-  let start = 0;
-  for (;;) {
-    while (start < lines.length && !lines[start].trim()) start++;
-    if (start >= lines.length) break;
-    const line = lines[start].replace(prefix, "").trim();
-    const headline = start === 0 && isHeadline(line, title);
-    if (!(headline || (byline && line === byline))) break;
-    start++;
-  }
-  return lines.slice(start).join("\n");
-}
-
-/** The saved document: {filename, mime, content}. `format` is "markdown" or "text". A Markdown file opens
- * with the YAML front matter the host built when it sends one (`article.front_matter`: one builder for the
- * CLI and the extension); else with the title, byline and source. */
+/** The saved document: {filename, mime, content}. `format` is "markdown" or "text". The host's article is
+ * the body alone (its headline, byline and dateline are metadata, native_host/pipeline/metadata.py): a
+ * Markdown file opens with the YAML front matter the host built (`article.front_matter`: one builder for the
+ * CLI and the extension), a text file with the title, byline and source. */
 export function articleDocument(article, format) {
   const title = article.title || "Untitled";
-  if (format !== "text" && article.front_matter) {
-    const body = (article.markdown || "").replace(/^\n+|\n+$/g, "");
-    return { filename: safeFilename(title, "md"), mime: "text/markdown",
-             content: `${article.front_matter}\n${body ? `${body}\n` : ""}` };
-  }
-  const source = article.url || "";
   if (format === "text") {
-    const body = withoutLeadingTitle(article.text || "", article, /^/);
     const head = [title, "=".repeat(Math.min(Array.from(title).length, 80)), ""];
     if (article.byline) head.push(article.byline);
-    if (source) head.push(`Source: ${source}`);
+    if (article.url) head.push(`Source: ${article.url}`);
     return { filename: safeFilename(title, "txt"), mime: "text/plain",
-             content: `${head.join("\n")}\n\n${body.trim()}\n` };
+             content: `${head.join("\n")}\n\n${(article.text || "").trim()}\n` };
   }
-  const body = withoutLeadingTitle(article.markdown || "", article, /^(#+\s+|\*)|\*$/g);
-  const head = [`# ${title.replace(/\n/g, " ")}`, ""];
-  if (article.byline) head.push(`*${article.byline.replace(/[*_]/g, "\\$&")}*`, "");
-  if (source) head.push(`Source: <${source.replace(/>/g, "%3E")}>`);
-  return { filename: safeFilename(title, "md"), mime: "text/markdown",
-           content: `${head.join("\n")}\n\n${body.trim()}\n` };
+  const head = article.front_matter ? `${article.front_matter}\n` : "";
+  const body = (article.markdown || "").replace(/^\n+|\n+$/g, "");
+  return { filename: safeFilename(title, "md"), mime: "text/markdown", content: `${head}${body ? `${body}\n` : ""}` };
 }
 
 const OFFSCREEN = "offscreen/blob.html";

@@ -5,7 +5,7 @@
 // reader shortcut again) goes back to the page.
 import "../limits.js";
 import { safeUrl, sanitize } from "./sanitize.js";
-import { articleDocument, download, isHeadline } from "../background/save.js";
+import { articleDocument, download } from "../background/save.js";
 
 const L = globalThis.PITH_LIMITS;
 const api = globalThis.browser ?? globalThis.chrome;
@@ -122,16 +122,8 @@ function render(article) {
   if (article.dir === "rtl" || article.dir === "ltr") $("main").dir = article.dir;
   const source = article.url ? safeUrl(article.url, undefined, new Set(["http:", "https:"])) : null;
   renderHeader(article, source);
-  const title = article.title || "Untitled";
+  // The host's article is the body alone: its headline, byline and dateline are the header above.
   const body = sanitize(article.html, source || undefined);
-  // The host's article may start with the headline and byline; the header shows them already (the title may
-  // add the site's name).
-  for (let first = body.firstElementChild, index = 0; first; first = body.firstElementChild, index++) {
-    const text = first.textContent.trim();
-    const headline = index === 0 && /^h[12]$/.test(first.localName) && isHeadline(text, title);
-    if (!headline && !(article.byline && text === article.byline.trim())) break;
-    first.remove();
-  }
   for (const table of body.querySelectorAll("table")) {  // a wide table scrolls sideways, in its own box
     const box = document.createElement("div");
     box.className = "table-scroll";

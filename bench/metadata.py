@@ -174,7 +174,8 @@ def run(split: str, limit: int | None, model_dir: str | None, sources: bool, dat
            f"- rules: title word-F1 >= {TITLE_F1}, author word-F1 of the names >= {AUTHOR_F1}, date the same day",
            "", tally.table(["pith", "trafilatura"]), "",
            f"Seconds per page (whole extraction for Pith, metadata only for trafilatura): "
-           f"pith {clocks['pith'] / max(1, len(records)):.3f}, trafilatura {clocks['trafilatura'] / max(1, len(records)):.3f}."]
+           f"pith {clocks['pith'] / max(1, len(records)):.3f}, "
+           f"trafilatura {clocks['trafilatura'] / max(1, len(records)):.3f}."]
     if page_types["pages"]:
         out.append(f"\nPage type stated by the page's structured data on {page_types['pages']} WCXB pages: "
                    f"{page_types['stated']} say one, {page_types['right']} of them right.")
@@ -183,7 +184,8 @@ def run(split: str, limit: int | None, model_dir: str | None, sources: bool, dat
                 " right of all |", "|---|---|---:|---:|---:|---:|"]
         for (field, source), (pages, says, ok) in sorted(said.items()):
             if says:
-                out.append(f"| {field} | {source} | {pages} | {says / pages:.3f} | {ok / says:.3f} | {ok / pages:.3f} |")
+                out.append(f"| {field} | {source} | {pages} | {says / pages:.3f} | {ok / says:.3f} "
+                           f"| {ok / pages:.3f} |")
     if libraries:
         out += ["\n## Date parsers\n", dates.table(list(libraries)), "",
                 "| parser | seconds on these pages | import (ms) | installed (MB, with its requirements) |",

@@ -56,7 +56,8 @@ def test_article_page_main_content(extractor):
     assert "| Place | Mean range |\n|---|---|\n| Bay of Fundy | 16 m |\n| Mediterranean | 0.3 m |" in r.markdown
     assert '<img src="https://gazette.example/img/tide-chart.png"' in r.html
     assert r.image.url == "https://gazette.example/img/tide-chart.png" and r.word_count > 100 and r.reading_minutes == 1
-    assert set(r.timings) >= {"snapshot", "blocks", "features", "inference", "metadata", "article", "total"}
+    assert set(r.timings) >= {"snapshot", "blocks", "features", "inference", "decisions", "metadata", "article",
+                            "total"}
 
 
 def test_snapshot_and_html_paths_agree(extractor):

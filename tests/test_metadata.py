@@ -71,9 +71,9 @@ def test_the_front_matter_is_yaml_that_no_title_can_break():
               "description": "- not a list", "markdown": "\nBody.\n\n"}
     head = front_matter(fields)
     assert head.startswith("---\n") and head.endswith("---\n") and "site" not in head
-    assert yaml.safe_load(head.strip("-\n")) == {"title": 'Ports: "the" last\\one of them', "author": "A. Keeper, B. Keeper",
-                                                 "date": date(2024, 8, 12), "url": "https://e.example/c",
-                                                 "description": "- not a list"}
+    assert yaml.safe_load(head.strip("-\n")) == {
+        "title": 'Ports: "the" last\\one of them', "author": "A. Keeper, B. Keeper", "date": date(2024, 8, 12),
+        "url": "https://e.example/c", "description": "- not a list"}
     assert markdown_document(fields) == head + "\nBody.\n"
     assert front_matter({"title": None, "url": ""}) == "" and markdown_document({"markdown": "x"}) == "x\n"
 
@@ -177,3 +177,36 @@ def test_the_site_name_is_cut_from_a_title(title, site, host, expected):
 ])
 def test_bylines_become_names(text, expected):
     assert split_byline(text) == expected
+
+
+def test_a_page_of_nested_itemprops_is_read_in_bounded_work(monkeypatch):
+    """100,000 nested itemprop elements (a script can build them): each property is read a bounded number
+    of times, each read a bounded number of nodes deep, so the page costs what a plain one does."""
+    n = 100_000
+    nodes = [{"id": 0, "parent": -1, "depth": 0, "tag": "html"}]
+    nodes += [{"id": i, "parent": i - 1, "depth": i, "tag": "span", "itemprop": "author datePublished headline"}
+              for i in range(1, n)]
+    reads = []
+    original = metadata.subtree_text
+    monkeypatch.setattr(metadata, "subtree_text",
+                        lambda nodes, i, limit=400: reads.append(i) or original(nodes, i, limit))
+    snapshot = {"format": "pith-snapshot", "version": 2, "source": "live", "nodes": nodes}
+    assert metadata.read_structured(snapshot)["microdata"] == {}
+    assert len(reads) <= 3 * metadata.ITEMPROP_READS
+
+
+@pytest.mark.parametrize("field, pred, gold, ok", [
+    ("title", "Night ferries return to the strait", "Night Ferries Return to the Strait | Harbour Times", False),
+    ("title", "Night ferries return to the strait", "Night ferries return to the strait!", True),
+    ("author", "Bo Chan, Ann Lee", "Ann Lee and Bo Chan", False),  # "and" is a word the names lack
+    ("author", "Bo Chan, Ann Lee", "Ann Lee, Bo Chan", True),
+    ("author", "By Ann Lee", "Ann Lee", False),
+    ("author", "尹娟", "尹娟", True),
+    ("date", "2025-03-04T06:15:00+00:00", "2025-03-04", True),
+    ("date", "2025-03-05", "2025-03-04", False),
+    ("date", None, "2025-03-04", False),
+])
+def test_the_metadata_benchmark_scores_by_its_stated_rules(field, pred, gold, ok):
+    from bench.metadata import right
+
+    assert right(field, pred, gold) is ok

@@ -77,9 +77,10 @@ class Extractor:
         labels = self.model.labels
         predicted_type = None  # the model's page type (one of PAGE_TYPES), once it has that head
         lap("inference")
-        structured = read_structured(snapshot)
+        structured = read_structured(snapshot)  # the page's own word on its type decides the page-level rules
         page_type = predicted_type or stated_page_type(structured)
         main = main_blocks(snapshot, blocks, scores, self.threshold, page_type)
+        lap("decisions")
         meta = read_metadata(snapshot, blocks, main, scores, labels, predicted_type, structured)
         lap("metadata")
         header = meta.header_blocks()

@@ -293,7 +293,8 @@ def _lang(value: str | None) -> str | None:
 
 # --- JSON-LD ------------------------------------------------------------------------------------------------
 
-_JSON_COMMENT = re.compile(r"^\s*(?:<!--|//\s*<!\[CDATA\[|/\*\s*<!\[CDATA\[\s*\*/)|(?:-->|//\s*\]\]>|/\*\s*\]\]>\s*\*/)\s*$")
+_JSON_COMMENT = re.compile(r"^\s*(?:<!--|//\s*<!\[CDATA\[|/\*\s*<!\[CDATA\[\s*\*/)"
+                           r"|(?:-->|//\s*\]\]>|/\*\s*\]\]>\s*\*/)\s*$")
 _TRAILING_COMMA = re.compile(r",\s*([}\]])")
 
 
@@ -565,12 +566,17 @@ def from_meta(named: dict[str, list[str]], og: bool, url: str | None) -> dict[st
 
 # --- microdata, links, the page's own text ---------------------------------------------------------------
 
+SUBTREE_NODES = 2000  # nodes read under one element for its text: a byline is never deeper than that
+ITEMPROP_READS = 20   # elements read per itemprop (author, date, headline): enough to tell a byline from a thread
+
+
 def subtree_text(nodes: list[dict], i: int, limit: int = 400) -> str:
-    """The text under node i (nodes are in pre-order: its subtree is the run after it that sits deeper)."""
+    """The text under node i (nodes are in pre-order: its subtree is the run after it that sits deeper), at
+    most `limit` characters and SUBTREE_NODES nodes (a page of 100,000 nested authors costs no more)."""
     depth = nodes[i]["depth"]
     parts: list[str] = []
     size = 0
-    for node in nodes[i + 1:]:
+    for node in nodes[i + 1:i + 1 + SUBTREE_NODES]:
         if node["depth"] <= depth or size > limit:
             break
         text = node.get("text")
@@ -596,21 +602,25 @@ def from_microdata(snapshot: dict, props: dict[str, list[str]]) -> dict[str, Any
     if props.get("author"):
         out["byline"] = split_byline(props["author"][0])
     authors: list[str] = []
+    reads = Counter()  # elements read per property: a page of 100,000 nested itemprops costs no more
     for i, node in enumerate(nodes):
         prop = node.get("itemprop")
         if not prop:
             continue
         names = prop.split()
-        if "author" in names or "creator" in names:
+        if ("author" in names or "creator" in names) and reads["author"] < ITEMPROP_READS:
+            reads["author"] += 1
             inner = next((j for j in range(i + 1, min(len(nodes), i + 40))
                           if nodes[j]["depth"] > node["depth"] and "name" in (nodes[j].get("itemprop") or "").split()),
                          None)
             text = subtree_text(nodes, inner if inner is not None else i, 200)
             if text:
                 authors.append(text)
-        elif "datePublished" in names and not out.get("date"):
+        elif "datePublished" in names and not out.get("date") and reads["date"] < ITEMPROP_READS:
+            reads["date"] += 1
             out["date"] = parse_date(node.get("datetime")) or parse_date(subtree_text(nodes, i, 100))
-        elif "headline" in names and not out.get("title"):
+        elif "headline" in names and not out.get("title") and reads["title"] < ITEMPROP_READS:
+            reads["title"] += 1
             out["title"] = clean_text(subtree_text(nodes, i, TITLE_CHARS), TITLE_CHARS)
         if node.get("itemtype") and "page_type" not in out:
             kinds = {node["itemtype"].rsplit("/", 1)[-1].strip().lower()}

@@ -1,5 +1,6 @@
 """HTML -> snapshot v2: structure, text, encodings, hidden nodes, skipped subtrees, broken and deep markup."""
 
+import codecs
 import json
 
 import pytest
@@ -202,3 +203,17 @@ def test_whitespace_inside_pre_is_kept_as_written():
 def test_an_image_s_source_is_the_one_a_reader_would_load(img, src):
     s = snapshot_from_html(f"<body>{img}</body>")
     assert next(n for n in s["nodes"] if n["tag"] == "img")["src"] == src
+
+
+def test_http_charset_beats_meta_and_a_bom_beats_both():
+    page = '<meta charset="windows-1252"><p>Grüße</p>'.encode("utf-8")
+    assert "Grüße" in decode_html(page, charset="utf-8")       # the server's word wins over the page's
+    assert "GrÃ¼ÃŸe" in decode_html(page)                       # without it, the meta is believed
+    assert "Grüße" in decode_html(codecs.BOM_UTF8 + page, charset="latin-1")
+
+
+@pytest.mark.parametrize("charset", ["no-such-charset", "base64", "rot13", "idna", "undefined", "", "  "])
+def test_unusable_http_charset_is_passed_over(charset):
+    page = '<meta charset="utf-8"><p>Grüße</p>'.encode("utf-8")
+    assert "Grüße" in decode_html(page, charset=charset)
+    assert "Grüße" in decode_html(page.replace(b"utf-8", charset.encode()), charset=charset)

@@ -44,12 +44,13 @@ class Extractor:
         return {"model_id": self.model.model_id, "providers": list(self.model.providers), "version": __version__,
                 "threshold": self.threshold}
 
-    def extract_html(self, html: bytes | str, url: str | None = None, views: Collection[str] = READER_VIEWS
-                     ) -> Result:
-        """`views`: which of the reader's renderings ("html", "markdown") to build; those left out are ""."""
+    def extract_html(self, html: bytes | str, url: str | None = None, views: Collection[str] = READER_VIEWS,
+                     charset: str | None = None) -> Result:
+        """`views`: which of the reader's renderings ("html", "markdown") to build; those left out are "".
+        `charset`: the one the page was served with (HTTP Content-Type), which beats its <meta charset>."""
         with gc_paused():
             t0 = time.perf_counter()
-            snapshot = snapshot_from_html(html, url=url)
+            snapshot = snapshot_from_html(html, url=url, charset=charset)
             return self._extract(snapshot, {"snapshot": (time.perf_counter() - t0) * 1000}, views)
 
     def extract_snapshot(self, snapshot: dict, views: Collection[str] = READER_VIEWS) -> Result:

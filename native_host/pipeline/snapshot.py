@@ -42,26 +42,37 @@ _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_:.\-
 _BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
 
 
-def decode_html(data: bytes | str) -> str:
-    """Bytes -> text the way a browser would: a BOM first, then a meta charset, then UTF-8, then cp1252."""
+def _encoding(label: str) -> str | None:
+    """The Python codec a browser would use for a charset label; None for a name no text codec knows (the
+    label comes from the page or its server: "base64", "idna" or "undefined" must not fail the page)."""
+    try:
+        encoding = codecs.lookup(label.strip().lower()).name
+        b"\xe9".decode(encoding, errors="replace")  # bytes-to-bytes codecs refuse, as do those without "replace"
+    except (LookupError, UnicodeError, ValueError):
+        return None
+    if encoding in ("latin-1", "iso8859-1", "ascii"):
+        return "cp1252"  # what browsers actually use for these labels
+    return encoding
+
+
+def decode_html(data: bytes | str, charset: str | None = None) -> str:
+    """Bytes -> text the way a browser would: a BOM first, then the HTTP charset (`charset`, from the
+    Content-Type the page was served with), then a meta charset, then UTF-8, then cp1252. An unknown charset
+    name is passed over, as browsers do."""
     if isinstance(data, str):
         return data
     for bom, encoding in _BOMS:
         if data.startswith(bom):
             return data[len(bom):].decode(encoding, errors="replace")
+    encoding = _encoding(charset) if charset else None
+    if encoding:
+        return data.decode(encoding, errors="replace")
     match = _META_CHARSET.search(data[:4096])
-    if match:
-        name = match.group(1).decode("ascii", "replace").lower()
-        try:
-            encoding = codecs.lookup(name).name
-        except LookupError:
-            encoding = None
-        if encoding:
-            if encoding in ("latin-1", "iso8859-1", "ascii"):
-                encoding = "cp1252"  # what browsers actually use for these labels
-            if encoding.startswith("utf-16"):
-                encoding = "utf-8"  # a meta tag read as ASCII cannot be UTF-16 (HTML spec)
-            return data.decode(encoding, errors="replace")
+    encoding = _encoding(match.group(1).decode("ascii", "replace")) if match else None
+    if encoding:
+        if encoding.startswith("utf-16"):
+            encoding = "utf-8"  # a meta tag read as ASCII cannot be UTF-16 (HTML spec)
+        return data.decode(encoding, errors="replace")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
@@ -191,9 +202,9 @@ def page_metadata(tree: LexborHTMLParser, base: str | None) -> dict:
     return out
 
 
-def snapshot_from_html(html: bytes | str, url: str | None = None) -> dict:
-    """Parse HTML into snapshot v2 (a dict that passes `validate_snapshot`)."""
-    tree = LexborHTMLParser(decode_html(html))
+def snapshot_from_html(html: bytes | str, url: str | None = None, charset: str | None = None) -> dict:
+    """Parse HTML into snapshot v2 (a dict that passes `validate_snapshot`); `charset`: the HTTP one, if known."""
+    tree = LexborHTMLParser(decode_html(html, charset))
     root = tree.root
     title = None
     lang = None

@@ -4,4 +4,5 @@ import sys
 
 from .cli.main import main
 
-sys.exit(main())
+if __name__ == "__main__":  # a worker process started by forkserver or spawn imports this module again
+    sys.exit(main())

@@ -69,6 +69,18 @@ class TooLargeError(ProtocolError):
     code = "too_large"
 
 
+class PageTimeoutError(PithError):
+    """A page ran past limits.PAGE_TIME_LIMIT_S in a corpus job: it becomes a row with this error, the job goes on."""
+
+    code = "timeout"
+
+
+class MissingExtraError(PithError):
+    """A corpus feature (WARC, Parquet, Ray) whose packages come with the `corpus` extra, not installed."""
+
+    code = "missing_extra"
+
+
 class InstallError(PithError):
     """`pith install`/`uninstall` cannot do what was asked; the message says which option to change."""
 

@@ -32,6 +32,10 @@ def one_page_threads() -> int:
     return max(1, min(ONE_PAGE_THREADS, os.cpu_count() or 1))
 
 
+# Corpus jobs (native_host/corpus/). A page over this becomes a row with a "timeout" error and the job goes on. The
+# slowest pages the size limits allow take ~7 s (docs/security.md); this leaves room for a slower machine.
+PAGE_TIME_LIMIT_S = 20.0
+
 # Native messaging.
 MAX_REQUEST_BYTES = 64 * 1024 * 1024   # browser -> host cap of Chromium and Firefox
 MAX_REPLY_FRAME_BYTES = 1024 * 1024    # host -> browser cap; longer answers are chunked

@@ -19,9 +19,9 @@ fi
 echo "== npm: web-ext (package.json; into node_modules/, which git ignores)"
 npm install --no-audit --no-fund --loglevel=error
 
-echo "== pip: pith with the training and test extras (torch pinned to the CPU build)"
+echo "== pip: pith with the training, test and corpus extras (torch pinned to the CPU build)"
 python3 -m pip install -q --upgrade pip
-python3 -m pip install -q -e '.[train,test]'
+python3 -m pip install -q -e '.[train,test,corpus]'
 
 echo "== tests (Chromium and Firefox included)"
 python3 -m pytest -q "$@"

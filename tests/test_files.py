@@ -139,10 +139,13 @@ def test_the_cli_saves_under_a_safe_title_name_in_the_chosen_directory_only(tmp_
     assert "--save takes one input" in capsys.readouterr().err
 
 
-def test_the_cli_out_refuses_a_directory_and_replaces_a_file_whole(tmp_path, page_dir, model_args, capsys):
-    assert pith(["extract", str(page_dir), "--out", str(tmp_path), "-j", "1", *model_args]) == 1
-    assert "is a directory" in capsys.readouterr().err
+def test_the_cli_out_to_a_directory_writes_shards_and_replaces_a_file_whole(tmp_path, page_dir, model_args):
+    pytest.importorskip("pyarrow", reason="shards are Parquet: the corpus extra")
+    shards = tmp_path / "shards"
+    shards.mkdir()
+    assert pith(["extract", str(page_dir), "--out", str(shards), "-j", "1", *model_args]) == 0
+    assert sorted(p.name for p in shards.iterdir()) == ["a.parquet", "b.parquet"]  # one per input, nothing else
     out = tmp_path / "r.jsonl"
     assert pith(["extract", str(page_dir), "--out", str(out), "-j", "1", *model_args]) == 0
     assert len(out.read_text().splitlines()) == 2
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.jsonl"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.jsonl", "shards"]

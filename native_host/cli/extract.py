@@ -1,7 +1,9 @@
-"""`pith extract`: main content of HTML files (or stdin) as text, markdown, html or json.
+"""`pith extract`: main content of HTML files (or stdin) and WARC files as text, markdown, html or json.
 
-One file or `-` prints to stdout. Several files or a directory go to `--out result.jsonl` (one JSON object a
-page, in input order), over several worker processes, with a progress bar on stderr.
+One HTML file or `-` prints to stdout. Several files, a directory or a WARC file go to `--out`: result.jsonl
+(one JSON object a page, in input order), result.parquet, or a directory that gets one Parquet shard per input
+(a run started again skips inputs whose shard exists); over several worker processes (`--engine local`, with a
+progress bar on stderr) or a Ray cluster (`--engine ray`). `--fields` picks the columns (docs/corpus.md).
 `--snapshot FILE.msgpack` replays a snapshot recorded by the extension's "Record this page" (or one record of
 an export.record corpus) through the host's own extract path, to reproduce what the extension showed.
 """
@@ -12,32 +14,41 @@ import argparse
 import json
 import os
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from ..errors import InputError, PithError
-from .files import replaced_atomically, safe_filename, write_new
+from ..errors import InputError
+from .files import safe_filename, write_new
 from ..limits import one_page_threads
-from .progress import progress
 
 FORMATS = ("text", "markdown", "html", "json", "blocks")
 HTML_SUFFIXES = (".html", ".htm", ".xhtml")
+WARC_SUFFIXES = (".warc", ".warc.gz")
 SAVE_EXTENSIONS = {"text": "txt", "markdown": "md", "html": "html", "json": "json", "blocks": "txt"}
 
 
 def register(sub) -> None:
     p = sub.add_parser("extract", help="extract the main content of HTML files",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("inputs", nargs="*", metavar="FILE|DIR|-", help="HTML files, directories of them, or - for stdin")
+    p.add_argument("inputs", nargs="*", metavar="FILE|DIR|-",
+                   help="HTML and WARC (.warc, .warc.gz) files, directories of them, or - for stdin")
     p.add_argument("--snapshot", type=Path, metavar="FILE.msgpack",
                    help="replay a recorded live snapshot (the extension's Record this page) instead of HTML")
     p.add_argument("-f", "--format", choices=FORMATS, default="text")
     p.add_argument("-u", "--url", help="the page's URL, to make links absolute (single input)")
-    p.add_argument("-o", "--out", type=Path, help="write one JSON line per page here (needed for several inputs)")
+    p.add_argument("-o", "--out", type=Path, metavar="FILE.jsonl|FILE.parquet|DIR",
+                   help="where the rows go (needed for several inputs or a WARC file): JSON lines, Parquet, or a "
+                   "directory of one Parquet shard per input")
+    p.add_argument("--fields", metavar="A,B,...|+A,+B",
+                   help="the columns of --out (default: path,url,record_id,title,byline,date,lang,page_type,text,"
+                   "word_count,error); +name adds to the default, e.g. +markdown,+blocks")
+    p.add_argument("--engine", choices=("local", "ray"), default="local",
+                   help="local: worker processes here; ray: a Ray cluster, --out DIR (needs pith[corpus])")
+    p.add_argument("--ray-address", metavar="ADDR", help="join the Ray cluster at ADDR (default: start one here)")
     p.add_argument("--save", type=Path, metavar="DIR", help="save the output (one input) in DIR, named after the "
                    "page's title as the extension's Save does; an existing file is never overwritten")
-    p.add_argument("-j", "--workers", type=int, default=min(4, os.cpu_count() or 1),
-                   help="worker processes for several inputs (default: %(default)s)")
+    p.add_argument("-j", "--workers", type=int, default=None,
+                   help=f"worker processes for several inputs (default: {min(4, os.cpu_count() or 1)}); with "
+                   "--engine ray, actors (default: the cluster's CPUs)")
     p.add_argument("--model-dir", type=Path, help="use the model in this directory instead of the shipped one")
     p.set_defaults(func=run)
     snap = sub.add_parser("snapshot", help="print the snapshot (format v2) of an HTML file",
@@ -56,22 +67,9 @@ def run_snapshot(args) -> int:
 
 
 def _expand(inputs: list[str]) -> list[str]:
-    files: list[str] = []
-    for item in inputs:
-        if item == "-":
-            files.append(item)
-            continue
-        path = Path(item)
-        if path.is_dir():
-            found = sorted(str(p) for p in path.rglob("*") if p.suffix.lower() in HTML_SUFFIXES and p.is_file())
-            if not found:
-                raise InputError(f"no .html/.htm files in directory {item}")
-            files.extend(found)
-        elif path.is_file():
-            files.append(item)
-        else:
-            raise InputError(f"no such file or directory: {item}")
-    return files
+    from ..corpus.pages import input_files
+
+    return [path for path, _ in input_files(inputs, HTML_SUFFIXES + WARC_SUFFIXES)]
 
 
 def _read(item: str) -> bytes:
@@ -108,26 +106,6 @@ def blocks_table(result) -> str:
     return "\n".join(lines)
 
 
-_WORKER_EXTRACTOR = None
-
-
-def _init_worker(model_dir, threads: int = 1) -> None:
-    global _WORKER_EXTRACTOR
-    from ..pipeline.extractor import Extractor
-
-    _WORKER_EXTRACTOR = Extractor(model_dir, threads=threads)
-
-
-def _work(item: str) -> dict:
-    try:
-        result = _WORKER_EXTRACTOR.extract_html(_read(item))
-        return {"path": item, **result.to_dict()}
-    except PithError as exc:
-        return {"path": item, "error": {"code": exc.code, "message": exc.message}}
-    except Exception as exc:  # one bad page must not lose the others' results
-        return {"path": item, "error": {"code": "internal", "message": f"{type(exc).__name__}: {exc}"}}
-
-
 def replay(args) -> int:
     """A recorded snapshot through Extractor.extract_snapshot, the call the host's "extract" request makes."""
     from ..pipeline.extractor import Extractor
@@ -150,12 +128,15 @@ def run(args) -> int:
     if args.snapshot:
         return replay(args)
     if not args.inputs:
-        raise InputError("give an HTML file, a directory, - for stdin, or --snapshot FILE.msgpack")
-    files = _expand(args.inputs)
-    if len(files) == 1 and not args.out:
+        raise InputError("give an HTML or WARC file, a directory, - for stdin, or --snapshot FILE.msgpack")
+    from ..corpus.pages import input_files
+
+    files = input_files(args.inputs, HTML_SUFFIXES + WARC_SUFFIXES)
+    warc = any(path.lower().endswith(WARC_SUFFIXES) for path, _ in files)
+    if len(files) == 1 and not warc and not args.out:
         from ..pipeline.extractor import Extractor
 
-        result = Extractor(args.model_dir, threads=one_page_threads()).extract_html(_read(files[0]), url=args.url)
+        result = Extractor(args.model_dir, threads=one_page_threads()).extract_html(_read(files[0][0]), url=args.url)
         output = render(result, args.format).rstrip("\n") + "\n"
         if args.save:
             name = safe_filename(result.title, SAVE_EXTENSIONS[args.format])
@@ -163,27 +144,38 @@ def run(args) -> int:
         else:
             sys.stdout.write(output)
         return 0
+    what = "a WARC file" if len(files) == 1 else f"{len(files)} inputs"
     if args.save:
-        raise InputError(f"--save takes one input, not {len(files)}; collect several with --out result.jsonl")
+        raise InputError(f"--save takes one input (an HTML file), not {what}; collect them with --out result.jsonl")
     if not args.out:
-        raise InputError(f"{len(files)} inputs: give --out result.jsonl to collect them")
-    if "-" in files:
+        raise InputError(f"{what}: give --out result.jsonl, result.parquet or a directory to collect the pages")
+    if "-" in (path for path, _ in files):
         raise InputError("stdin (-) can only be used alone")
-    failed = 0
-    with replaced_atomically(args.out) as out:  # a partial file never masquerades as a finished one
-        if args.workers <= 1:
-            _init_worker(args.model_dir, one_page_threads())  # the only worker: its inference gets the cores
-            results = map(_work, files)
-            pool = None
-        else:
-            pool = ProcessPoolExecutor(args.workers, initializer=_init_worker, initargs=(args.model_dir,))
-            results = pool.map(_work, files, chunksize=4)
-        try:
-            for row in progress(results, total=len(files), desc="extract"):
-                failed += "error" in row
-                out.write(json.dumps(row, ensure_ascii=False) + "\n")
-        finally:
-            if pool:
-                pool.shutdown(cancel_futures=True)
-    print(f"pith: {len(files) - failed} pages extracted, {failed} failed -> {args.out}", file=sys.stderr)
-    return 1 if failed == len(files) else 0
+    return _corpus(args, files)
+
+
+def _corpus(args, files: list[tuple[str, str]]) -> int:
+    """Many pages: the corpus engines (native_host/corpus/), which need the corpus extra only for WARC files,
+    Parquet and Ray."""
+    from ..corpus.columns import parse_fields
+    from ..corpus.writers import is_shard_dir
+
+    fields = parse_fields(args.fields)
+    shards = is_shard_dir(args.out)
+    if args.engine == "ray":
+        if not shards:
+            raise InputError("--engine ray writes one Parquet shard per input: give --out DIR (a directory)")
+        from ..corpus.ray_engine import run_ray
+
+        tally = run_ray(files, args.out, fields, args.workers, args.model_dir and str(args.model_dir),
+                        args.ray_address)
+    else:
+        if args.ray_address:
+            raise InputError("--ray-address goes with --engine ray")
+        from ..corpus.local import run_local
+
+        workers = args.workers if args.workers is not None else min(4, os.cpu_count() or 1)
+        tally = run_local(files, args.out, fields, workers, args.model_dir, shards=shards,
+                          url=args.url if len(files) == 1 else None)
+    print(f"pith: {tally.summary()} -> {args.out}", file=sys.stderr)
+    return 1 if tally.pages and sum(tally.failed.values()) == tally.pages else 0

@@ -68,15 +68,16 @@ def write_new(directory: Path, name: str, data: bytes) -> Path:
 
 
 @contextmanager
-def replaced_atomically(target: Path, encoding: str = "utf-8") -> Iterator[IO[str]]:
-    """A text file that becomes `target` when the block ends without error (and is removed if it fails)."""
+def replaced_atomically(target: Path, encoding: str | None = "utf-8") -> Iterator[IO]:
+    """A file that becomes `target` when the block ends without error (and is removed if it fails): text in
+    `encoding`, or binary when `encoding` is None."""
     if target.is_dir():
         raise InputError(f"{target} is a directory; give a file name, such as {target / 'result.jsonl'}")
     if not target.parent.is_dir():
         raise InputError(f"{target.parent} does not exist; create it or choose another place for {target.name}")
     fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")
     try:
-        with os.fdopen(fd, "w", encoding=encoding) as out:
+        with (os.fdopen(fd, "wb") if encoding is None else os.fdopen(fd, "w", encoding=encoding)) as out:
             yield out
         mask = os.umask(0)
         os.umask(mask)

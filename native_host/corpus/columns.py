@@ -1,0 +1,120 @@
+"""The columns of a corpus job's output: one table, read by the JSON-lines and the Parquet writers alike.
+
+Each column has a name, an Arrow type (a function of the pyarrow module, which is imported only when Parquet
+is written) and how its value comes from the page read and the `Result` extracted. A page that failed has a
+`Result` of None: its page columns (path, url, record id) are still filled, every other one is null, and
+`error` says what happened. `error` is in every output: without it a failed page would pass for an empty one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any, Callable
+
+from ..errors import InputError
+from ..result import LABELS, Result
+from .pages import Page
+
+
+@dataclass(frozen=True)
+class Column:
+    name: str
+    arrow: Callable[[Any], Any]                          # pyarrow module -> its DataType
+    get: Callable[[Page, Result | None], Any] | None     # None: filled by `row` (the error)
+    about: str
+    of_page: bool = False                                 # read from the page: filled even when it failed
+
+
+def _result(attr: str, convert: Callable[[Any], Any] = lambda v: v) -> Callable[[Page, Result], Any]:
+    return lambda page, result: convert(getattr(result, attr))
+
+
+def _string(pa):
+    return pa.string()
+
+
+def _int(pa):
+    return pa.int64()
+
+
+def _error(pa):
+    return pa.struct([("code", pa.string()), ("message", pa.string())])
+
+
+def _image(pa):
+    return pa.struct([("url", pa.string()), ("alt", pa.string())])
+
+
+def _blocks(pa):
+    return pa.list_(pa.struct([("index", pa.int64()), ("node_ids", pa.list_(pa.int64())), ("text", pa.string()),
+                               ("scores", pa.struct([(k, pa.float64()) for k in LABELS])), ("main", pa.bool_())]))
+
+
+COLUMNS: tuple[Column, ...] = (
+    Column("path", _string, lambda page, result: page.path, "the input file the page came from", True),
+    Column("url", _string, lambda page, result: page.url if result is None else (result.url or page.url),
+           "the page's URL: a WARC record's target URI, or --url", True),
+    Column("record_id", _string, lambda page, result: page.record_id, "the WARC-Record-ID; null for HTML files",
+           True),
+    Column("status", _int, lambda page, result: page.status, "the HTTP status of a WARC response", True),
+    Column("title", _string, _result("title"), "the page's headline"),
+    Column("byline", _string, _result("byline"), "author names"),
+    Column("date", _string, _result("date"), "published, ISO 8601"),
+    Column("modified", _string, _result("modified"), "last modified, ISO 8601"),
+    Column("lang", _string, _result("lang"), "the page's language, as it declares it"),
+    Column("dir", _string, _result("dir"), "ltr, rtl or auto"),
+    Column("site_name", _string, _result("site_name"), "the site's name"),
+    Column("description", _string, _result("description"), "the page's own summary"),
+    Column("canonical_url", _string, _result("canonical_url"), "the URL the page names as its own"),
+    Column("image", _image, _result("image", lambda v: asdict(v) if v is not None else None), "the lead image"),
+    Column("page_type", _string, _result("page_type"), "article, forum, product, ... (result.PAGE_TYPES)"),
+    Column("text", _string, _result("text"), "the main content as plain text"),
+    Column("word_count", _int, _result("word_count"), "words of the main content"),
+    Column("reading_minutes", _int, _result("reading_minutes"), "minutes to read it"),
+    Column("truncated", lambda pa: pa.bool_(), _result("truncated"), "a size limit cut the page short"),
+    Column("markdown", _string, _result("markdown"), "the main content as Markdown (built only when asked)"),
+    Column("html", _string, _result("html"), "the main content as clean HTML (built only when asked)"),
+    Column("node_ids", lambda pa: pa.list_(pa.int64()), _result("node_ids"), "the snapshot nodes of the content"),
+    Column("blocks", _blocks, _result("blocks", lambda v: [asdict(b) for b in v]),
+           "every block with the model's scores and decision"),
+    Column("error", _error, None, "null, or {code, message} when the page could not be extracted"),
+)
+BY_NAME = {c.name: c for c in COLUMNS}
+DEFAULT_FIELDS = ("path", "url", "record_id", "title", "byline", "date", "lang", "page_type", "text", "word_count",
+                  "error")
+
+
+def parse_fields(spec: str | None) -> tuple[str, ...]:
+    """--fields: "a,b,c" names the columns; "+a,+b" adds to the default. Output keeps the table's order, and
+    always has `error`."""
+    if not spec:
+        return DEFAULT_FIELDS
+    names = [n.strip() for n in spec.split(",") if n.strip()]
+    chosen = set(DEFAULT_FIELDS) if names and all(n.startswith("+") for n in names) else set()
+    for name in names:
+        name = name.lstrip("+")
+        if name not in BY_NAME:
+            raise InputError(f"--fields: no column {name!r}; choose among {', '.join(BY_NAME)}")
+        chosen.add(name)
+    chosen.add("error")
+    return tuple(c.name for c in COLUMNS if c.name in chosen)
+
+
+def row(fields: tuple[str, ...], page: Page, result: Result | None, error: dict | None = None) -> dict:
+    """One output row: the page's columns, from `result`, or nulls and `error` where it failed."""
+    out = {}
+    for name in fields:
+        column = BY_NAME[name]
+        if column.get is None:
+            out[name] = error
+        else:
+            out[name] = column.get(page, result) if result is not None or column.of_page else None
+    return out
+
+
+def arrow_schema(fields: tuple[str, ...]):
+    """The Arrow schema of `fields` (imports pyarrow: the corpus extra)."""
+    from .extras import need
+
+    pa = need("pyarrow")
+    return pa.schema([(name, BY_NAME[name].arrow(pa)) for name in fields])

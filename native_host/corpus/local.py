@@ -1,0 +1,107 @@
+"""The local engine: a corpus job on this machine's cores.
+
+Pages stream from the inputs in order, go to worker processes in small chunks (a bounded number in flight, so
+a 30,000-page WARC file is never all in memory) and come back in order, so the rows are in input order for
+any -j. Each worker holds one `PageRows` (the model once, one inference thread); a lone worker runs in this
+process and gives inference the cores (limits.one_page_threads), as `pith extract FILE` does.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections import deque
+from concurrent.futures import ProcessPoolExecutor
+from itertools import groupby
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from ..cli.progress import progress
+from ..limits import one_page_threads
+from .pages import Page, file_pages
+from .rows import PageRows, Tally
+from .writers import row_writer, shard_paths, write_shard
+
+CHUNK_PAGES = 8         # pages sent to a worker at once: amortises the pipe, keeps the order fine-grained
+CHUNKS_PER_WORKER = 4   # chunks in flight per worker: enough to hide the pipe, bounded memory
+
+_ROWS: PageRows | None = None
+
+
+def _init_worker(fields: tuple[str, ...], model_dir, threads: int) -> None:
+    global _ROWS
+    _ROWS = PageRows(fields, model_dir, threads=threads)
+
+
+def _work(chunk: list[Page]) -> list[dict]:
+    return [_ROWS(page) for page in chunk]
+
+
+def _chunks(pages: Iterable[Page]) -> Iterator[list[Page]]:
+    chunk: list[Page] = []
+    for page in pages:
+        chunk.append(page)
+        if len(chunk) == CHUNK_PAGES:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def extract_rows(pages: Iterable[Page], fields: tuple[str, ...], workers: int, model_dir=None) -> Iterator[dict]:
+    """The pages' rows, in order, extracted by `workers` processes (1: in this process)."""
+    if workers <= 1:
+        _init_worker(fields, model_dir, one_page_threads())
+        for page in pages:
+            yield _ROWS(page)
+        return
+    # forkserver, not fork: a process that already ran the model (a -j 1 job before) holds onnxruntime's
+    # threads and locks, and a forked copy of them hangs.
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("forkserver"),
+                             initializer=_init_worker, initargs=(fields, model_dir, 1)) as pool:
+        pending: deque = deque()
+        try:
+            for chunk in _chunks(pages):
+                pending.append(pool.submit(_work, chunk))
+                if len(pending) >= workers * CHUNKS_PER_WORKER:
+                    yield from pending.popleft().result()
+            while pending:
+                yield from pending.popleft().result()
+        finally:
+            for future in pending:
+                future.cancel()
+
+
+def run_local(files: list[tuple[str, str]], out: Path, fields: tuple[str, ...], workers: int, model_dir=None,
+              shards: bool = False, url: str | None = None) -> Tally:
+    """Extract every page of `files` ((path, relative name) pairs) into `out`: one file (.jsonl or .parquet),
+    or with `shards` a directory holding one Parquet shard per input, skipping inputs whose shard exists."""
+    tally = Tally()
+    if not shards:
+        pages = (page for path, _ in files for page in file_pages(path, url))
+        with row_writer(out, fields) as write:
+            for row in progress(extract_rows(pages, fields, workers, model_dir), desc="extract"):
+                write(row)
+                tally.add(row)
+        return tally
+    todo = [(path, shard) for (path, _), shard in zip(files, shard_paths(files, out)) if not shard.exists()]
+    tally.skipped_inputs = len(files) - len(todo)
+    # One stream over all the inputs keeps every worker busy across file ends; each page's input is noted as
+    # it goes out, and rows come back in the same order, so they are cut back into shards by that note.
+    inputs: deque[int] = deque()
+
+    def pages() -> Iterator[Page]:
+        for i, (path, _) in enumerate(todo):
+            for page in file_pages(path, url):
+                inputs.append(i)
+                yield page
+
+    rows = progress(extract_rows(pages(), fields, workers, model_dir), desc="extract")
+    written = 0
+    for i, group in groupby(((inputs.popleft(), row) for row in rows), key=lambda tagged: tagged[0]):
+        for _, shard in todo[written:i]:  # inputs without a page still get their (empty) shard: they are done
+            write_shard(shard, (), fields, tally)
+        write_shard(todo[i][1], (row for _, row in group), fields, tally)
+        written = i + 1
+    for _, shard in todo[written:]:
+        write_shard(shard, (), fields, tally)
+    return tally

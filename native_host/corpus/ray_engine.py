@@ -1,0 +1,132 @@
+"""The Ray engine: a corpus job over a Ray cluster (a laptop's own, or one already running), with Ray Data.
+
+The input files become a Ray dataset, one row each; an actor pool (`ShardWriter`, one CPU each, the model
+loaded once per actor, one inference thread) takes a file at a time, extracts its pages with the same
+`PageRows` as the local engine and writes the file's Parquet shard, complete or not at all. The file is the
+unit of work because it is the unit of resumption: a job started again skips every input whose shard exists,
+and a Common Crawl segment has ~90,000 files, far more than any cluster has cores.
+
+For pipelines of your own, `warc_dataset` reads WARC files into a dataset of pages and `ExtractBatch` is a
+callable class for `Dataset.map_batches` that turns a batch of pages into a batch of rows (docs/corpus.md).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+import time
+from dataclasses import asdict, fields as dataclass_fields, replace
+from pathlib import Path
+
+from .columns import DEFAULT_FIELDS, arrow_schema
+from .extras import need
+from .pages import Page, file_pages
+from .rows import PageRows, Tally
+from .writers import shard_paths, write_shard
+
+
+class ShardWriter:
+    """A Ray Data actor: a batch of (input path, shard path) rows in, one summary row per input out."""
+
+    def __init__(self, fields: tuple[str, ...], model_dir: str | None = None):
+        self.fields = fields
+        self.rows = PageRows(fields, model_dir, threads=1)
+
+    def __call__(self, batch: dict) -> dict:
+        out: dict[str, list] = {"path": [], "pages": [], "failed": [], "cpu_s": []}
+        for path, given, shard in zip(batch["path"], batch["given"], batch["shard"]):
+            tally, cpu = Tally(), time.process_time()
+            pages = (replace(page, path=str(given)) for page in file_pages(str(path)))  # the path column as given
+            write_shard(Path(str(shard)), (self.rows(page) for page in pages), self.fields, tally)
+            out["path"].append(str(given))
+            out["pages"].append(tally.pages)
+            out["failed"].append(json.dumps(tally.failed))  # by error code
+            out["cpu_s"].append(time.process_time() - cpu)
+        return out
+
+
+def _connect(ray, address: str | None) -> bool:
+    """Join the cluster at `address` (or this machine's own new one); True if this call started Ray."""
+    if ray.is_initialized():
+        return False
+    ray.init(address=address, include_dashboard=False if address is None else None,
+             logging_level="WARNING", log_to_driver=True)
+    return True
+
+
+def run_ray(files: list[tuple[str, str]], out: Path, fields: tuple[str, ...], workers: int | None = None,
+            model_dir: str | None = None, address: str | None = None) -> Tally:
+    """Extract `files` into one Parquet shard each under `out` on Ray, skipping inputs whose shard exists.
+    `workers`: actors (default: every CPU of the cluster). Every node must see `files` and `out` at the same
+    paths (a shared file system) and have pith[corpus] installed."""
+    ray = need("ray")
+    need("pyarrow")
+    tally = Tally()
+    todo = [(path, shard) for (path, _), shard in zip(files, shard_paths(files, out)) if not shard.exists()]
+    tally.skipped_inputs = len(files) - len(todo)
+    if not todo:
+        return tally
+    started = _connect(ray, address)
+    try:
+        cpus = int(ray.cluster_resources().get("CPU", 1))
+        actors = max(1, min(workers or cpus, cpus, len(todo)))
+        print(f"pith: {len(todo)} inputs on Ray, {actors} actors ({cpus} CPUs in the cluster)", file=sys.stderr)
+        ds = need("ray.data").from_items([{"path": str(Path(p).resolve()), "given": p, "shard": str(s.resolve())}
+                                          for p, s in todo], override_num_blocks=len(todo))
+        done = ds.map_batches(ShardWriter, fn_constructor_kwargs={"fields": fields, "model_dir": model_dir},
+                              batch_size=1, concurrency=actors, num_cpus=1)
+        for n, summary in enumerate(done.iter_rows(), 1):
+            tally.merge(Tally(summary["pages"], json.loads(summary["failed"])))
+            tally.cpu_s += summary["cpu_s"]
+            print(f"pith: {n}/{len(todo)} inputs, {tally.pages} pages: {summary['path']}", file=sys.stderr)
+    finally:
+        if started:
+            ray.shutdown()
+    return tally
+
+
+PAGE_COLUMNS = tuple(f.name for f in dataclass_fields(Page))
+
+
+def warc_dataset(paths: list[str]):
+    """A Ray dataset of the HTML pages of WARC (or HTML) files: one row per page, with the columns of `Page`
+    (path, html, url, record_id, charset, status, problem), ready for `map_batches(ExtractBatch, ...)`."""
+    data = need("ray.data")
+    return data.from_items([{"file": str(p)} for p in paths], override_num_blocks=len(paths)).flat_map(
+        lambda item: [asdict(page) for page in file_pages(item["file"])])
+
+
+class ExtractBatch:
+    """For `ds.map_batches(ExtractBatch, fn_constructor_kwargs={"fields": (...)}, concurrency=N, num_cpus=1,
+    batch_size=64)`: a batch with an `html` column (bytes or str) and optionally url, charset, record_id, path,
+    status, problem becomes a pyarrow Table of the chosen columns, one row per page, failed pages included."""
+
+    def __init__(self, fields: tuple[str, ...] = DEFAULT_FIELDS, model_dir: str | None = None):
+        self.rows = PageRows(tuple(fields), model_dir, threads=1)
+        self.schema = arrow_schema(self.rows.fields)
+        self.pa = need("pyarrow")
+
+    def __call__(self, batch):
+        """`batch`: a pyarrow Table or a dict of columns (numpy arrays or lists), as map_batches hands it."""
+        columns = batch.to_pydict() if hasattr(batch, "to_pydict") else {
+            k: (v.tolist() if hasattr(v, "tolist") else list(v)) for k, v in batch.items()}
+        rows = []
+        for i in range(len(columns["html"])):
+            cell = {k: _plain(columns[k][i]) if k in columns else None for k in PAGE_COLUMNS}
+            html = cell["html"]
+            page = Page(path=str(cell["path"] or ""), html=html.encode() if isinstance(html, str) else html,
+                        url=_str(cell["url"]), record_id=_str(cell["record_id"]), charset=_str(cell["charset"]),
+                        status=int(cell["status"]) if cell["status"] is not None else None,
+                        problem=_str(cell["problem"]))
+            rows.append(self.rows(page))
+        return self.pa.Table.from_pylist(rows, schema=self.schema)
+
+
+def _plain(value):
+    """A cell as plain Python: None for a missing one (numpy's NaN in a column of numbers with gaps)."""
+    return None if value is None or (isinstance(value, float) and math.isnan(value)) else value
+
+
+def _str(value) -> str | None:
+    return None if value is None else str(value)

@@ -35,6 +35,7 @@ def one_page_threads() -> int:
 # Corpus jobs (native_host/corpus/). A page over this becomes a row with a "timeout" error and the job goes on. The
 # slowest pages the size limits allow take ~7 s (docs/security.md); this leaves room for a slower machine.
 PAGE_TIME_LIMIT_S = 20.0
+RAY_CONNECT_TIMEOUT_S = 10.0   # to reach --ray-address before handing it to Ray (which retries for minutes)
 
 # Native messaging.
 MAX_REQUEST_BYTES = 64 * 1024 * 1024   # browser -> host cap of Chromium and Firefox

@@ -175,3 +175,24 @@ def test_html_to_json_lines_needs_no_corpus_extra_and_warc_names_it(warcs, tmp_p
                           str(tmp_path / "w.jsonl")], capture_output=True, text=True, timeout=300)
     assert run.returncode == 1
     assert "pip install 'pith[corpus]'" in run.stderr and "reading WARC files" in run.stderr
+
+
+def test_the_docs_table_names_every_column():
+    doc = (Path(__file__).parents[1] / "docs" / "corpus.md").read_text(encoding="utf-8")
+    table = doc[doc.index("| column | Arrow type | what |"):doc.index("JSON lines and Parquet hold")]
+    assert {c for c in BY_NAME if f"`{c}`" not in table} == set()
+    assert ", ".join(DEFAULT_FIELDS) in " ".join(doc.split())
+
+
+def test_an_address_where_no_cluster_answers_is_an_error_at_once(warcs, tmp_path, capsys):
+    pytest.importorskip("ray", reason="the corpus extra: pip install 'pith[corpus]'")
+    import socket
+
+    with socket.socket() as s:  # a port nothing listens on once this closes
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    argv = ["extract", str(warcs[1]), "--out", str(tmp_path / "s"), "--engine", "ray", "--ray-address",
+            f"127.0.0.1:{port}"]
+    assert cli_main(argv) == 1
+    assert f"no Ray cluster answers at 127.0.0.1:{port}" in capsys.readouterr().err
+    assert not (tmp_path / "s").exists()

@@ -52,7 +52,8 @@ def test_the_batch_callable_composes_with_a_users_own_pipeline(cluster, warcs, l
 
     fields = ("path", "url", "record_id", "title", "text", "error")
     ds = warc_dataset([str(p) for p in warcs]).map_batches(
-        ExtractBatch, fn_constructor_kwargs={"fields": fields}, concurrency=1, num_cpus=1, batch_size=4)
+        ExtractBatch, fn_constructor_kwargs={"fields": fields}, num_cpus=1, batch_size=4,
+        compute=ray.data.ActorPoolStrategy(size=1))
     got = sorted(ds.take_all(), key=lambda r: r["record_id"])
     want = sorted(({k: r[k] for k in fields} for r in local_rows), key=lambda r: r["record_id"])
     assert got == want

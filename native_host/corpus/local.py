@@ -9,6 +9,7 @@ process and gives inference the cores (limits.one_page_threads), as `pith extrac
 from __future__ import annotations
 
 import multiprocessing
+import time
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 from itertools import groupby
@@ -32,8 +33,11 @@ def _init_worker(fields: tuple[str, ...], model_dir, threads: int) -> None:
     _ROWS = PageRows(fields, model_dir, threads=threads)
 
 
-def _work(chunk: list[Page]) -> list[dict]:
-    return [_ROWS(page) for page in chunk]
+def _work(chunk: list[Page]) -> tuple[list[dict], float]:
+    """The chunk's rows, and the CPU seconds they took (this worker's threads included)."""
+    cpu = time.process_time()
+    rows = [_ROWS(page) for page in chunk]
+    return rows, time.process_time() - cpu
 
 
 def _chunks(pages: Iterable[Page]) -> Iterator[list[Page]]:
@@ -47,25 +51,36 @@ def _chunks(pages: Iterable[Page]) -> Iterator[list[Page]]:
         yield chunk
 
 
-def extract_rows(pages: Iterable[Page], fields: tuple[str, ...], workers: int, model_dir=None) -> Iterator[dict]:
-    """The pages' rows, in order, extracted by `workers` processes (1: in this process)."""
+def extract_rows(pages: Iterable[Page], fields: tuple[str, ...], workers: int, model_dir=None,
+                 tally: Tally | None = None) -> Iterator[dict]:
+    """The pages' rows, in order, extracted by `workers` processes (1: in this process); the extraction's CPU
+    seconds are added to `tally.cpu_s`."""
+    tally = tally if tally is not None else Tally()
     if workers <= 1:
         _init_worker(fields, model_dir, one_page_threads())
-        for page in pages:
-            yield _ROWS(page)
+        for chunk in _chunks(pages):
+            rows, cpu = _work(chunk)
+            tally.cpu_s += cpu
+            yield from rows
         return
     # forkserver, not fork: a process that already ran the model (a -j 1 job before) holds onnxruntime's
     # threads and locks, and a forked copy of them hangs.
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("forkserver"),
                              initializer=_init_worker, initargs=(fields, model_dir, 1)) as pool:
         pending: deque = deque()
+
+        def done() -> list[dict]:
+            rows, cpu = pending.popleft().result()
+            tally.cpu_s += cpu
+            return rows
+
         try:
             for chunk in _chunks(pages):
                 pending.append(pool.submit(_work, chunk))
                 if len(pending) >= workers * CHUNKS_PER_WORKER:
-                    yield from pending.popleft().result()
+                    yield from done()
             while pending:
-                yield from pending.popleft().result()
+                yield from done()
         finally:
             for future in pending:
                 future.cancel()
@@ -79,7 +94,7 @@ def run_local(files: list[tuple[str, str]], out: Path, fields: tuple[str, ...], 
     if not shards:
         pages = (page for path, _ in files for page in file_pages(path, url))
         with row_writer(out, fields) as write:
-            for row in progress(extract_rows(pages, fields, workers, model_dir), desc="extract"):
+            for row in progress(extract_rows(pages, fields, workers, model_dir, tally), desc="extract"):
                 write(row)
                 tally.add(row)
         return tally
@@ -95,7 +110,7 @@ def run_local(files: list[tuple[str, str]], out: Path, fields: tuple[str, ...], 
                 inputs.append(i)
                 yield page
 
-    rows = progress(extract_rows(pages(), fields, workers, model_dir), desc="extract")
+    rows = progress(extract_rows(pages(), fields, workers, model_dir, tally), desc="extract")
     written = 0
     for i, group in groupby(((inputs.popleft(), row) for row in rows), key=lambda tagged: tagged[0]):
         for _, shard in todo[written:i]:  # inputs without a page still get their (empty) shard: they are done

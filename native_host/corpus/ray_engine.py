@@ -14,11 +14,16 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import socket
 import sys
 import time
 from dataclasses import asdict, fields as dataclass_fields, replace
 from pathlib import Path
+from typing import Iterator
 
+from ..errors import InputError
+from ..limits import RAY_CONNECT_TIMEOUT_S
 from .columns import DEFAULT_FIELDS, arrow_schema
 from .extras import need
 from .pages import Page, file_pages
@@ -50,9 +55,31 @@ def _connect(ray, address: str | None) -> bool:
     """Join the cluster at `address` (or this machine's own new one); True if this call started Ray."""
     if ray.is_initialized():
         return False
-    ray.init(address=address, include_dashboard=False if address is None else None,
-             logging_level="WARNING", log_to_driver=True)
+    joining = address or os.environ.get("RAY_ADDRESS")  # a cluster's own settings are not ours to give
+    if joining:
+        _check_reachable(joining)
+    try:
+        ray.init(address=address, logging_level="WARNING", **({} if joining else {"include_dashboard": False}))
+    except (ConnectionError, RuntimeError, ValueError) as exc:
+        if not joining:
+            raise
+        raise InputError(f"cannot join the Ray cluster at {joining}: {type(exc).__name__}: {exc}; check it with "
+                         "`ray status --address ...`, set RAY_AUTH_MODE=token if it uses token authentication "
+                         "(docs/corpus.md), or leave out --ray-address to start Ray here") from exc
     return True
+
+
+def _check_reachable(address: str) -> None:
+    """Ray retries an address where nothing listens for minutes; a host:port that refuses a TCP connection
+    is reported at once instead."""
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit():
+        return  # "auto" and the like: Ray resolves them itself, and fails fast
+    try:
+        socket.create_connection((host, int(port)), timeout=RAY_CONNECT_TIMEOUT_S).close()
+    except OSError as exc:
+        raise InputError(f"no Ray cluster answers at {address} ({exc.strerror or exc}); start one there with "
+                         "`ray start --head`, or leave out --ray-address to start Ray here") from exc
 
 
 def run_ray(files: list[tuple[str, str]], out: Path, fields: tuple[str, ...], workers: int | None = None,
@@ -74,8 +101,10 @@ def run_ray(files: list[tuple[str, str]], out: Path, fields: tuple[str, ...], wo
         print(f"pith: {len(todo)} inputs on Ray, {actors} actors ({cpus} CPUs in the cluster)", file=sys.stderr)
         ds = need("ray.data").from_items([{"path": str(Path(p).resolve()), "given": p, "shard": str(s.resolve())}
                                           for p, s in todo], override_num_blocks=len(todo))
+        # One file in flight per actor: a queue behind a busy actor would leave another idle at the end.
+        pool = need("ray.data").ActorPoolStrategy(size=actors, max_tasks_in_flight_per_actor=1)
         done = ds.map_batches(ShardWriter, fn_constructor_kwargs={"fields": fields, "model_dir": model_dir},
-                              batch_size=1, concurrency=actors, num_cpus=1)
+                              batch_size=1, compute=pool, num_cpus=1)
         for n, summary in enumerate(done.iter_rows(), 1):
             tally.merge(Tally(summary["pages"], json.loads(summary["failed"])))
             tally.cpu_s += summary["cpu_s"]
@@ -93,14 +122,30 @@ def warc_dataset(paths: list[str]):
     """A Ray dataset of the HTML pages of WARC (or HTML) files: one row per page, with the columns of `Page`
     (path, html, url, record_id, charset, status, problem), ready for `map_batches(ExtractBatch, ...)`."""
     data = need("ray.data")
-    return data.from_items([{"file": str(p)} for p in paths], override_num_blocks=len(paths)).flat_map(
-        lambda item: [asdict(page) for page in file_pages(item["file"])])
+    return data.from_items([{"file": str(p)} for p in paths], override_num_blocks=len(paths)).map_batches(
+        _file_pages, batch_size=1)
+
+
+WARC_BATCH_PAGES = 256  # pages per batch `warc_dataset` yields: a 30,000-page file is never whole in memory
+
+
+def _file_pages(batch: dict) -> Iterator[dict]:
+    for file in batch["file"]:
+        pages = []
+        for page in file_pages(str(file)):
+            pages.append(asdict(page))
+            if len(pages) == WARC_BATCH_PAGES:
+                yield {k: [p[k] for p in pages] for k in PAGE_COLUMNS}
+                pages = []
+        if pages:
+            yield {k: [p[k] for p in pages] for k in PAGE_COLUMNS}
 
 
 class ExtractBatch:
-    """For `ds.map_batches(ExtractBatch, fn_constructor_kwargs={"fields": (...)}, concurrency=N, num_cpus=1,
-    batch_size=64)`: a batch with an `html` column (bytes or str) and optionally url, charset, record_id, path,
-    status, problem becomes a pyarrow Table of the chosen columns, one row per page, failed pages included."""
+    """For `ds.map_batches(ExtractBatch, fn_constructor_kwargs={"fields": (...)}, num_cpus=1, batch_size=64,
+    compute=ray.data.ActorPoolStrategy(size=N))`: a batch with an `html` column (bytes or str) and optionally
+    url, charset, record_id, path, status, problem becomes a pyarrow Table of the chosen columns, one row per
+    page, failed pages included."""
 
     def __init__(self, fields: tuple[str, ...] = DEFAULT_FIELDS, model_dir: str | None = None):
         self.rows = PageRows(tuple(fields), model_dir, threads=1)

@@ -54,7 +54,7 @@ class Tally:
     pages: int = 0
     failed: dict[str, int] = field(default_factory=dict)
     skipped_inputs: int = 0
-    cpu_s: float = 0.0    # CPU seconds the extraction took, where the engine measures them (Ray's actors)
+    cpu_s: float = 0.0    # CPU seconds the extraction took, all workers together (model loading left out)
 
     def add(self, row: dict) -> None:
         self.pages += 1
@@ -75,4 +75,5 @@ class Tally:
         failed = sum(self.failed.values())
         why = f" ({', '.join(f'{code} {n}' for code, n in sorted(self.failed.items()))})" if failed else ""
         skipped = f", {self.skipped_inputs} inputs skipped (their shard exists)" if self.skipped_inputs else ""
-        return f"{self.pages - failed} pages extracted, {failed} failed{why}{skipped}"
+        rate = f", {self.pages / self.cpu_s:.1f} pages per CPU-second" if self.cpu_s > 0 else ""
+        return f"{self.pages - failed} pages extracted, {failed} failed{why}{skipped}{rate}"

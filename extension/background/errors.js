@@ -65,6 +65,16 @@ export const PROBLEMS = {
     text: "The helper could not use what it was given.",
     fix: "Please report it; " + DOCTOR,
   },
+  timeout: {
+    title: "Pith took too long on this page",
+    text: "The page ran past the per-page time limit of a corpus job (the helper itself sets none).",
+    fix: "Try again; if it keeps happening, please report the page.",
+  },
+  missing_extra: {
+    title: "Pith's helper lacks an optional part",
+    text: "The helper was asked for something that needs Pith's corpus extra (WARC, Parquet, Ray).",
+    fix: "Run `pip install 'pith[corpus]'`, then try again.",
+  },
   internal: {
     title: "Pith's helper failed on this page",
     text: "The helper hit a bug and went on serving.",

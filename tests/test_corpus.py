@@ -196,3 +196,10 @@ def test_an_address_where_no_cluster_answers_is_an_error_at_once(warcs, tmp_path
     assert cli_main(argv) == 1
     assert f"no Ray cluster answers at 127.0.0.1:{port}" in capsys.readouterr().err
     assert not (tmp_path / "s").exists()
+
+
+def test_the_command_line_parser_the_host_builds_imports_no_corpus_code():
+    code = "import sys; from native_host.cli.main import build_parser; build_parser(); " \
+           "print(sorted(m for m in sys.modules if m.startswith('native_host.corpus')))"
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0 and run.stdout.strip() == "[]", run.stderr

@@ -21,8 +21,6 @@ from .files import safe_filename, write_new
 from ..limits import one_page_threads
 
 FORMATS = ("text", "markdown", "html", "json", "blocks")
-HTML_SUFFIXES = (".html", ".htm", ".xhtml")
-WARC_SUFFIXES = (".warc", ".warc.gz")
 SAVE_EXTENSIONS = {"text": "txt", "markdown": "md", "html": "html", "json": "json", "blocks": "txt"}
 
 
@@ -66,10 +64,17 @@ def run_snapshot(args) -> int:
     return 0
 
 
-def _expand(inputs: list[str]) -> list[str]:
-    from ..corpus.pages import input_files
+def _inputs(items: list[str]) -> list[tuple[str, str]]:
+    """(file, name relative to the input naming it) for HTML and WARC files, and those under directories. The
+    corpus room is imported here, not at the top: `pith host` builds this parser too, and never reads crawls."""
+    from ..corpus.pages import HTML_SUFFIXES, input_files
+    from ..corpus.warc import WARC_SUFFIXES
 
-    return [path for path, _ in input_files(inputs, HTML_SUFFIXES + WARC_SUFFIXES)]
+    return input_files(items, HTML_SUFFIXES + WARC_SUFFIXES)
+
+
+def _expand(inputs: list[str]) -> list[str]:
+    return [path for path, _ in _inputs(inputs)]
 
 
 def _read(item: str) -> bytes:
@@ -129,10 +134,10 @@ def run(args) -> int:
         return replay(args)
     if not args.inputs:
         raise InputError("give an HTML or WARC file, a directory, - for stdin, or --snapshot FILE.msgpack")
-    from ..corpus.pages import input_files
+    from ..corpus.warc import is_warc
 
-    files = input_files(args.inputs, HTML_SUFFIXES + WARC_SUFFIXES)
-    warc = any(path.lower().endswith(WARC_SUFFIXES) for path, _ in files)
+    files = _inputs(args.inputs)
+    warc = any(is_warc(path) for path, _ in files)
     if len(files) == 1 and not warc and not args.out:
         from ..pipeline.extractor import Extractor
 

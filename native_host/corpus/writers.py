@@ -16,12 +16,13 @@ from ..cli.files import replaced_atomically
 from ..errors import InputError
 from .columns import arrow_schema
 from .extras import need
+from .pages import HTML_SUFFIXES
 from .rows import Tally
 from .warc import WARC_SUFFIXES
 
 ROWS_PER_GROUP = 1000   # Parquet rows buffered before a row group is written: ~5 MB of text at a page's ~5 kB
 SHARD_SUFFIX = ".parquet"
-INPUT_SUFFIXES = WARC_SUFFIXES + (".html", ".htm", ".xhtml")
+INPUT_SUFFIXES = WARC_SUFFIXES + HTML_SUFFIXES
 
 
 def is_parquet(out: Path) -> bool:

@@ -12,11 +12,13 @@ import multiprocessing
 import time
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from itertools import groupby
 from pathlib import Path
 from typing import Iterable, Iterator
 
 from ..cli.progress import progress
+from ..errors import PithError
 from ..limits import one_page_threads
 from .pages import Page, file_pages
 from .rows import PageRows, Tally
@@ -70,7 +72,12 @@ def extract_rows(pages: Iterable[Page], fields: tuple[str, ...], workers: int, m
         pending: deque = deque()
 
         def done() -> list[dict]:
-            rows, cpu = pending.popleft().result()
+            try:
+                rows, cpu = pending.popleft().result()
+            except BrokenProcessPool as exc:
+                raise PithError("a worker process died (killed for memory, or a crash in native code); shards "
+                                "already written are kept, so running the job again resumes after them, and -j 1 "
+                                "shows which page it was") from exc
             tally.cpu_s += cpu
             return rows
 

@@ -53,6 +53,13 @@ def open_reader(b: ExtensionBrowser, page: Tab) -> tuple[dict, Tab]:
     return reply, reader
 
 
+def open_popup(b: ExtensionBrowser, page: Tab) -> Tab:
+    """The popup for `page`, opened as a tab, once its buttons are wired (they are disabled until then)."""
+    popup = b.open_extension_page(f"popup/popup.html?tab={b.tab_id(page)}")
+    popup.wait_for("() => document.documentElement.dataset.ready === 'true'")
+    return popup
+
+
 def wait_for_download(b: ExtensionBrowser, download_id: int) -> dict:
     """The downloads API's item once it is no longer in progress."""
     return b.call("""async (id) => {

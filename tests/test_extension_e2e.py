@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from browser import KINDS, PAGES, browser_with_host, close, open_reader, settle, wait_for_download
+from browser import KINDS, PAGES, browser_with_host, close, open_popup, open_reader, settle, wait_for_download
 from host_support import model_dir_for_tests
 from native_host import snapshot_from_html, validate_snapshot
 from native_host.pipeline.blocks import INLINE, blocks_from_snapshot
@@ -362,7 +362,7 @@ def test_a_long_page_shows_progress_in_the_popup_until_the_result(browser):
     from host_support import article_html
 
     page = browser.open_markup("long.html", article_html(3_000))
-    popup = browser.open_extension_page(f"popup/popup.html?tab={browser.tab_id(page)}")
+    popup = open_popup(browser, page)
     popup.evaluate("""() => { window.seen = [];
         new MutationObserver(() => window.seen.push(document.getElementById('status').innerText))
           .observe(document.getElementById('status'), {subtree: true, childList: true, characterData: true}); }""")

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from browser import KINDS, PAGES, extension_browser, require
+from browser import KINDS, PAGES, extension_browser, open_popup, require
 
 # A page no extension may enter, in each browser.
 PRIVILEGED_PAGE = {"chromium": "chrome://version/", "firefox": "about:robots"}
@@ -20,17 +20,13 @@ def kind(request):
     return request.param
 
 
-def popup_for(b, page):
-    return b.open_extension_page(f"popup/popup.html?tab={b.tab_id(page)}")
-
-
 def test_with_the_host_missing_the_user_sees_the_error_and_the_fix(tmp_path, kind):
     with extension_browser(kind, tmp_path, host="missing", pages=PAGES) as b:
         page = b.open("article.html")
         reply = b.run("reader", page)
         assert reply["ok"] is False and reply["error"]["code"] == "host_missing"
         assert "`pith install`" in reply["error"]["message"]
-        popup = popup_for(b, page)
+        popup = open_popup(b, page)
         popup.click("[data-action=reader]")
         popup.wait_for("() => document.querySelector('#status.error')")
         shown = popup.text("#status")

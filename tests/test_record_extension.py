@@ -51,6 +51,7 @@ def test_recorded_page_replays_to_the_extensions_answer(tmp_path, kind):
         assert msgpack.unpackb(bytes(encoded), strict_map_key=False) == tricky
         # the popup shows the button only once the developer option is on
         popup = b.open_extension_page(f"popup/popup.html?tab={tab}")
+        popup.wait_for("() => document.documentElement.dataset.ready === 'true'")
         shown = "() => document.querySelector('#record').getClientRects().length > 0"
         assert popup.evaluate(shown) is False
         popup.click("summary")

@@ -81,7 +81,10 @@ async function main() {
   await developerOption(tabId);
   document.querySelectorAll("[data-action]").forEach((button) => {
     button.addEventListener("click", () => run(button.dataset.action, tabId));
+    button.disabled = false;
   });
+  // The buttons stay disabled until they are wired: a click before that would otherwise do nothing at all.
+  document.documentElement.dataset.ready = "true";
 }
 
 main();

@@ -19,10 +19,10 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Iterator
-from urllib.parse import urlsplit
 
 from export import corpus
 from native_host.cli.progress import progress
+from native_host.pipeline.page_values import url_host
 
 from .browsers import CHROMIUM_ORIGIN, chromium, serve
 from .data import iter_records
@@ -33,7 +33,7 @@ log = logging.getLogger("pith.record")
 def _local_only(route) -> None:
     """Let 127.0.0.1 and the extension's own pages through; abort everything else (no outside fetch)."""
     url = route.request.url
-    if url.startswith(("chrome-extension://", "data:", "blob:", "about:")) or urlsplit(url).hostname == "127.0.0.1":
+    if url.startswith(("chrome-extension://", "data:", "blob:", "about:")) or url_host(url) == "127.0.0.1":
         route.continue_()
     else:
         route.abort()

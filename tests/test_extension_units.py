@@ -153,3 +153,24 @@ def test_highlight_kinds_come_from_the_scores_of_main_blocks(control):
         {node_ids: [5], main: false, scores: {main: 0.1, title: 0.9, heading: 0.9}}])""")
     assert kinds == [{"node_ids": [1], "kind": "title"}, {"node_ids": [2], "kind": "heading"},
                      {"node_ids": [3, 4], "kind": "main"}]
+
+
+def test_the_reader_sanitiser_drops_only_the_values_no_parser_accepts(control):
+    """The reader's allowlist on page values the URL parser or the number rule refuses: each value goes, its
+    element and text stay."""
+    out = control.evaluate("""async () => {
+      const { sanitize, safeUrl } = await import('/reader/sanitize.js');
+      const web = new Set(['http:', 'https:']);
+      const bad = ['http://[ccpa-preferences]', 'http://[::1', '//ex\\u2100mple.com/a', 'https://a\\uff03b/c'];
+      const holder = document.createElement('div');
+      holder.append(sanitize('<p><a href="http://[ccpa-preferences]">keep me</a> <a href="/ok">ok</a></p>' +
+        '<table><tr><td colspan="1e999" rowspan="-1">cell</td><td colspan=" 2 ">two</td></tr></table>' +
+        '<img src="http://[::1" alt="gone"><img src="pic.png" width="NaN" alt="kept">', 'https://news.example/a/'));
+      return { urls: bad.map((u) => safeUrl(u, 'https://news.example/', web)),
+               badBase: safeUrl('/x', 'http://[base]/', web), html: holder.innerHTML };
+    }""")
+    assert out["urls"] == [None] * 4 and out["badBase"] is None
+    html = out["html"]
+    assert "<a>keep me</a>" in html and 'href="https://news.example/ok"' in html
+    assert "<td>cell</td>" in html and '<td colspan="2">two</td>' in html
+    assert "gone" not in html and 'src="https://news.example/a/pic.png"' in html and "width" not in html

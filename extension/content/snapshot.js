@@ -157,10 +157,11 @@
           break;
       }
     }
-    // An HTML <a> or <img> resolves its own URL (against <base> too), faster than parsing it again here.
+    // An HTML <a> or <img> resolves its own URL (against <base> too), faster than parsing it again here. For a
+    // URL it cannot parse it gives the attribute as written, which is then trimmed as snapshot.py keeps it.
     if (tag === "a" && href !== null) {
       const resolved = href.trim() && typeof el.href === "string" ? el.href : absolute(cut(href), el.baseURI);
-      entry.href = resolved.slice(0, L.MAX_ATTR_CHARS);
+      entry.href = (resolved === href ? cut(href) : resolved).slice(0, L.MAX_ATTR_CHARS);
       if (rel !== null && rel.trim()) entry.rel = cut(rel);
     } else if (tag === "time") {
       if (datetime !== null && datetime.trim()) entry.datetime = cut(datetime);
@@ -168,7 +169,7 @@
       const [source, fromSrc] = imageSource(el);
       if (source) {
         const resolved = fromSrc && typeof el.src === "string" ? el.src : absolute(source, el.baseURI);
-        entry.src = resolved.slice(0, L.MAX_ATTR_CHARS);
+        entry.src = (resolved === el.getAttribute("src") ? source : resolved).slice(0, L.MAX_ATTR_CHARS);
       }
       if (alt !== null && alt.trim()) entry.alt = cut(alt);
     }
@@ -255,7 +256,8 @@
       const href = cut(el.getAttribute("href"));
       if (href && rel.toLowerCase().split(/\s+/).some((r) => LINK_RELS.has(r)) && outsideNoscript(el)) {
         const resolved = typeof el.href === "string" && el.href ? el.href : absolute(href, el.baseURI);
-        links.push({ rel, href: resolved.slice(0, L.MAX_ATTR_CHARS) });
+        const written = resolved === el.getAttribute("href");  // a URL the browser cannot parse: trimmed
+        links.push({ rel, href: (written ? href : resolved).slice(0, L.MAX_ATTR_CHARS) });
       }
     }
     const jsonLd = [];

@@ -32,7 +32,6 @@ LIST_TAGS = frozenset("ul ol dl li dt dd menu".split())
 TABLE_TAGS = frozenset("table thead tbody tfoot tr td th caption".split())
 
 _SPACE = re.compile(r"[\s\u200b]+")
-_NEWLINES = re.compile(r" *\n[ \n]*")
 
 
 @dataclass
@@ -61,7 +60,9 @@ def _clean(parts: list[str | None]) -> str:
     else:
         text = "".join("\n" if p is None else _SPACE.sub(" ", p) for p in parts)
     if "\n" in text:  # only a <br> leaves a newline once whitespace runs are folded
-        text = _NEWLINES.sub("\n", text)
+        # Each line without the spaces at its ends, empty lines dropped. Not a regex: the spaces of many
+        # text nodes join into one long run, and ` *\n` tried at each of its spaces took quadratic time.
+        text = "\n".join(line for line in (part.strip(" ") for part in text.split("\n")) if line)
     return text.strip()
 
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import codecs
 import re
-from urllib.parse import urljoin
 
 from selectolax.lexbor import LexborHTMLParser
 
 from .. import limits
+from .page_values import join_url, text_codec
 
 FORMAT = "pith-snapshot"
 VERSION = 2
@@ -42,33 +42,20 @@ _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_:.\-
 _BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
 
 
-def _encoding(label: str) -> str | None:
-    """The Python codec a browser would use for a charset label; None for a name no text codec knows (the
-    label comes from the page or its server: "base64", "idna" or "undefined" must not fail the page)."""
-    try:
-        encoding = codecs.lookup(label.strip().lower()).name
-        b"\xe9".decode(encoding, errors="replace")  # bytes-to-bytes codecs refuse, as do those without "replace"
-    except (LookupError, UnicodeError, ValueError):
-        return None
-    if encoding in ("latin-1", "iso8859-1", "ascii"):
-        return "cp1252"  # what browsers actually use for these labels
-    return encoding
-
-
 def decode_html(data: bytes | str, charset: str | None = None) -> str:
     """Bytes -> text the way a browser would: a BOM first, then the HTTP charset (`charset`, from the
     Content-Type the page was served with), then a meta charset, then UTF-8, then cp1252. An unknown charset
-    name is passed over, as browsers do."""
+    name (`rot13`, `base64`, `undefined`) is passed over, as browsers do: decoding never raises."""
     if isinstance(data, str):
         return data
     for bom, encoding in _BOMS:
         if data.startswith(bom):
             return data[len(bom):].decode(encoding, errors="replace")
-    encoding = _encoding(charset) if charset else None
+    encoding = text_codec(charset)
     if encoding:
         return data.decode(encoding, errors="replace")
     match = _META_CHARSET.search(data[:4096])
-    encoding = _encoding(match.group(1).decode("ascii", "replace")) if match else None
+    encoding = text_codec(match.group(1).decode("ascii")) if match else None
     if encoding:
         if encoding.startswith("utf-16"):
             encoding = "utf-8"  # a meta tag read as ASCII cannot be UTF-16 (HTML spec)
@@ -133,7 +120,7 @@ def _picture_srcsets(node) -> list[str]:
 def _join(base: str, ref: str, joined: dict[str, str]) -> str:
     url = joined.get(ref)
     if url is None:
-        url = joined[ref] = urljoin(base, ref)[: limits.MAX_ATTR_CHARS]
+        url = joined[ref] = (join_url(base, ref) or ref)[: limits.MAX_ATTR_CHARS]  # as written if unparsable
     return url
 
 
@@ -174,7 +161,7 @@ def _link_entry(node, base: str | None) -> dict | None:
     rel, href = _attr(node.attributes.get("rel")), _attr(node.attributes.get("href"))
     if not href or LINK_RELS.isdisjoint(rel.lower().split()):
         return None
-    return {"rel": rel, "href": urljoin(base, href)[: limits.MAX_ATTR_CHARS] if base else href}
+    return {"rel": rel, "href": (join_url(base, href) or href)[: limits.MAX_ATTR_CHARS]}
 
 
 def _json_ld_entry(node, base: str | None) -> str | None:
@@ -216,7 +203,8 @@ def snapshot_from_html(html: bytes | str, url: str | None = None, charset: str |
             title = " ".join(title_node.text(deep=True).split())[:4096] or None
         base_node = head.css_first("base[href]")
         if base_node is not None and url:
-            base = urljoin(url, _attr(base_node.attributes.get("href")))
+            # A <base> no parser accepts leaves every link as written, as Chromium does.
+            base = join_url(url, _attr(base_node.attributes.get("href")))
     direction = None
     if root is not None:
         lang = _attr(root.attributes.get("lang"))[:64] or None
@@ -225,7 +213,7 @@ def snapshot_from_html(html: bytes | str, url: str | None = None, charset: str |
     nodes: list[dict] = []
     truncated = False
     total_text = 0
-    joined: dict[str, str] = {}  # href -> absolute URL: menus repeat links, and urljoin is slow
+    joined: dict[str, str] = {}  # href -> absolute URL: menus repeat links, and joining is slow
     in_pre: set[int] = set()     # <pre> elements and everything inside them: there whitespace is content
     # (lexbor node, parent id, depth). A popped node pushes its next sibling, then its first child, so pops
     # come in document order without collecting children.

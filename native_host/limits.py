@@ -38,7 +38,7 @@ PAGE_TIME_LIMIT_S = 20.0
 RAY_CONNECT_TIMEOUT_S = 10.0   # to reach --ray-address before handing it to Ray (which retries for minutes)
 
 # Native messaging.
-MAX_REQUEST_BYTES = 64 * 1024 * 1024   # browser -> host cap of Chromium and Firefox
+MAX_REQUEST_BYTES = 64 * 1024 * 1024   # browser -> host: Chromium's cap (Firefox sends up to 4 GiB)
 MAX_REPLY_FRAME_BYTES = 1024 * 1024    # host -> browser cap; longer answers are chunked
 HOST_IDLE_TIMEOUT_S = 600.0            # the host exits after this long without a request (0 = never)
 HOST_QUEUE_DEPTH = 2                   # decoded requests waiting for the worker; the reader blocks beyond it

@@ -38,7 +38,6 @@ def test_frames_round_trip_with_a_native_order_length():
 @pytest.mark.parametrize("data, fragment", [
     (b"\x05\x00", "frame header"),
     (struct.pack("=I", 10) + b"abc", "3 of 10 bytes"),
-    (struct.pack("=I", 500) + b"x" * 20, "over-limit frame (20 of 500"),
 ])
 def test_end_of_input_inside_a_frame_is_an_unclean_close_with_a_reason(data, fragment):
     with pytest.raises(StreamClosed) as closed:
@@ -47,12 +46,41 @@ def test_end_of_input_inside_a_frame_is_an_unclean_close_with_a_reason(data, fra
     assert fragment in closed.value.reason
 
 
-def test_an_over_limit_frame_is_skipped_and_the_next_one_still_reads():
+def test_an_over_limit_length_is_refused_before_any_of_its_bytes_is_read():
     stream = io.BytesIO(frame(b"y" * 300) + frame(b"{}"))
     with pytest.raises(TooLargeError) as err:
         read_frame(stream, 100)
     assert err.value.code == "too_large" and "300 bytes" in err.value.message
-    assert bytes(read_frame(stream, 100)) == b"{}"
+    assert stream.tell() == 4  # just past the header: nothing of the 300 bytes was waited for
+
+
+def test_an_over_limit_length_whose_bytes_never_come_is_refused_at_once():
+    """A corrupt header announces gigabytes nobody sends: reading it must not wait for them. On a real pipe
+    kept open (the reader thread is only released by closing it, should the read block)."""
+    import os
+    import threading
+
+    read_end, write_end = os.pipe()
+    outcome = []
+    with open(read_end, "rb", buffering=0) as stream, open(write_end, "wb", buffering=0) as writer:
+        writer.write(struct.pack("=I", 2**31))
+        reader = threading.Thread(target=lambda: outcome.append(_raised(read_frame, stream, limits.MAX_REQUEST_BYTES)),
+                                  daemon=True)
+        reader.start()
+        reader.join(timeout=30)
+        hung = reader.is_alive()
+        writer.close()  # releases a reader that is still waiting
+        reader.join(timeout=30)
+    assert not hung, "read_frame waited for the bytes an over-limit header announced"
+    assert outcome == ["too_large"]
+
+
+def _raised(function, *args):
+    try:
+        function(*args)
+    except ProtocolError as exc:
+        return exc.code
+    return None
 
 
 @pytest.mark.parametrize("payload, fragment", [
@@ -161,7 +189,7 @@ def test_replies_carry_only_what_was_wanted(want, present, absent):
 class _BrokenEngine:
     """An engine whose extraction fails the way a bug would, to exercise the `internal` path."""
 
-    info = {"model_id": "failing-engine", "providers": ["CPUExecutionProvider"], "version": "0.1.0"}
+    info = {"model_id": "failing-engine", "providers": ["CPUExecutionProvider"], "version": "0"}
 
     def get(self):
         return self
@@ -214,6 +242,15 @@ def test_json_lines_transport_skips_blank_lines_and_answers_one_line_each():
     data = b'\n{"v":1,"id":1,"type":"extract","snapshot":{}}\n\n{"v":1,"id":2,"type":"nope"}\n'
     lines = _serve(JsonLinesTransport, data, _RefusingEngine()).splitlines()
     assert [json.loads(line)["error"]["code"] for line in lines] == ["bad_snapshot", "unknown_type"]
+
+
+def test_json_lines_transport_refuses_a_long_line_and_reads_on_from_the_next(monkeypatch):
+    """A line ends where its newline is, so unlike a frame the next request can be found: it is answered."""
+    monkeypatch.setattr(limits, "MAX_REQUEST_BYTES", 1000)
+    data = b'{"v":1,"id":1,"type":"hello","pad":"' + b"x" * 5000 + b'"}\n{"v":1,"id":2,"type":"nope"}\n'
+    lines = _serve(JsonLinesTransport, data, _RefusingEngine()).splitlines()
+    assert [(json.loads(line)["id"], json.loads(line)["error"]["code"]) for line in lines] == [
+        (None, "too_large"), (2, "unknown_type")]
 
 
 @pytest.mark.parametrize("caller, allowed", [

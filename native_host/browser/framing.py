@@ -1,9 +1,10 @@
 """Native-messaging framing: a 32-bit length in native byte order, then that many bytes of UTF-8 JSON.
 
 Both ends of a pipe can misbehave (a browser killed mid-message, a script writing garbage), so reading
-never trusts the length blindly: an over-limit frame is skipped without being held in memory and reported
-as `too_large`, an end of input inside a frame ends the session with a reason for the log, and a frame that
-is not UTF-8 JSON becomes a `bad_request` the host answers. Nothing here ever writes to stdout on its own.
+never trusts the length blindly: a length over the limit is reported as `too_large` at once, before any of
+its bytes are read (the host then ends the session: docs/protocol.md says why), an end of input inside a
+frame ends the session with a reason for the log, and a frame that is not UTF-8 JSON becomes a
+`bad_request` the host answers. Nothing here ever writes to stdout on its own.
 """
 
 from __future__ import annotations
@@ -42,22 +43,10 @@ def _read_into(stream: BinaryIO, view: memoryview, on_progress: Callable[[], Non
     return got
 
 
-def _skip(stream: BinaryIO, length: int, on_progress: Callable[[], None] | None) -> int:
-    """Read and drop `length` bytes a piece at a time; returns how many there were before the end of input."""
-    scratch = memoryview(bytearray(min(length, READ_PIECE)))
-    skipped = 0
-    while skipped < length:
-        want = min(length - skipped, len(scratch))
-        n = _read_into(stream, scratch[:want], on_progress)
-        skipped += n
-        if n < want:
-            break
-    return skipped
-
-
 def read_frame(stream: BinaryIO, max_bytes: int, on_progress: Callable[[], None] | None = None) -> bytearray:
-    """The next frame's payload. Raises StreamClosed at the end of input, TooLargeError for a frame over
-    `max_bytes` (already skipped, so the next frame can be read)."""
+    """The next frame's payload. Raises StreamClosed at the end of input, and TooLargeError as soon as a
+    header announces more than `max_bytes`: none of those bytes is waited for, so the stream is left just
+    after the header, and where the next frame starts is unknown."""
     header = bytearray(HEADER.size)
     got = _read_into(stream, memoryview(header), None)
     if got == 0:
@@ -66,9 +55,6 @@ def read_frame(stream: BinaryIO, max_bytes: int, on_progress: Callable[[], None]
         raise StreamClosed(f"input closed inside a frame header ({got} of {HEADER.size} bytes)", clean=False)
     (length,) = HEADER.unpack(header)
     if length > max_bytes:
-        skipped = _skip(stream, length, on_progress)
-        if skipped < length:
-            raise StreamClosed(f"input closed inside an over-limit frame ({skipped} of {length} bytes)", clean=False)
         raise TooLargeError(f"message of {length} bytes is over the limit of {max_bytes} bytes; "
                             "send a smaller snapshot (the extension trims pages to docs/snapshot.md's limits)")
     payload = bytearray(length)

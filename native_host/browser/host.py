@@ -31,7 +31,12 @@ log = logging.getLogger(__name__)
 
 
 class Transport(Protocol):
-    def read(self, on_progress: Callable[[], None]) -> bytes | bytearray: ...
+    def read(self, on_progress: Callable[[], None]) -> bytes | bytearray:
+        """The next request's bytes; TooLargeError as soon as it is known to be over the limit."""
+
+    def resume(self, on_progress: Callable[[], None]) -> bool:
+        """After a TooLargeError (already answered): skip to the next request; False when where it starts
+        cannot be known, which ends the session."""
 
     def write(self, reply: dict) -> None: ...
 
@@ -44,6 +49,11 @@ class FramedTransport:
 
     def read(self, on_progress: Callable[[], None]) -> bytearray:
         return read_frame(self.inp, limits.MAX_REQUEST_BYTES, on_progress)
+
+    def resume(self, on_progress: Callable[[], None]) -> bool:
+        """Never: only the length says where the next frame starts, and this one cannot be trusted (a browser
+        sends no such frame; a corrupt header does, and skipping its length would swallow real requests)."""
+        return False
 
     def write(self, reply: dict) -> None:
         for payload in reply_payloads(reply, self.frame_cap):
@@ -63,12 +73,20 @@ class JsonLinesTransport:
                 raise StreamClosed("input closed", clean=True)
             on_progress()
             if len(line) > limits.MAX_REQUEST_BYTES and not line.endswith(b"\n"):
-                while line and not line.endswith(b"\n"):
-                    line = self.inp.readline(READ_PIECE)
                 raise TooLargeError(f"request line over the limit of {limits.MAX_REQUEST_BYTES} bytes; "
                                     "send a smaller snapshot")
             if line.strip():
                 return line
+
+    def resume(self, on_progress: Callable[[], None]) -> bool:
+        """The rest of the long line is read and dropped a piece at a time; the next line is the next request."""
+        line = b""
+        while not line.endswith(b"\n"):
+            line = self.inp.readline(READ_PIECE)
+            if not line:
+                break
+            on_progress()
+        return True
 
     def write(self, reply: dict) -> None:
         self.out.write(encode_message(reply) + b"\n")
@@ -101,11 +119,18 @@ class Server:
     def _read_loop(self) -> None:
         while True:
             try:
-                payload = self.transport.read(self._touch)
-            except TooLargeError as exc:
-                log.warning("refused a message: %s", exc.message)
-                self.inbox.put(error_reply(None, exc))
-                continue
+                try:
+                    payload = self.transport.read(self._touch)
+                except TooLargeError as exc:
+                    # Answered at once: the rest of the message may never come (a corrupt length announces
+                    # gigabytes nobody sends), and the caller must not wait on it.
+                    log.warning("refused a message: %s", exc.message)
+                    self.inbox.put(error_reply(None, exc))
+                    if self.transport.resume(self._touch):
+                        continue
+                    self.inbox.put(Closed("a frame's length was over the limit, so where the next frame starts "
+                                          "cannot be known", False))
+                    return
             except StreamClosed as exc:
                 self.inbox.put(Closed(exc.reason, exc.clean))
                 return

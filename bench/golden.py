@@ -9,9 +9,14 @@ model inputs (features.PageInputs) and the whole extraction result but its timin
 equal, float arrays equal within 1e-6; everything else equal. Speed work must not move the model's inputs:
 the shipped model (and the one being retrained) was trained on exactly these.
 
-`pin` writes the same for the repository's own pages as JSON, which tests/test_pinned_stages.py checks on
-every run. Token and class-word ids and the extraction result depend on the model's assets, so the file also
-records the assets' digests: those parts are compared only while the assets are the ones pinned.
+`pin` writes the repository's own pages' stages as JSON, which tests/test_pinned_stages.py checks on every
+run, on any machine: snapshots, blocks and model inputs exactly; the model's scores within SCORE_TOLERANCE
+(int8 kernels differ by CPU instruction set: AVX2 and AVX-512-VNNI round differently, in the third or fourth
+decimal); the main/not-main decision of each block exactly, but only where its pinned score sits at least
+DECISION_MARGIN from the threshold (blocks nearer are marked undecided, null); and the result (decisions,
+metadata, article) exactly, rebuilt from the pinned scores without the model. Token and class-word ids and
+the scores depend on the model's assets, so the file records their digests: those parts are compared only
+while the assets are the pinned ones. A retrained model is re-pinned with `python -m bench.golden pin`.
 """
 
 from __future__ import annotations
@@ -29,6 +34,13 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 ARRAYS = ("text_ids", "tag_ids", "class_ids", "class_level", "numeric")
 PINNED = ROOT / "tests" / "pinned" / "stages.json"
+PAGE_URL = "https://pages.example/"  # a pinned page's URL: this and its file name
+# A score may move this much between CPUs: over twice the largest difference seen between two machines' int8
+# kernels (0.0087: pins made on one CPU, read on an AMD EPYC), and well inside DECISION_MARGIN, so no score
+# within it can flip a pinned decision.
+SCORE_TOLERANCE = 0.02
+# A block's decision is pinned only when its main score is at least this far from the threshold.
+DECISION_MARGIN = 0.05
 
 
 def pages(every: int) -> list[tuple[str, str | bytes, str | None]]:
@@ -70,20 +82,41 @@ def repo_pages() -> list[Path]:
 
 
 def pinned(extractor) -> dict:
-    """Every stage's output for the repository's pages, as JSON-ready data."""
-    out = {"assets": asset_digests(extractor.model.dir), "pages": {}}
+    """Every stage's output for the repository's pages, as JSON-ready data: the stages of `outputs`, the
+    model's scores, the decisions that sit clear of the threshold, and the result built from those scores."""
+    from native_host.pipeline.blocks import blocks_from_snapshot
+    from native_host.pipeline.extractor import result_from_scores
+
+    out = {"assets": asset_digests(extractor.model.dir), "threshold": extractor.threshold,
+           "labels": list(extractor.model.labels), "score_tolerance": SCORE_TOLERANCE,
+           "decision_margin": DECISION_MARGIN, "pages": {}}
     for path in repo_pages():
-        stages = outputs(extractor, path.read_bytes(), "https://pages.example/" + path.name)
+        stages = outputs(extractor, path.read_bytes(), PAGE_URL + path.name)
+        snapshot = stages["snapshot"]
+        blocks = blocks_from_snapshot(snapshot)
+        scores = extractor.model.scores(extractor.featurize(snapshot, blocks))
         stages["inputs"] = {name: a.tolist() for name, a in stages["inputs"].items()}
+        stages["scores"] = scores.tolist()
+        stages["decided"] = decisions(scores[:, 0].tolist(), extractor.threshold)
+        stages["result"] = result_from_scores(snapshot, blocks, scores, extractor.model.labels,
+                                              extractor.threshold).to_dict()
+        stages["result"].pop("timings")
         out["pages"][str(path.relative_to(ROOT))] = stages
     return out
+
+
+def decisions(main_scores: list[float], threshold: float) -> list[bool | None]:
+    """Each block's main decision, or None where its score sits within DECISION_MARGIN of the threshold:
+    another CPU's rounding could flip it, so it is not pinned."""
+    return [None if abs(s - threshold) < DECISION_MARGIN else s >= threshold for s in main_scores]
 
 
 def _pinned_json(data: dict) -> str:
     """One line per page, so a change to one page's stages reads as one line of the diff."""
     pages = ",\n".join(f"  {json.dumps(name)}: {json.dumps(stages, ensure_ascii=False, separators=(',', ':'))}"
                         for name, stages in data["pages"].items())
-    return f'{{\n "assets": {json.dumps(data["assets"])},\n "pages": {{\n{pages}\n }}\n}}\n'
+    head = "".join(f" {json.dumps(key)}: {json.dumps(value)},\n" for key, value in data.items() if key != "pages")
+    return f'{{\n{head} "pages": {{\n{pages}\n }}\n}}\n'
 
 
 def differences(before: dict, after: dict) -> list[str]:
@@ -112,9 +145,13 @@ def main(argv: list[str] | None = None) -> int:
 
     extractor = Extractor()
     if args.action == "pin":
+        data = pinned(extractor)
         PINNED.parent.mkdir(parents=True, exist_ok=True)
-        PINNED.write_text(_pinned_json(pinned(extractor)), encoding="utf-8")
-        print(f"golden: {PINNED.relative_to(ROOT)} rewritten")
+        PINNED.write_text(_pinned_json(data), encoding="utf-8")
+        decided = [d for page in data["pages"].values() for d in page["decided"]]
+        print(f"golden: {PINNED.relative_to(ROOT)} rewritten: {len(data['pages'])} pages, {len(decided)} blocks, "
+              f"{decided.count(None)} within {DECISION_MARGIN} of the threshold {data['threshold']:.4f} (not pinned "
+              "as decisions)")
         return 0
     if args.path is None:
         ap.error(f"{args.action} needs a path")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import time
 from pathlib import Path
 from typing import Iterator
 
@@ -61,18 +60,21 @@ def open_popup(b: ExtensionBrowser, page: Tab) -> Tab:
 
 
 def wait_for_download(b: ExtensionBrowser, download_id: int) -> dict:
-    """The downloads API's item once it is no longer in progress."""
+    """The downloads API's item once it is no longer in progress (a state saying so after 30 s)."""
     return b.call("""async (id) => {
-        for (;;) {
+        for (const deadline = Date.now() + 30000; Date.now() < deadline;) {
           const [d] = await api.downloads.search({id});
           if (d && d.state !== 'in_progress') return d;
           await new Promise((r) => setTimeout(r, 100));
-        }}""", download_id)
+        }
+        return {state: 'still in progress after 30 s'};
+      }""", download_id)
 
 
-def settle() -> None:
-    """Give a payload, were there one, the chance to run before looking (security tests only)."""
-    time.sleep(0.5)
+def settle_images(tab: Tab) -> None:
+    """Wait until every image of `tab` has loaded or failed (lazy ones are made eager, so none waits for a
+    scroll): an error handler, were one left, has run by then. A condition, not a sleep."""
+    tab.wait_for("() => [...document.images].every((img) => { img.loading = 'eager'; return img.complete; })")
 
 
 def close(*tabs: Tab) -> None:

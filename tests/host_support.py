@@ -1,9 +1,9 @@
 """What the host, doctor and install tests share: a model to run, pages to send, a host to start.
 
-The host tests run the real pipeline. They use the shipped model when it is in native_host/assets; before
-it lands, a stand-in model generated here: a real int8-free ONNX graph over the real feature inputs
-(labels = numeric @ W + b, "main" rising with a block's length), with a real tokenizer and class vocabulary,
-so everything from framing to article building runs for real.
+The host tests run the real pipeline on a stand-in model generated here: a real int8-free ONNX graph over
+the real feature inputs (labels = numeric @ W + b, "main" rising with a block's length: a block of about 55
+characters or more is main), with a real tokenizer and class vocabulary, so everything from framing to
+article building runs for real, and what these tests expect never moves when the shipped model is retrained.
 """
 
 from __future__ import annotations
@@ -16,12 +16,8 @@ import numpy as np
 from native_host.browser.client import HostProcess, host_command
 from native_host.pipeline.features import NUMERIC
 from native_host.browser.identity import chromium_origin
-from native_host.pipeline.inference import CLASS_VOCAB_FILE, CONFIG_FILE, INPUT_NAMES, MODEL_FILE, TOKENIZER_FILE, default_model_dir
+from native_host.pipeline.inference import CLASS_VOCAB_FILE, CONFIG_FILE, INPUT_NAMES, MODEL_FILE, TOKENIZER_FILE
 from native_host.result import LABELS
-
-
-def shipped_model_present() -> bool:
-    return (default_model_dir() / MODEL_FILE).is_file() and (default_model_dir() / CONFIG_FILE).is_file()
 
 
 def write_standin_model(directory: Path) -> Path:
@@ -71,12 +67,13 @@ def write_failing_model(directory: Path) -> Path:
     return directory
 
 
-def model_dir_for_tests(tmp_root: Path) -> str | None:
-    """None (the shipped model) when it is there, else a stand-in written under tmp_root."""
-    return None if shipped_model_present() else str(write_standin_model(tmp_root / "standin-model"))
+def standin_model(tmp_root: Path) -> str:
+    """The stand-in model, written under tmp_root: its directory, for --model-dir or PITH_MODEL_DIR."""
+    return str(write_standin_model(tmp_root / "standin-model"))
 
 
 def start_host(log_dir: Path, model_dir: str | None, *options: str, caller=(chromium_origin(),)) -> HostProcess:
+    """A host on `model_dir` (None: the shipped model), logging under log_dir."""
     env = {"PITH_LOG_DIR": str(log_dir)}
     if model_dir:
         env["PITH_MODEL_DIR"] = model_dir

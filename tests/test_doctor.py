@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from host_support import model_dir_for_tests
+from host_support import standin_model
 from native_host.cli.main import main
 from native_host.cli.install import BY_NAME
 
@@ -16,7 +16,7 @@ BROWSERS = sorted(BY_NAME)
 
 @pytest.fixture(scope="module")
 def model_dir(tmp_path_factory):
-    return model_dir_for_tests(tmp_path_factory.mktemp("model"))
+    return standin_model(tmp_path_factory.mktemp("model"))
 
 
 @pytest.fixture

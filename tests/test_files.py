@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from filename_cases import FILENAME_CASES
-from host_support import article_html, model_dir_for_tests
+from host_support import article_html, standin_model
 from native_host import limits
 from native_host.cli.main import main as pith
 from native_host.errors import InputError
@@ -24,6 +24,7 @@ from native_host.cli.files import WINDOWS_RESERVED, replaced_atomically, safe_fi
 
 SAVE_JS = Path(__file__).resolve().parents[1] / "extension" / "background" / "save.js"
 NODE = shutil.which("node")
+needs_node = pytest.mark.skipif(NODE is None, reason="needs node (Debian's nodejs: scripts/test.sh installs it)")
 
 
 @pytest.mark.parametrize("title, name", FILENAME_CASES)
@@ -42,7 +43,7 @@ def _js_names(titles: list[str | None]) -> list[str]:
     return json.loads(done.stdout)
 
 
-@pytest.mark.skipif(NODE is None, reason="needs node")
+@needs_node
 def test_the_extension_gives_the_same_names():
     titles = [t for t, _ in FILENAME_CASES]
     assert _js_names(titles) == [name for _, name in FILENAME_CASES]
@@ -61,7 +62,7 @@ def _is_safe(name: str) -> bool:
             and all(unicodedata.category(c)[0] in "LMN" or c in " _-.,()[]" for c in stem))
 
 
-@pytest.mark.skipif(NODE is None, reason="needs node")
+@needs_node
 @settings(max_examples=int(os.environ.get("PITH_FUZZ_EXAMPLES", "3")), deadline=None)
 @given(_titles)
 def test_any_title_gives_a_safe_name_and_the_same_one_in_both_languages(titles):
@@ -122,7 +123,7 @@ def page_dir(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def model_args(tmp_path_factory):
-    model_dir = model_dir_for_tests(tmp_path_factory.mktemp("model"))
+    model_dir = standin_model(tmp_path_factory.mktemp("model"))
     return ["--model-dir", model_dir] if model_dir else []
 
 

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from host_support import model_dir_for_tests
+from host_support import standin_model
 from native_host import limits
 from native_host.errors import SnapshotError
 from native_host.browser.framing import HEADER, StreamClosed, decode_message, encode_message, frame, read_frame
@@ -36,7 +36,7 @@ ALL_WANTS = frozenset({"highlight", "article", "text", "markdown"})
 
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory):
-    return LazyExtractor(model_dir_for_tests(tmp_path_factory.mktemp("model")))
+    return LazyExtractor(standin_model(tmp_path_factory.mktemp("model")))
 
 
 # --- frames -------------------------------------------------------------------------------------------------

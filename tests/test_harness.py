@@ -159,9 +159,9 @@ def test_no_page_to_score_fails(tmp_path, monkeypatch, capsys):
 
 
 def test_pith_through_the_harness(data, tmp_path):
-    from host_support import model_dir_for_tests
+    from host_support import standin_model
 
-    model_dir = model_dir_for_tests(tmp_path)  # the shipped model once it is there, else a stand-in
+    model_dir = standin_model(tmp_path)
     name = f"pith:{model_dir}" if model_dir else "pith"
     rc, out, jsonl = run(tmp_path, "--extractors", name)
     report = out.read_text()

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from host_support import article_html, model_dir_for_tests, start_host
-from native_host import snapshot_from_html, limits
+from host_support import article_html, standin_model, start_host
+from native_host import __version__, snapshot_from_html, limits
 from native_host.browser.client import host_command
 from native_host.browser.framing import HEADER, StreamClosed, encode_message, frame, read_frame
 from native_host.browser.identity import FIREFOX_EXTENSION_ID
@@ -22,7 +22,7 @@ ERROR_CODES = {"bad_snapshot", "bad_request", "unknown_type", "unsupported_versi
 
 @pytest.fixture(scope="module")
 def model_dir(tmp_path_factory):
-    return model_dir_for_tests(tmp_path_factory.mktemp("model"))
+    return standin_model(tmp_path_factory.mktemp("model"))
 
 
 @pytest.fixture
@@ -43,7 +43,7 @@ def _extract(rid: int, snapshot: dict, want: list[str]) -> dict:
 def test_hello_names_the_version_protocol_and_model(host):
     reply = host.request({"v": 1, "id": 1, "type": "hello"})
     assert reply["type"] == "hello" and reply["id"] == 1 and reply["v"] == 1
-    assert reply["protocol"] == 1 and reply["version"] == "0.1.0"
+    assert reply["protocol"] == 1 and reply["version"] == __version__
     assert reply["model_id"] and "CPUExecutionProvider" in reply["providers"]
 
 
@@ -138,16 +138,39 @@ def test_every_bad_request_gets_its_error_code_and_the_host_goes_on(host, small_
     assert host.request({"v": 1, "id": 55, "type": "hello"})["type"] == "hello"
 
 
-def test_an_over_limit_message_is_refused_as_too_large_and_skipped(host):
-    size = limits.MAX_REQUEST_BYTES + 1
-    writer = threading.Thread(target=lambda: (host.send_raw(HEADER.pack(size)), host.send_raw(b" " * size),
-                                              host.send({"v": 1, "id": 60, "type": "hello"})))
-    writer.start()
-    refused = host.receive()
-    hello = host.receive()
-    writer.join()
-    assert refused["id"] is None and refused["error"]["code"] == "too_large"
-    assert hello["id"] == 60 and hello["type"] == "hello"
+def test_a_length_over_the_limit_is_answered_at_once_and_ends_the_session(tmp_path, model_dir):
+    """A header announcing more than the limit, and none of its bytes: the reply must not wait for them (it
+    once did, for ever), and the host ends the session, as the stream can no longer be read as frames."""
+    with start_host(tmp_path / "logs", model_dir) as host:
+        assert host.request({"v": 1, "id": 1, "type": "hello"})["type"] == "hello"
+        host.send_raw(HEADER.pack(limits.MAX_REQUEST_BYTES + 1))  # input stays open: nothing else comes
+        refused = receive_within(host, 60)
+        assert refused["id"] is None and refused["error"]["code"] == "too_large"
+        assert host.wait(timeout=60) == 1
+    log = (tmp_path / "logs" / "host.log").read_text()
+    assert "where the next frame starts cannot be known" in log and "Traceback" not in log
+
+
+def receive_within(host, seconds: float) -> dict:
+    """The host's next reply; fails (stopping the host, which frees the waiting read) after `seconds`."""
+    got: list = []
+
+    def receive() -> None:
+        try:
+            got.append(host.receive())
+        except EOFError as exc:
+            got.append(exc)
+
+    reader = threading.Thread(target=receive, daemon=True)
+    reader.start()
+    reader.join(timeout=seconds)
+    if reader.is_alive():
+        host.proc.kill()
+        reader.join(timeout=10)
+        raise AssertionError(f"no reply within {seconds} s")
+    if isinstance(got[0], EOFError):
+        raise got[0]
+    return got[0]
 
 
 def test_a_missing_model_is_model_unavailable_naming_pith_doctor(tmp_path, small_snapshot):

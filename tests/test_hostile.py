@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bench.hostile import CASES, run_case
-from host_support import model_dir_for_tests
+from host_support import standin_model
 from native_host import limits
 
 SCALE = 0.02           # 20,000 elements, 2,000-deep nesting, a 2 MB text node...
@@ -17,7 +17,7 @@ MAX_PEAK_MB = 1024.0
 
 @pytest.fixture(scope="module")
 def env(tmp_path_factory):
-    model_dir = model_dir_for_tests(tmp_path_factory.mktemp("model"))
+    model_dir = standin_model(tmp_path_factory.mktemp("model"))
     return {"PITH_LOG_DIR": str(tmp_path_factory.mktemp("logs")), **({"PITH_MODEL_DIR": model_dir} if model_dir else {})}
 
 

@@ -173,7 +173,7 @@ self.probe = (requests) => new Promise((resolve) => {
 def test_chromium_starts_the_installed_host_and_receives_a_chunked_article(tmp_path, home):
     """Real Chromium, a probe extension with Pith's key, the manifest `pith install --user-data-dir` wrote."""
     from export.browsers import chromium
-    from host_support import article_html, model_dir_for_tests
+    from host_support import article_html, standin_model
     from native_host import snapshot_from_html
     from native_host.browser.identity import EXTENSION_PUBLIC_KEY
 
@@ -185,7 +185,7 @@ def test_chromium_starts_the_installed_host_and_receives_a_chunked_article(tmp_p
     (extension / "worker.js").write_text(PROBE_WORKER)
     profile = tmp_path / "profile"
     assert pith(tmp_path, "install", "--user-data-dir", str(profile)) == 0
-    model_dir = model_dir_for_tests(tmp_path)
+    model_dir = standin_model(tmp_path)
     env = {"PITH_LOG_DIR": str(tmp_path / "logs"), **({"PITH_MODEL_DIR": model_dir} if model_dir else {})}
     snapshot = snapshot_from_html(article_html(3_000), url="https://news.example/long")
     requests = [{"v": 1, "id": 1, "type": "hello"},
@@ -223,7 +223,6 @@ def test_firefox_on_a_fresh_home_is_found_and_starts_the_host(tmp_path):
     it, and the manifest it writes is the one that Firefox reads: the reader view opens."""
     from browser import PAGES, extension_browser, open_reader, require
     from export.browsers import FIREFOX
-    from host_support import model_dir_for_tests
 
     require("firefox")
     home = tmp_path / "home"
@@ -232,7 +231,7 @@ def test_firefox_on_a_fresh_home_is_found_and_starts_the_host(tmp_path):
                    capture_output=True, timeout=120, check=True)
     assert pith(tmp_path, "install") == 0  # no --browser: found by its profile
     assert (home / EXPECTED["firefox", "linux"] / f"{HOST_NAME}.json").is_file()
-    with extension_browser("firefox", tmp_path, host="missing", model_dir=model_dir_for_tests(tmp_path),
+    with extension_browser("firefox", tmp_path, host="missing", model_dir=None,
                            pages=PAGES) as b:  # "missing": nothing more registered than `pith install` did
         reply, reader = open_reader(b, b.open("article.html"))
         assert "Every evening at dusk" in reader.text("#article")

@@ -97,10 +97,9 @@ def test_web_ext_lint_passes_the_firefox_package(dist):
 def test_firefox_installs_the_xpi_and_runs_it(dist, tmp_path):
     """The packaged add-on itself, installed from the .xpi as a user's browser would: the reader opens."""
     from browser import PAGES, extension_browser, open_reader, require
-    from host_support import model_dir_for_tests
 
     require("firefox")
-    with extension_browser("firefox", tmp_path / "browser", model_dir=model_dir_for_tests(tmp_path), pages=PAGES,
+    with extension_browser("firefox", tmp_path / "browser", model_dir=None, pages=PAGES,
                            extension=dist / "pith-firefox.xpi") as b:
         _, reader = open_reader(b, b.open("article.html"))
         assert "Every evening at dusk" in reader.text("#article")

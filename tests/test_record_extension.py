@@ -12,7 +12,7 @@ import msgpack
 import pytest
 
 from browser import KINDS, PAGES, extension_browser, require
-from host_support import model_dir_for_tests
+from host_support import standin_model
 from export import corpus
 from native_host.cli.main import main as pith_main
 
@@ -32,7 +32,7 @@ def test_recorded_page_replays_to_the_extensions_answer(tmp_path, kind):
     require(kind)
     downloads = tmp_path / "downloads"
     downloads.mkdir()
-    model = model_dir_for_tests(tmp_path)
+    model = standin_model(tmp_path)
     with extension_browser(kind, tmp_path / "browser", model_dir=model, downloads=downloads, pages=PAGES) as b:
         page = b.open("article.html")
         url = page.url

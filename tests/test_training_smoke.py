@@ -1,6 +1,7 @@
 """Training, export and the parity check, end to end on a few real pages (CI does not retrain the model).
 
-Reads the training pages from $PITH_DATA or ../shared/data, as every training command does.
+Reads the training pages from $PITH_DATA or ../shared/data, as every training command does; skipped, saying
+so, where they are not there.
 """
 
 import json
@@ -18,7 +19,7 @@ def run(*args, check=True):
     return proc
 
 
-def test_prepare_train_export_serve(tmp_path):
+def test_prepare_train_export_serve(tmp_path, real_data):
     data, model = tmp_path / "data", tmp_path / "model"
     out = run("export.prepare", "--out", str(data), "--limit", "12", "--workers", "2").stdout
     assert "pages" in out and (data / "tokenizer.json").is_file() and (data / "class_vocab.json").is_file()

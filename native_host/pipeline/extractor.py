@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Collection
+from typing import Callable, Collection, Sequence
 
 import numpy as np
 
 from .. import __version__
 from .article import READER_VIEWS, build_article
-from .blocks import blocks_from_snapshot
+from .blocks import Block, blocks_from_snapshot
 from .decisions import main_blocks
 from .features import Featurizer
 from ..gc_pause import gc_paused
@@ -75,28 +75,37 @@ class Extractor:
         inputs = self.featurize(snapshot, blocks)
         lap("features")
         scores = self.model.scores(inputs)
-        labels = self.model.labels
-        predicted_type = None  # the model's page type (one of PAGE_TYPES), once it has that head
         lap("inference")
-        structured = read_structured(snapshot)  # the page's own word on its type decides the page-level rules
-        page_type = predicted_type or stated_page_type(structured)
-        main = main_blocks(snapshot, blocks, scores, self.threshold, page_type)
-        lap("decisions")
-        meta = read_metadata(snapshot, blocks, main, scores, labels, predicted_type, structured)
-        lap("metadata")
-        header = meta.header_blocks()
-        body = [m and i not in header for i, m in enumerate(main)]  # the header shows those, not the body
-        article = build_article(snapshot, blocks, body, views)
-        lap("article")
-        node_ids = sorted({i for b, m in zip(blocks, main) if m for i in b.node_ids})
-        block_results = [BlockResult(b.index, b.node_ids, b.text, {k: round(v, 4) for k, v in zip(labels, s)}, m)
-                         for b, s, m in zip(blocks, scores.astype(np.float64).tolist(), main)]
+        result = result_from_scores(snapshot, blocks, scores, self.model.labels, self.threshold, views, lap=lap)
         timings["total"] = sum(timings.values())
-        return Result(url=snapshot.get("url"), title=meta.title, byline=meta.byline, lang=meta.lang,
-                      text=article.text, markdown=article.markdown, html=article.html, node_ids=node_ids,
-                      blocks=block_results, timings={k: round(v, 3) for k, v in timings.items()},
-                      truncated=bool(snapshot.get("truncated")) or len(blocks) >= MAX_BLOCKS,
-                      date=meta.date, modified=meta.modified, site_name=meta.site_name, dir=meta.dir,
-                      description=meta.description, image=meta.image, canonical_url=meta.canonical_url,
-                      page_type=meta.page_type, word_count=word_count(article.text),
-                      reading_minutes=reading_minutes(article.text))
+        result.timings = {k: round(v, 3) for k, v in timings.items()}
+        return result
+
+
+def result_from_scores(snapshot: dict, blocks: list[Block], scores: np.ndarray, labels: Sequence[str],
+                       threshold: float, views: Collection[str] = READER_VIEWS, predicted_type: str | None = None,
+                       lap: Callable[[str], None] = lambda stage: None) -> Result:
+    """Everything after the model: decisions, metadata and article from the blocks' scores ([N, len(labels)])
+    and the model's page type (one of PAGE_TYPES, once it has that head). Apart from the model so that it can
+    be checked exactly on pinned scores, whichever CPU made them (tests/test_pinned_stages.py); `lap(stage)`
+    is called as each stage ends, and the timings are the caller's."""
+    structured = read_structured(snapshot)  # the page's own word on its type decides the page-level rules
+    page_type = predicted_type or stated_page_type(structured)
+    main = main_blocks(snapshot, blocks, scores, threshold, page_type)
+    lap("decisions")
+    meta = read_metadata(snapshot, blocks, main, scores, labels, predicted_type, structured)
+    lap("metadata")
+    header = meta.header_blocks()
+    body = [m and i not in header for i, m in enumerate(main)]  # the header shows those, not the body
+    article = build_article(snapshot, blocks, body, views)
+    lap("article")
+    node_ids = sorted({i for b, m in zip(blocks, main) if m for i in b.node_ids})
+    block_results = [BlockResult(b.index, b.node_ids, b.text, {k: round(v, 4) for k, v in zip(labels, s)}, m)
+                     for b, s, m in zip(blocks, scores.astype(np.float64).tolist(), main)]
+    return Result(url=snapshot.get("url"), title=meta.title, byline=meta.byline, lang=meta.lang,
+                  text=article.text, markdown=article.markdown, html=article.html, node_ids=node_ids,
+                  blocks=block_results, truncated=bool(snapshot.get("truncated")) or len(blocks) >= MAX_BLOCKS,
+                  date=meta.date, modified=meta.modified, site_name=meta.site_name, dir=meta.dir,
+                  description=meta.description, image=meta.image, canonical_url=meta.canonical_url,
+                  page_type=meta.page_type, word_count=word_count(article.text),
+                  reading_minutes=reading_minutes(article.text))

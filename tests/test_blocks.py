@@ -1,7 +1,7 @@
 """Segmentation: formatting folds into blocks, block elements split them, menus combine, ids map back."""
 
 from native_host import snapshot_from_html
-from native_host.pipeline.blocks import blocks_from_snapshot
+from native_host.pipeline.blocks import PATH_DEPTH, blocks_from_snapshot
 
 
 def blocks(html, **kw):
@@ -79,6 +79,16 @@ def test_headings_flagged(page):
 
 
 def test_deep_nesting_segments_without_recursion():
-    html = "<div>" * 10_000 + "deep" + "</div>" * 10_000
+    html = "<ul>" + "<div>" * 10_000 + "deep" + "</div>" * 10_000 + "</ul>"
     (b,) = blocks(html)
-    assert b.text == "deep" and len(b.tag_path) > 10_000
+    assert b.text == "deep" and b.depth > 10_000
+    assert b.tag_path == ["div"] * PATH_DEPTH and b.flags["list"]  # the nearest ancestors; flags see all
+
+
+def test_many_blocks_under_deep_nesting_cost_no_more_than_their_nearest_ancestors():
+    """1,500 blocks under 2,000 levels: building each block's whole path cost depth x blocks (10 s on a real
+    page damaged this way), so paths stop PATH_DEPTH ancestors up."""
+    html = "<div class='wrap'>" * 2_000 + "".join(f"<p class='c{i}'>block {i}</p>" for i in range(1_500))
+    got = blocks(html)
+    assert len(got) == 1_500 and all(len(b.tag_path) == PATH_DEPTH for b in got)
+    assert got[7].class_path == ["div.wrap"] * (PATH_DEPTH - 1) + ["p.c7"]

@@ -17,6 +17,7 @@ from host_support import standin_model
 from native_host import Extractor, snapshot_from_html, validate_snapshot
 from native_host.limits import MAX_BLOCK_TEXT
 from native_host.cli.main import main as pith
+from native_host.pipeline.article import MAX_NESTING
 from native_host.pipeline.blocks import blocks_from_snapshot
 from native_host.pipeline.page_values import _BROWSER_CODECS, join_url, text_codec, url_host
 from native_host.pipeline.snapshot import decode_html
@@ -154,6 +155,16 @@ HOSTILE_PAGE = ('<html><head><meta charset="rot13"><base href="http://[base]/"><
                 + '<a href="http://[ccpa-preferences]">Do not sell my data</a></p>'
                 '<table><tr><td colspan="x" rowspan="-1e999" width="50%%">cell</td></tr></table>'
                 '<img src="//ex\u2100mple.com/i.png" srcset="a.png 1x, , [::1 2x" width="NaN"></article></body></html>')
+
+
+def test_formatting_nested_20000_deep_renders_in_linear_time(extractor):
+    """Rendering looks for text under each element it opens: unbounded nesting of <b><i> cost depth squared
+    (39 s at 8,000), so formatting deeper than article.MAX_NESTING is unwrapped to its text."""
+    text = "A long paragraph of the story, well over the stand-in's length, at the bottom of the nesting."
+    with hang_guard(60):
+        result = extractor.extract_html("<p>" + "<b><i>" * 10_000 + text + "</i></b>" * 10_000 + "</p>")
+    assert text in result.html and text in result.markdown
+    assert result.html.count("<strong>") + result.html.count("<em>") <= MAX_NESTING
 
 
 def test_the_extractor_answers_a_page_full_of_bad_values(extractor):

@@ -20,7 +20,7 @@ import pytest
 from bench.golden import (ARRAYS, DECISION_MARGIN, PAGE_URL, PINNED, ROOT, SCORE_TOLERANCE, asset_digests,
                           decisions, outputs)
 from native_host import Extractor
-from native_host.pipeline.blocks import blocks_from_snapshot
+from native_host.pipeline.blocks import PATH_DEPTH, blocks_from_snapshot
 from native_host.pipeline.extractor import result_from_scores
 from native_host.pipeline.snapshot import snapshot_from_html
 
@@ -108,9 +108,10 @@ def test_pinned_decisions_sit_clear_of_the_threshold(pin):
 
 
 def _walk(nodes, i):
-    """Tag path, class path and tag set of node i by the plain walk to the root: the reference."""
+    """Tag path and class path of node i over its nearest PATH_DEPTH ancestors, by the plain walk to the root:
+    the reference."""
     tags, classes = [], []
-    while i >= 0:
+    while i >= 0 and len(tags) < PATH_DEPTH:
         node = nodes[i]
         tags.append(node["tag"])
         if node.get("classes") or node.get("html_id"):
@@ -120,10 +121,11 @@ def _walk(nodes, i):
     return tags[::-1], classes[::-1]
 
 
-@pytest.mark.parametrize("depth", [5, 31, 32, 33, 120])
+@pytest.mark.parametrize("depth", [5, 31, 32, 33, 62, 63, 64, 120])
 def test_block_paths_match_the_plain_walk_at_any_depth(depth):
-    """Owners shallower than blocks.MEMO_DEPTH take memoised paths, deeper ones build theirs: both agree
-    with the walk to the root, on either side of the edge."""
+    """Owners shallower than blocks.MEMO_DEPTH take memoised paths, deeper ones build theirs from their
+    nearest PATH_DEPTH ancestors: both agree with the walk to the root, on either side of each edge, and
+    the flags still see every ancestor."""
     html = "".join(f"<div class='d{k}' id='n{k}'><p>text {k}</p>" if k % 3 else f"<section><b>t{k}</b>"
                    for k in range(depth)) + "<p class='deep'>end</p>"
     snapshot = snapshot_from_html(f"<html><body><ul><li>{html}</li></ul></body></html>")

@@ -288,6 +288,9 @@
     const domNodes = [];
     const parents = [];
     const role = [];    // 2: owns text, 1: an ancestor of an owner, 0: neither (addRenderFields)
+    // Each node's nearest non-inline ancestor-or-self (-1: none), from its parent's as nodes come in document
+    // order: walking up through inline elements per text cost texts x depth on deep inline nesting.
+    const owners = [];
     const frames = [];  // each node's frame offset and window, for the second pass
     const views = [];
     const inPre = new Set();  // <pre> elements and everything inside them: there whitespace is content
@@ -317,13 +320,13 @@
         nodes.push({ id: nodes.length, parent, depth, tag: "#text", text });
         domNodes.push(node);
         parents.push(parent);
+        owners.push(-1);  // a text node is nobody's owner
         role.push(0);
         frames.push(frame);
         views.push(view);
         if (!blank) {
           // The text's owner, as blocks.py finds it: the nearest ancestor that is not an inline element.
-          let owner = parent;
-          while (owner >= 0 && INLINE.has(nodes[owner].tag)) owner = parents[owner];
+          const owner = parent >= 0 ? owners[parent] : -1;
           if (owner >= 0 && role[owner] !== 2) {
             const marked = role[owner] === 1;  // its ancestors are marked already
             role[owner] = 2;
@@ -345,6 +348,7 @@
       nodes.push(entry);
       domNodes.push(node);
       parents.push(parent);
+      owners.push(INLINE.has(entry.tag) ? (parent >= 0 ? owners[parent] : -1) : id);
       role.push(0);
       frames.push(frame);
       views.push(view);

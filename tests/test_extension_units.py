@@ -174,3 +174,13 @@ def test_the_reader_sanitiser_drops_only_the_values_no_parser_accepts(control):
     assert "<a>keep me</a>" in html and 'href="https://news.example/ok"' in html
     assert "<td>cell</td>" in html and '<td colspan="2">two</td>' in html
     assert "gone" not in html and 'src="https://news.example/a/pic.png"' in html and "width" not in html
+
+
+def test_a_snapshot_is_measured_in_utf8_bytes_as_the_host_counts_it(control):
+    """The extension refuses a snapshot over the host's cap before sending it; the host counts UTF-8 bytes,
+    so a CJK page (three bytes a character) must not pass by its length in UTF-16 units."""
+    sizes = control.evaluate("""async () => {
+      const { utf8Bytes } = await import('/background/page.js');
+      return ['abc', 'caf\\u00e9', '\\u65e5\\u672c', '\\ud83d\\ude00', JSON.stringify('\\ud800')].map(utf8Bytes);
+    }""")
+    assert sizes == [3, 5, 6, 4, 8]

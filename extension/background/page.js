@@ -38,13 +38,21 @@ export async function injectContentScripts(tabId) {
   }
 }
 
-/** A fresh snapshot of the page as it is now: {snapshot, bytes, takenAt, ms (the walk), json_ms}. */
+const utf8 = new TextEncoder();
+
+/** The size of `text` in UTF-8, as the host counts a request against its cap: a string's length counts
+ * UTF-16 units, so a CJK page over the cap (three bytes a character) would pass a check by length. */
+export function utf8Bytes(text) {
+  return utf8.encode(text).length;
+}
+
+/** A fresh snapshot of the page as it is now: {snapshot, bytes (UTF-8), takenAt, ms (the walk), json_ms}. */
 export async function takeSnapshot(tabId) {
   await injectContentScripts(tabId);
   const outcome = await call(tabId, "__pithSnapshot", "take");
   if (outcome.error) throw new PithFailure("internal", `reading the page: ${outcome.error}`);
   const { json, ...rest } = outcome.value;
-  return { snapshot: JSON.parse(json), bytes: json.length, ...rest };
+  return { snapshot: JSON.parse(json), bytes: utf8Bytes(json), ...rest };
 }
 
 export async function highlightActive(tabId) {

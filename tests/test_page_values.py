@@ -5,6 +5,8 @@ through snapshot_from_html, the extractor and `pith extract`, then random attrib
 from __future__ import annotations
 
 import html as htmlmod
+import json
+import logging
 import os
 import signal
 from contextlib import contextmanager
@@ -140,6 +142,15 @@ def test_many_text_nodes_of_spaces_before_a_line_break_segment_in_linear_time():
     assert [b.text for b in blocks] == [("a" + " " * 199_990 + "x\nb")[:MAX_BLOCK_TEXT]]
 
 
+def test_metadata_inside_a_deep_noscript_is_left_out_in_linear_time():
+    """20,000 <meta> under 20,000 levels inside <noscript>: a walk to the root per element (or lexbor's
+    descendant selector) cost elements x depth, 7 s at 8,000."""
+    html = "<body><p>x</p><noscript>" + "<div>" * 20_000 + '<meta name="a" content="b">' * 20_000 + "</noscript>"
+    with hang_guard(30):
+        snapshot = snapshot_from_html(html)
+    assert snapshot["meta"] == []
+
+
 @pytest.fixture(scope="module")
 def standin(tmp_path_factory):
     return standin_model(tmp_path_factory.mktemp("model"))
@@ -174,6 +185,31 @@ def test_the_extractor_answers_a_page_full_of_bad_values(extractor):
         assert 'href="http://[ccpa-preferences]"' in result.html
 
 
+@pytest.mark.parametrize("url", [None, BASE])
+def test_metadata_values_no_parser_accepts_cost_only_themselves(extractor, url):
+    """Dates whose month name matched case-insensitively but has no lower-case key ("NİSAN", "ſept"), and
+    URLs no parser accepts, in every place metadata reads them: each value is dropped, no source is lost."""
+    page = ('<html lang="tr"><head><title>Haber | Site</title>'
+            '<meta property="article:published_time" content="3 NİSAN 2024">'
+            '<meta name="date" content="3 ſept 2024"><meta property="og:image" content="http://[x/i.png">'
+            '<link rel="canonical" href="http://[ccpa-preferences]/a">'
+            '<script type="application/ld+json">{"@type": "NewsArticle", "headline": "Haber", '
+            '"datePublished": "NİSAN 3, 2024", "image": "http://[::1", "url": "//ex\u2100mple.com/",'
+            ' "author": {"@type": "Person", "name": "Ayşe Yılmaz", "url": "http://[y"}}</script></head>'
+            '<body><article><h1>Haber</h1><p class="byline">Ayşe Yılmaz, 3 NİSAN 2024</p>'
+            '<p>' + "Uzun bir paragraf, stand-in modelin ana metin sayacağı kadar uzun bir metin. " * 3 + '</p>'
+            '<img src="http://[z/i.png"></article></body></html>')
+    caught = _Caught()
+    engine_log = logging.getLogger("native_host")
+    engine_log.addHandler(caught)
+    try:
+        result = extractor.extract_html(page, url=url)
+    finally:
+        engine_log.removeHandler(caught)
+    assert caught.records == []
+    assert result.title == "Haber" and result.date is None and result.canonical_url is None
+
+
 def test_pith_extract_answers_a_page_full_of_bad_values(tmp_path, standin, capsys):
     page = tmp_path / "page.html"
     page.write_text(HOSTILE_PAGE, encoding="utf-8")
@@ -183,17 +219,34 @@ def test_pith_extract_answers_a_page_full_of_bad_values(tmp_path, standin, capsy
 
 # --- random attribute values ------------------------------------------------------------------------------
 
-TAGS = ["a", "a", "img", "img", "base", "meta", "td", "th", "col", "div", "p", "span", "li", "ol", "iframe",
-        "table", "input", "source", "html", "body", "link", "time", "h1", "br"]
-URL_ATTRS = ["href", "src", "data-src", "srcset"]
+TAGS = ["a", "a", "img", "img", "base", "meta", "meta", "td", "th", "col", "div", "p", "span", "li", "ol", "iframe",
+        "table", "input", "source", "picture", "html", "body", "link", "time", "h1", "br", "figure", "math"]
+URL_ATTRS = ["href", "src", "data-src", "srcset", "data-srcset"]
 OTHER_ATTRS = ["sizes", "class", "id", "style", "charset", "content", "http-equiv", "lang", "dir", "colspan",
                "rowspan", "width", "height", "tabindex", "start", "value", "role", "aria-label", "aria-hidden",
-               "hidden", "type", "alt", "datetime", "rel"]
+               "hidden", "type", "alt", "datetime", "rel", "name", "property", "itemprop", "itemscope", "itemtype"]
 URL_FRAGMENTS = ["http://", "https:", "//", "[", "]", "[::1", "ccpa", "\u2100", "\uff03", "@", ":", ":99999", "%",
-                 "%zz", "\\", "javascript:", "mailto:", "a.png", " 1x", ",", "/", "?", "#", " ", "\x00", "\n"]
+                 "%zz", "\\", "javascript:", "mailto:", "data:", "a.png", " 1x", " 2.5x", " 300w", " 1e9w", ",",
+                 "/", "?", "#", " ", "\x00", "\n"]
+# Numbers, charset labels, styles, and what meta tags and bylines say: names of metadata fields, and dates
+# with month names that case-insensitive matching takes but whose lower case is no month ("NİSAN", "ſept").
 FRAGMENTS = ["1e999", "NaN", "-0", "99999999999999999999", " ", "\x00", "&#0;", "&amp", "\n", "utf-32", "rot13",
              "undefined", "idna", "shift_jis", "charset=", "text/html;", ",", "1x", "display:none", ";", "<", ">",
-             '"', "'", "\ud7ff", "\U0001F600", "%"]
+             '"', "'", "\ud7ff", "\U0001F600", "%", "og:image", "article:published_time", "og:url", "author",
+             "canonical", "datePublished", "3 ", "31 ", "NİSAN", "ſept", "März", "2024", "-02-30", "T25:61",
+             "/", ".", "年", "月", "+99:99"]
+# JSON-LD, whole or broken: objects of odd shapes where strings are expected, deep nesting, huge numbers.
+JSON_LD = st.one_of(
+    st.recursive(st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), st.text(max_size=12),
+                           st.sampled_from(["NewsArticle", "Person", "2024-03-03", "NİSAN 3, 2024", "http://[x"])),
+                 lambda inner: st.one_of(st.lists(inner, max_size=4),
+                                         st.dictionaries(st.sampled_from(
+                                             ["@type", "@id", "@graph", "author", "name", "headline", "image",
+                                              "url", "datePublished", "dateModified", "publisher", "logo",
+                                              "itemListElement", "mainEntityOfPage"]), inner, max_size=5)),
+                 max_leaves=20).map(json.dumps),
+    st.sampled_from(["[" * 5000, '{"a": ' + "9" * 5000 + "}", "<!-- {} -->", '{"@type": "NewsArticle",}']),
+)
 
 
 def _value(fragments: list[str]):
@@ -203,7 +256,26 @@ def _value(fragments: list[str]):
 attributes = st.lists(st.one_of(st.tuples(st.sampled_from(URL_ATTRS), _value(URL_FRAGMENTS), st.booleans()),
                                 st.tuples(st.sampled_from(OTHER_ATTRS), _value(FRAGMENTS), st.booleans())),
                       max_size=4)
-elements = st.lists(st.tuples(st.sampled_from(TAGS), attributes, st.text(max_size=40)), min_size=1, max_size=12)
+texts = st.one_of(st.text(max_size=40), st.lists(st.sampled_from(FRAGMENTS), max_size=8).map("".join))
+META_NAMES = ["og:image", "og:url", "og:title", "og:site_name", "og:type", "article:published_time",
+              "article:modified_time", "author", "date", "description", "twitter:image", "datePublished"]
+DATES = st.lists(st.sampled_from(["3 ", "31 ", "NİSAN", "ſept", "März", "March", "2024", "-02-30", "T25:61", "/",
+                                  ".", "年", "月", "日", "+99:99", " ", "٢٠٢٤", "12:30", "pm", ","]), max_size=8).map("".join)
+metadata = st.one_of(
+    st.tuples(st.just("meta"), st.tuples(st.tuples(st.sampled_from(["property", "name", "itemprop"]),
+                                                   st.sampled_from(META_NAMES), st.just(True)),
+                                         st.tuples(st.just("content"), st.one_of(DATES, _value(URL_FRAGMENTS)),
+                                                   st.just(True))).map(list), st.just("")),
+    st.tuples(st.just("link"), st.tuples(st.tuples(st.just("rel"), st.sampled_from(["canonical", "author"]),
+                                                   st.just(True)),
+                                         st.tuples(st.just("href"), _value(URL_FRAGMENTS), st.just(True))).map(list),
+              st.just("")),
+    st.tuples(st.sampled_from(["p", "time", "span"]), st.sampled_from([[("class", "byline date", True)],
+                                                                       [("datetime", "", True)]]), DATES),
+    st.tuples(st.just("script"), st.just([("type", "application/ld+json", True)]), JSON_LD),
+)
+elements = st.lists(st.one_of(st.tuples(st.sampled_from(TAGS), attributes, texts), metadata), min_size=1,
+                    max_size=12)
 page_urls = st.one_of(st.none(), st.sampled_from([BASE, *BAD_URLS, ""]), _value(URL_FRAGMENTS))
 
 
@@ -213,7 +285,7 @@ def _page(parts) -> str:
     for tag, attrs, text in parts:
         written = "".join(f' {name}="{htmlmod.escape(value)}"' if quote else f" {name}={value}"
                           for name, value, quote in attrs)
-        out.append(f"<{tag}{written}>{htmlmod.escape(text)}")
+        out.append(f"<{tag}{written}>{text if tag == 'script' else htmlmod.escape(text)}")
     return "".join(out)
 
 
@@ -222,9 +294,30 @@ EXAMPLES = int(os.environ.get("PITH_FUZZ_EXAMPLES", "40"))
 
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(elements, page_urls, st.booleans())
-def test_random_attribute_values_never_fail_a_page(extractor, parts, url, as_bytes):
+def test_random_attribute_values_never_fail_a_page_nor_a_source(extractor, parts, url, as_bytes):
+    """Nothing raises, and no stage catches an exception to go on without one of its sources (metadata.py
+    guards each source: a value that fails there costs every field of that source)."""
     html = _page(parts)
     data = html.encode() if as_bytes else html
     snapshot = snapshot_from_html(data, url=url)
     validate_snapshot(snapshot)
-    extractor.extract_html(data, url=url)
+    caught = _Caught()
+    engine_log = logging.getLogger("native_host")
+    engine_log.addHandler(caught)
+    try:
+        extractor.extract_html(data, url=url)
+    finally:
+        engine_log.removeHandler(caught)
+    assert caught.records == [], caught.records
+
+
+class _Caught(logging.Handler):
+    """The exceptions the engine caught and logged."""
+
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.records: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.exc_info:
+            self.records.append(f"{record.getMessage()}: {record.exc_info[1]!r}")

@@ -60,6 +60,12 @@ _RFC_ZONE = re.compile(r"(?<!\w)(GMT|UTC|UT|Z|[+-]\d{4})\s*$", re.I)
 _US_LANGS = ("en-us", "en_us")
 
 
+def _month(name: str) -> int:
+    """A month name the regex matched -> its number; 0 (no date) for a spelling it matched that the table does
+    not hold: case-insensitive matching takes "NİSAN" or "ſept", whose lower case is no key."""
+    return MONTHS.get(name.lower(), 0)
+
+
 def _plausible(year: int, month: int, day: int) -> Date | None:
     try:
         when = Date(year, month, day)
@@ -117,12 +123,12 @@ def parse_date(text: str | None, lang: str | None = None) -> str | None:
             candidates.append((match.start(), day))
             break
     for match in _DAY_MONTH_YEAR.finditer(text):
-        day = _plausible(int(match.group(3)), MONTHS[match.group(2).lower()], int(match.group(1)))
+        day = _plausible(int(match.group(3)), _month(match.group(2)), int(match.group(1)))
         if day:
             candidates.append((match.start(), day))
             break
     for match in _MONTH_DAY_YEAR.finditer(text):
-        day = _plausible(int(match.group(3)), MONTHS[match.group(1).lower()], int(match.group(2)))
+        day = _plausible(int(match.group(3)), _month(match.group(1)), int(match.group(2)))
         if day:
             candidates.append((match.start(), day))
             break

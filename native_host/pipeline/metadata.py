@@ -20,11 +20,11 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
-from urllib.parse import urljoin, urlsplit
 
 from ..result import LABELS, PAGE_TYPES, Image
 from .blocks import Block
 from .dates import MONTHS, parse_date
+from .page_values import join_url, url_host, url_scheme
 
 log = logging.getLogger(__name__)
 
@@ -205,11 +205,7 @@ def _squash(text: str | None) -> str:
 
 def site_of(url: str | None) -> str | None:
     """The host without "www.", e.g. "news.example.co.uk"."""
-    try:
-        host = (urlsplit(url).hostname or "").lower() if url else ""
-    except ValueError:
-        return None
-    return re.sub(r"^www\d*\.", "", host) or None
+    return re.sub(r"^www\d*\.", "", url_host(url) or "") or None
 
 
 def _is_site(part: str, site_name: str | None, host: str | None) -> bool:
@@ -271,15 +267,10 @@ def cut_site_name(title: str | None, site_name: str | None = None, host: str | N
 
 
 def _absolute(url: str | None, base: str | None) -> str | None:
+    """An http(s) URL from a page's value (against the page's address), or None where none can be made."""
     url = clean_text(url)
-    if not url:
-        return None
-    if base:
-        try:
-            url = urljoin(base, url)
-        except ValueError:
-            return None
-    return url if urlsplit(url).scheme in ("http", "https") else None
+    url = join_url(base, url) if url else None
+    return url if url and url_scheme(url) in ("http", "https") else None
 
 
 def _lang(value: str | None) -> str | None:

@@ -36,6 +36,16 @@ def url_host(url: str | None) -> str | None:
         return None
 
 
+def url_scheme(url: str | None) -> str | None:
+    """The scheme of `url` (lower case), or None when it has none or cannot be parsed."""
+    if not url:
+        return None
+    try:
+        return urlsplit(url).scheme or None
+    except ValueError:
+        return None
+
+
 # The encodings of the WHATWG Encoding Standard (what browsers decode), as Python codec names, with the
 # labels browsers read as a superset: latin-1 and ascii are windows-1252, iso-8859-9 is windows-1254,
 # tis-620 and iso-8859-11 are windows-874, gb2312 is gbk, big5 is big5-hkscs, shift_jis is windows-31j and

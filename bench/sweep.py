@@ -12,8 +12,8 @@ generator seeded by `--seed` and the page's id, so a run is reproducible page by
 those pages is written as a file into a temporary directory and `pith extract DIR --out res.jsonl` runs over
 them: one row per file, none failed. Prints the pages, the damaged pages, every exception (page, damage,
 error) and the slowest page with its time; exits 1 on any exception or a CLI row missing or failed. An
-exception that a stage caught and logged to go on without one of its sources (metadata.py reads each source
-under a guard) counts as one too: it still cost the page a value it could have had.
+exception that a stage caught and logged to go on without one of its sources or fields (metadata.py reads
+each under a guard) counts as one too: it still cost the page a value it could have had.
 
 Workers (`-j`) are processes with one inference thread each, so a page's time is its own. The time of the
 slowest page is wall time on whatever else the machine runs; it is a figure to watch, not a limit.

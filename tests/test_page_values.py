@@ -199,15 +199,38 @@ def test_metadata_values_no_parser_accepts_cost_only_themselves(extractor, url):
             '<body><article><h1>Haber</h1><p class="byline">Ayşe Yılmaz, 3 NİSAN 2024</p>'
             '<p>' + "Uzun bir paragraf, stand-in modelin ana metin sayacağı kadar uzun bir metin. " * 3 + '</p>'
             '<img src="http://[z/i.png"></article></body></html>')
-    caught = _Caught()
-    engine_log = logging.getLogger("native_host")
-    engine_log.addHandler(caught)
-    try:
+    with caught_exceptions() as caught:
         result = extractor.extract_html(page, url=url)
-    finally:
-        engine_log.removeHandler(caught)
-    assert caught.records == []
+    assert caught == []
     assert result.title == "Haber" and result.date is None and result.canonical_url is None
+
+
+STORY = "<h1>Story</h1><p>" + "A long paragraph of the story, well over the stand-in's length. " * 3 + "</p>"
+
+
+def test_a_lone_by_with_no_block_after_it_is_no_byline(extractor):
+    """A page that ends (or was cut) right after a lone "By" in an author-classed block: the name it
+    announces is not there, so no byline, and nothing else of what the page says is lost."""
+    for by in ('<span class="author">By</span>', '<div class="post-meta">von:</div>'):
+        with caught_exceptions() as caught:
+            result = extractor.extract_html(f"<html><body><article>{STORY}{by}</article></body></html>")
+        assert caught == []
+        assert result.title == "Story" and result.byline is None
+
+
+def test_a_field_read_from_the_blocks_that_fails_costs_that_field_alone(extractor, monkeypatch):
+    """Each field read from the page's blocks (headline, byline, date, image) is read under its own guard:
+    one that raises is logged and lost, the others are kept."""
+    def broken(*args, **kwargs):
+        raise IndexError("list index out of range")
+
+    monkeypatch.setattr("native_host.pipeline.metadata.dom_byline", broken)
+    page = (f"<html><body><article>{STORY}<p class='byline'>By Ann Lee</p><time datetime='2024-03-03'>"
+            "3 March 2024</time></article></body></html>")
+    with caught_exceptions() as caught:
+        result = extractor.extract_html(page)
+    assert len(caught) == 1 and "byline" in caught[0]
+    assert result.title == "Story" and result.byline is None and result.date == "2024-03-03"
 
 
 def test_pith_extract_answers_a_page_full_of_bad_values(tmp_path, standin, capsys):
@@ -295,20 +318,15 @@ EXAMPLES = int(os.environ.get("PITH_FUZZ_EXAMPLES", "40"))
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(elements, page_urls, st.booleans())
 def test_random_attribute_values_never_fail_a_page_nor_a_source(extractor, parts, url, as_bytes):
-    """Nothing raises, and no stage catches an exception to go on without one of its sources (metadata.py
-    guards each source: a value that fails there costs every field of that source)."""
+    """Nothing raises, and no stage catches an exception to go on without one of its sources or fields
+    (metadata.py guards each: a value that fails there costs the whole source or field)."""
     html = _page(parts)
     data = html.encode() if as_bytes else html
     snapshot = snapshot_from_html(data, url=url)
     validate_snapshot(snapshot)
-    caught = _Caught()
-    engine_log = logging.getLogger("native_host")
-    engine_log.addHandler(caught)
-    try:
+    with caught_exceptions() as caught:
         extractor.extract_html(data, url=url)
-    finally:
-        engine_log.removeHandler(caught)
-    assert caught.records == [], caught.records
+    assert caught == [], caught
 
 
 class _Caught(logging.Handler):
@@ -321,3 +339,15 @@ class _Caught(logging.Handler):
     def emit(self, record: logging.LogRecord) -> None:
         if record.exc_info:
             self.records.append(f"{record.getMessage()}: {record.exc_info[1]!r}")
+
+
+@contextmanager
+def caught_exceptions():
+    """The exceptions the engine caught and logged while the block ran (a list, filled as they come)."""
+    caught = _Caught()
+    engine_log = logging.getLogger("native_host")
+    engine_log.addHandler(caught)
+    try:
+        yield caught.records
+    finally:
+        engine_log.removeHandler(caught)

@@ -19,7 +19,7 @@ import logging
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence, TypeVar
 
 from ..result import LABELS, PAGE_TYPES, Image
 from .blocks import Block
@@ -753,7 +753,7 @@ def dom_byline(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], sc
         b = blocks[i]
         if rank == 1:
             found = join_names(subtree_text(nodes, j, 100) for j in b.node_ids if _is_author_link(nodes[j]))
-        elif _LONE_BY.match(b.text):
+        elif _LONE_BY.match(b.text) and i + 1 < len(blocks):  # a page may end (or be cut) right after it
             found, i = _name_in(blocks[i + 1].text), i + 1
             found = found if len(blocks[i].text) <= BYLINE_CHARS else None
             return (found, [i - 1, i]) if found else (None, [])
@@ -822,13 +822,17 @@ def dom_image(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], url
 
 # --- all together -----------------------------------------------------------------------------------------
 
-def _guarded(name: str, read: Callable[[], dict[str, Any]]) -> dict[str, Any]:
-    """One source's fields; a source that fails costs only itself (one bad value never fails a page)."""
+T = TypeVar("T")
+
+
+def _guarded(name: str, read: Callable[[], T], failed: T) -> T:
+    """What `read` gives, or `failed` if it raises: a source or field that fails costs only itself (one bad
+    value never fails a page). Logged with its traceback, as a bug to mend, not a page's fault."""
     try:
         return read()
     except Exception:  # noqa: BLE001 - a page's data is hostile; log and read the other sources
-        log.warning("metadata source %s failed on this page", name, exc_info=True)
-        return {}
+        log.warning("metadata %s failed on this page", name, exc_info=True)
+        return failed
 
 
 def read_structured(snapshot: dict) -> dict[str, dict[str, Any]]:
@@ -837,11 +841,11 @@ def read_structured(snapshot: dict) -> dict[str, dict[str, Any]]:
     url = snapshot.get("url")
     named, props = meta_index(snapshot)
     return {
-        "json_ld": _guarded("json_ld", lambda: from_json_ld(snapshot.get("json_ld") or [], url)),
-        "opengraph": _guarded("opengraph", lambda: from_meta(named, True, url)),
-        "meta": _guarded("meta", lambda: from_meta(named, False, url)),
-        "microdata": _guarded("microdata", lambda: from_microdata(snapshot, props)),
-        "html": _guarded("html", lambda: from_html(snapshot)),
+        "json_ld": _guarded("source json_ld", lambda: from_json_ld(snapshot.get("json_ld") or [], url), {}),
+        "opengraph": _guarded("source opengraph", lambda: from_meta(named, True, url), {}),
+        "meta": _guarded("source meta", lambda: from_meta(named, False, url), {}),
+        "microdata": _guarded("source microdata", lambda: from_microdata(snapshot, props), {}),
+        "html": _guarded("source html", lambda: from_html(snapshot), {}),
     }
 
 
@@ -861,17 +865,16 @@ def read_sources(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], 
     lang = next((s["lang"] for s in sources.values() if s.get("lang")), None)
     places: dict[str, Any] = {"headline_block": None, "byline_blocks": [], "date_blocks": []}
 
-    def dom() -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        out["title"], places["headline_block"] = headline(blocks, scores, main, labels)
-        out["byline"], places["byline_blocks"] = dom_byline(snapshot, blocks, main, scores, labels,
-                                                            places["headline_block"])
-        out["date"], places["date_blocks"] = dom_date(snapshot, blocks, main, scores, labels,
-                                                      places["headline_block"], lang)
-        out["image"] = dom_image(snapshot, blocks, main, url)
-        return {k: v for k, v in out.items() if v}
-
-    sources["dom"] = _guarded("dom", dom)
+    # Each field read from the blocks under its own guard: one that fails costs that field alone.
+    dom: dict[str, Any] = {}
+    dom["title"], head = _guarded("dom title", lambda: headline(blocks, scores, main, labels), (None, None))
+    places["headline_block"] = head
+    dom["byline"], places["byline_blocks"] = _guarded(
+        "dom byline", lambda: dom_byline(snapshot, blocks, main, scores, labels, head), (None, []))
+    dom["date"], places["date_blocks"] = _guarded(
+        "dom date", lambda: dom_date(snapshot, blocks, main, scores, labels, head, lang), (None, []))
+    dom["image"] = _guarded("dom image", lambda: dom_image(snapshot, blocks, main, url), None)
+    sources["dom"] = {k: v for k, v in dom.items() if v}
     site = next((sources[s]["site_name"] for s in ORDER["site_name"] if sources.get(s, {}).get("site_name")), None)
     host = site_of(url)
     for name in STRUCTURED:

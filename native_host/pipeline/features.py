@@ -6,8 +6,14 @@ Per block, as SemText and NeuScraper do:
   each byte as its fallback (any script encodes, so German, Chinese or Russian pages do not fall apart);
 * tag path: the last TAG_PATH tags from the root to the block, as ids of a fixed HTML tag list;
 * class path: class and id names of the nearest ancestors, split into words (camelCase, hyphens,
-  underscores, digits), as ids of a vocabulary learnt on the training pages;
-* numbers: sizes, densities, position, punctuation, structure, and the live-render fields when present.
+  underscores, digits), as ids of a vocabulary of words found on many sites (a site's own names are unknown);
+* numbers (NUMERIC, each named with its scale): sizes, densities, position, punctuation, structure, how much
+  text and how many links the block's ancestors hold, the share of common words, and the live-render fields
+  when present.
+
+What a model can learn from a site's own class names and boilerplate strings does not carry to a site it has
+never seen; the numbers that describe a block's surroundings (a long, link-free container of running text, or
+a short, link-dense one) do, on any site and in any language (docs/model.md).
 """
 
 from __future__ import annotations
@@ -29,6 +35,13 @@ TEXT_CHARS = 320       # characters of a block handed to the tokenizer: its 48th
 TAG_PATH = 8           # nearest tags kept, owner first
 CLASS_LEVELS = 4       # nearest ancestors whose class/id words are kept
 CLASS_TOKENS = 24      # class words kept per block
+ANCESTOR_LEVELS = 3    # ancestors above a block's owner whose text and links are summed
+
+# The featurizer's files, beside the model in its assets folder.
+TOKENIZER_FILE = "tokenizer.json"
+CLASS_VOCAB_FILE = "class_vocab.json"
+COMMON_WORDS_FILE = "common_words.json"
+FILES = (TOKENIZER_FILE, CLASS_VOCAB_FILE, COMMON_WORDS_FILE)
 
 # Fixed tag vocabulary: id 0 is padding, 1 an unknown or custom element.
 TAGS = ["<pad>", "<unk>"] + """html body head div span p a b i u em strong small big code pre kbd samp var tt
@@ -39,22 +52,86 @@ aside address details summary dialog font center s strike del ins nobr noscript 
 wbr ruby rt rp bdi bdo map area main search hgroup""".split()
 TAG_IDS = {t: i for i, t in enumerate(dict.fromkeys(TAGS))}
 
-NUMERIC = [
-    "log_chars", "log_words", "link_density", "depth", "rel_position", "punct_ratio", "digit_ratio",
-    "upper_ratio", "sentence_ends", "avg_word_len", "hidden", "heading", "list", "table", "paragraph", "pre",
-    "blockquote", "log_merged", "log_siblings", "sibling_position", "log_blocks", "title_overlap",
-    "has_live", "visible", "box_x", "box_y", "box_w", "box_h", "font_size", "font_weight", "display_inline",
-]
+
+@dataclass(frozen=True)
+class Numeric:
+    """One number the model reads per block: `raw` value (computed in `_numbers`) divided by `scale`, so every
+    column sits roughly in [0, 1]."""
+
+    name: str
+    scale: float
+    about: str
+
+
+def _ancestor_columns(level: int) -> list[Numeric]:
+    where = "parent" if level == 1 else ("grandparent" if level == 2 else f"ancestor {level} levels up")
+    return [
+        Numeric(f"a{level}_log_chars", 10, f"log(1 + characters of text under the owner's {where})"),
+        Numeric(f"a{level}_link_density", 1, f"share of that text inside links"),
+        Numeric(f"a{level}_log_blocks", 6, f"log(1 + blocks under it)"),
+        Numeric(f"a{level}_text_share", 1, f"share of the page's text under it"),
+    ]
+
+
+NUMERIC: tuple[Numeric, ...] = (
+    Numeric("log_chars", 8, "log(1 + characters of the block)"),
+    Numeric("log_words", 6, "log(1 + words)"),
+    Numeric("link_density", 1, "share of the block's characters inside <a href>"),
+    Numeric("depth", 32, "the owner's depth in the DOM"),
+    Numeric("rel_position", 1, "block index / (blocks - 1)"),
+    Numeric("punct_ratio", 1, "punctuation marks per character"),
+    Numeric("digit_ratio", 1, "digits per character"),
+    Numeric("upper_ratio", 1, "upper-case letters per letter"),
+    Numeric("sentence_ends", 10, "sentence ends (. ! ? and CJK full stops before a space), capped at 10"),
+    Numeric("avg_word_len", 12, "mean word length, capped at 12"),
+    Numeric("hidden", 1, "hidden by markup (hidden, aria-hidden, inline display:none)"),
+    Numeric("heading", 1, "inside h1-h6"),
+    Numeric("list", 1, "inside a list"),
+    Numeric("table", 1, "inside a table"),
+    Numeric("paragraph", 1, "inside <p>"),
+    Numeric("pre", 1, "inside <pre>"),
+    Numeric("blockquote", 1, "inside <blockquote>"),
+    Numeric("log_merged", 4, "log(search-phase blocks combined into this one)"),
+    Numeric("log_siblings", 6, "log(1 + element children of the owner's parent)"),
+    Numeric("sibling_position", 1, "the owner's place among them, 0 to 1"),
+    Numeric("log_blocks", 10, "log(1 + blocks on the page)"),
+    Numeric("title_overlap", 1, "share of the <title>'s words in the block's first 50 words"),
+    Numeric("has_live", 1, "the snapshot carries live-render fields (a browser built it)"),
+    Numeric("visible", 1, "live: the owner renders"),
+    Numeric("box_x", 1, "live: box left / viewport width"),
+    Numeric("box_y", 50, "live: box top / viewport height, capped at 50 screens"),
+    Numeric("box_w", 1, "live: box width / viewport width"),
+    Numeric("box_h", 10, "live: box height / viewport height, capped at 10 screens"),
+    Numeric("font_size", 32, "live: font size in CSS pixels"),
+    Numeric("font_weight", 900, "live: font weight"),
+    Numeric("display_inline", 1, "live: the owner's display is inline, inline-block or inline-flex"),
+    Numeric("common_words", 1, "share of the block's words (CJK: characters) that are common words: running "
+                               "text is full of them, menus and buttons are not"),
+    Numeric("text_share", 1, "share of the page's text in this block"),
+    Numeric("char_position", 1, "share of the page's text before this block"),
+    *(c for level in range(1, ANCESTOR_LEVELS + 1) for c in _ancestor_columns(level)),
+)
+NUMERIC_NAMES = tuple(c.name for c in NUMERIC)
+_SCALES = np.array([c.scale for c in NUMERIC], dtype=np.float32)
 
 _SPLIT = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+|[^\W\d_]+", re.UNICODE)
 _WORD = re.compile(r"\w+")
 _PUNCT = re.compile(r"[.,;:!?()\"'«»“”‘’\-–—]")
 _SENT = re.compile(r"[.!?。！？](?:\s|$)")
+# Common-word tokens: a run of letters, but each CJK character (and kana, hangul) alone, as those scripts write
+# no spaces between words.
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+_TOKEN = re.compile(rf"[{_CJK}]|[^\W\d_{_CJK}]+")
 
 
 def class_words(name: str) -> list[str]:
     """'nav-menu__itemActive2' -> ['nav', 'menu', 'item', 'active']: class names as words, as SemText does."""
     return [w.lower() for w in _SPLIT.findall(name) if not w.isdigit()]
+
+
+def word_tokens(text: str) -> list[str]:
+    """Lower-cased letter runs, CJK characters one by one: the units the common-word share counts."""
+    return _TOKEN.findall(text.lower())
 
 
 @dataclass
@@ -76,24 +153,26 @@ class PageInputs:
 
 
 class Featurizer:
-    """Turns blocks into PageInputs with the shipped tokenizer and class vocabulary.
+    """Turns blocks into PageInputs with the shipped tokenizer, class vocabulary and common-word list.
 
     Speed matters here (it was half of a page's time): the tokenizer gets the whole page in one batch,
     each node's class words are split and looked up once per page however many blocks sit under it,
     and rows are built as Python lists and handed to numpy once, not assigned row by row."""
 
-    def __init__(self, tokenizer_path: str | Path, class_vocab_path: str | Path):
+    def __init__(self, assets: str | Path):
         from tokenizers import Tokenizer
 
-        self.tokenizer = Tokenizer.from_file(str(tokenizer_path))
+        assets = Path(assets)
+        self.tokenizer = Tokenizer.from_file(str(assets / TOKENIZER_FILE))
         self.tokenizer.no_padding()
         # Only the first TEXT_TOKENS ids are read: cut there in Rust, as turning every id of a block into a
         # Python list was two fifths of the tokenizer's time. Same ids (tested on 51,352 dev block texts).
         self.tokenizer.enable_truncation(TEXT_TOKENS)
         # The offsets of `encode_batch` are never read; `encode_batch_fast` (tokenizers >= 0.21) skips them.
         self._encode = getattr(self.tokenizer, "encode_batch_fast", self.tokenizer.encode_batch)
-        vocab = json.loads(Path(class_vocab_path).read_text("utf-8"))
+        vocab = json.loads((assets / CLASS_VOCAB_FILE).read_text("utf-8"))
         self.class_ids = {w: i for i, w in enumerate(vocab)}  # 0 pad, 1 unk
+        self.common = frozenset(json.loads((assets / COMMON_WORDS_FILE).read_text("utf-8")))
 
     def text_ids(self, blocks: list[Block]) -> np.ndarray:
         """int64 [N, TEXT_TOKENS]: the first token ids of each block's text, zero-padded."""
@@ -113,13 +192,10 @@ class Featurizer:
     def __call__(self, snapshot: dict, blocks: list[Block]) -> PageInputs:
         n = len(blocks)
         nodes = snapshot["nodes"]
-        children, place = _siblings(nodes, blocks)
-        viewport = snapshot.get("viewport") or {}
-        vw = float(viewport.get("width") or 1280) or 1280.0
-        vh = float(viewport.get("height") or 800) or 800.0
-        title_words = set(_WORD.findall((snapshot.get("title") or "").lower()))
+        page = _Page(snapshot, blocks)
         words_of: dict[int, list[int]] = {}  # node id -> its class word ids, filled as blocks need them
         tag_rows, class_rows, level_rows, numeric_rows = [], [], [], []
+        before = 0  # characters of text in the blocks before this one
         for i, b in enumerate(blocks):
             tag_rows.append([TAG_IDS.get(t, 1) for t in b.tag_path[: -TAG_PATH - 1: -1]])
             ids: list[int] = []
@@ -138,8 +214,9 @@ class Featurizer:
                 j = node["parent"]
             class_rows.append(ids[:CLASS_TOKENS])
             level_rows.append(levels[:CLASS_TOKENS])
-            numeric_rows.append(_numbers(b, i, n, nodes, children, place, vw, vh, title_words))
-        numeric = np.array(numeric_rows, dtype=np.float32).reshape(n, len(NUMERIC))
+            numeric_rows.append(_numbers(b, i, page, before, self.common))
+            before += len(b.text)
+        numeric = np.array(numeric_rows, dtype=np.float32).reshape(n, len(NUMERIC)) / _SCALES
         return PageInputs(self.text_ids(blocks), _padded(tag_rows, TAG_PATH), _padded(class_rows, CLASS_TOKENS),
                           _padded(level_rows, CLASS_TOKENS), numeric)
 
@@ -147,6 +224,38 @@ class Featurizer:
 def _padded(rows: list[list[int]], width: int) -> np.ndarray:
     """int64 [len(rows), width] from rows of at most `width` ints, zero-padded on the right."""
     return np.array([row + [0] * (width - len(row)) for row in rows], dtype=np.int64).reshape(len(rows), width)
+
+
+class _Page:
+    """What every block's numbers read of the whole page, computed once: the viewport, the title's words,
+    each owner's siblings, and for every element the text, link text and blocks beneath it."""
+
+    def __init__(self, snapshot: dict, blocks: list[Block]):
+        nodes = self.nodes = snapshot["nodes"]
+        self.n = len(blocks)
+        viewport = snapshot.get("viewport") or {}
+        self.vw = float(viewport.get("width") or 1280) or 1280.0
+        self.vh = float(viewport.get("height") or 800) or 800.0
+        self.title_words = set(_WORD.findall((snapshot.get("title") or "").lower()))
+        self.children, self.place = _siblings(nodes, blocks)
+        # Subtree sums, by one pass from the last node up: a node's parent always comes before it.
+        size = len(nodes)
+        chars = [0] * size
+        links = [0] * size
+        count = [0] * size
+        for b in blocks:
+            chars[b.owner] += len(b.text)
+            links[b.owner] += b.link_chars
+            count[b.owner] += 1
+        for i in range(size - 1, 0, -1):
+            if count[i]:
+                p = nodes[i]["parent"]
+                if p >= 0:
+                    chars[p] += chars[i]
+                    links[p] += links[i]
+                    count[p] += count[i]
+        self.chars, self.links, self.count = chars, links, count
+        self.total = max(1, sum(len(b.text) for b in blocks))
 
 
 def _siblings(nodes: list[dict], blocks: list[Block]) -> tuple[dict[int, int], dict[int, int]]:
@@ -189,8 +298,9 @@ def _char_counts(text: str) -> tuple[int, int, int]:
     return letters, digits, uppers
 
 
-def _numbers(b: Block, i: int, n: int, nodes, children, place, vw: float, vh: float,
-             title_words: set) -> list[float]:
+def _numbers(b: Block, i: int, page: _Page, before: int, common: frozenset[str]) -> list[float]:
+    """The raw values of NUMERIC for block `b` (index `i`), in NUMERIC's order; the caller divides by the
+    scales."""
     text = b.text
     chars = len(text)
     words = _WORD.findall(text)
@@ -198,25 +308,28 @@ def _numbers(b: Block, i: int, n: int, nodes, children, place, vw: float, vh: fl
     letters, digits, uppers = _char_counts(text)
     letters = letters or 1
     f = b.flags
+    nodes = page.nodes
     owner = nodes[b.owner]
-    siblings = children.get(owner["parent"], 1)
+    siblings = page.children.get(owner["parent"], 1)
     overlap = 0.0
-    if title_words and words:
+    if page.title_words and words:
         lw = {w.lower() for w in words[:50]}
-        overlap = len(lw & title_words) / len(title_words)
+        overlap = len(lw & page.title_words) / len(page.title_words)
     live = "visible" in owner or "box" in owner
     box = owner.get("box") or (0, 0, 0, 0)
-    return [
-        math.log1p(chars) / 8,
-        math.log1p(nwords) / 6,
+    tokens = word_tokens(text)
+    common_share = sum(t in common for t in tokens) / len(tokens) if tokens else 0.0
+    row = [
+        math.log1p(chars),
+        math.log1p(nwords),
         min(1.0, b.link_chars / chars) if chars else 0.0,
-        b.depth / 32,
-        i / max(1, n - 1),
+        b.depth,
+        i / max(1, page.n - 1),
         len(_PUNCT.findall(text)) / chars if chars else 0.0,
         digits / chars if chars else 0.0,
         uppers / letters,
-        min(1.0, len(_SENT.findall(text)) / 10),
-        min(1.0, (sum(map(len, words)) / nwords) / 12) if nwords else 0.0,
+        min(10, len(_SENT.findall(text))),
+        min(12.0, sum(map(len, words)) / nwords) if nwords else 0.0,
         float(f.get("hidden", False)),
         float(f["heading"]),
         float(f["list"]),
@@ -224,18 +337,31 @@ def _numbers(b: Block, i: int, n: int, nodes, children, place, vw: float, vh: fl
         float(f["paragraph"]),
         float(f["pre"]),
         float(f["blockquote"]),
-        math.log(b.merged) / 4,
-        math.log1p(siblings) / 6,
-        place.get(b.owner, 0) / max(1, siblings - 1),
-        math.log1p(n) / 10,
+        math.log(b.merged),
+        math.log1p(siblings),
+        page.place.get(b.owner, 0) / max(1, siblings - 1),
+        math.log1p(page.n),
         overlap,
         float(live),
         float(owner.get("visible", False)),
-        box[0] / vw,
-        min(box[1] / vh, 50.0) / 50,
-        box[2] / vw,
-        min(box[3] / vh, 10.0) / 10,
-        (owner.get("font_size") or 0.0) / 32,
-        (owner.get("font_weight") or 0.0) / 900,
+        box[0] / page.vw,
+        min(box[1] / page.vh, 50.0),
+        box[2] / page.vw,
+        min(box[3] / page.vh, 10.0),
+        owner.get("font_size") or 0.0,
+        owner.get("font_weight") or 0.0,
         float(owner.get("display", "") in ("inline", "inline-block", "inline-flex")),
+        common_share,
+        chars / page.total,
+        before / page.total,
     ]
+    a = owner["parent"]
+    for _ in range(ANCESTOR_LEVELS):
+        if a < 0:
+            row += (0.0, 0.0, 0.0, 0.0)
+            continue
+        total = page.chars[a]
+        row += (math.log1p(total), page.links[a] / total if total else 0.0, math.log1p(page.count[a]),
+                total / page.total)
+        a = nodes[a]["parent"]
+    return row

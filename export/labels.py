@@ -6,18 +6,26 @@ just because it appears somewhere in the gold text, which a bag-of-words labelli
 when at least MAIN_SHARE of its words align.
 
 The structural labels of NeuScraper (title, heading, paragraph, list, table) come from the tags around the
-block, and are only set on main blocks: they teach the article renderer what each main block is.
+block, and are only set on main blocks: they teach the article renderer what each main block is. Byline and
+date label the short blocks that state the gold author or publish date, where a dataset gives them (WCXB,
+Fundus, zh-cwce): cues a page's metadata falls back on when its structured data says nothing.
 """
 
 from __future__ import annotations
 
+import re
 from difflib import SequenceMatcher
 
 from native_host.pipeline.blocks import Block
-from export.metric import words
+from native_host.result import LABELS  # noqa: F401 (the label order, one list for training and serving)
+
+from .metric import words
 
 MAIN_SHARE = 0.5
-LABELS = ("main", "title", "heading", "paragraph", "list", "table")
+META_CHARS = 200      # a byline or date block is short: a sentence that names the author is not a byline
+_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+
+
 def aligned_counts(blocks: list[Block], gold_text: str) -> list[tuple[int, int]]:
     """(aligned words, words) per block, from one monotone alignment of the page's words to the gold words."""
     owner: list[int] = []
@@ -75,3 +83,37 @@ def oracle_text(record: dict) -> str:
     blocks = blocks_from_snapshot(snapshot_from_html(record["html"], url=record.get("url")))
     labels = label_blocks(blocks, record.get("main_text") or "", record.get("title"))
     return "\n\n".join(b.text for b, lab in zip(blocks, labels) if lab["main"])
+
+
+def _numbers(text: str) -> set[int]:
+    return {int(n) for n in re.findall(r"\d{1,4}", text)}
+
+
+def states_date(text: str, gold: str) -> bool:
+    """Whether `text` writes the date `gold` (YYYY-MM-DD) in a common form: the year, and the day with the
+    month as a number or as a word (any language: a word is taken for the month when the text holds no
+    other number that could be one). Relative dates ("2 hours ago") are not recognised."""
+    m = _DATE.match(gold or "")
+    if not m:
+        return False
+    year, month, day = (int(x) for x in m.groups())
+    numbers = _numbers(text)
+    if year not in numbers and year % 100 not in numbers:
+        return False
+    if day not in numbers:
+        return False
+    return month in numbers or bool(re.search(r"[^\W\d_]{3,}", text))
+
+
+def labelled_metadata(blocks: list[Block], author: str | None, date: str | None) -> list[dict[str, int]]:
+    """{"byline", "date"} per block: 1 on the short blocks that state the gold author (most of the first
+    author's name words) or the gold publish date."""
+    names = [words(a) for a in (author or "").split(",") if words(a)]
+    first = set(names[0]) if names else set()
+    out = []
+    for b in blocks:
+        short = len(b.text) <= META_CHARS
+        text_words = set(words(b.text)) if short else set()
+        byline = bool(first) and short and len(first & text_words) * 2 > len(first)
+        out.append({"byline": int(byline), "date": int(short and bool(date) and states_date(b.text, date))})
+    return out

@@ -1,14 +1,18 @@
-"""Pages -> cached training examples: snapshot, blocks, gold labels, then the tokenizer, class vocabulary
-and features. Parsing ~4,300 pages is the slow part, so it runs once (in parallel) and is cached.
+"""Pages -> cached training examples: snapshot, blocks, gold labels, then the tokenizer, class vocabulary,
+common words and features. Parsing ~7,300 pages is the slow part, so it runs once (in parallel) and is cached.
 
     python -m export.prepare --out runs/data          # all datasets, train and dev
-    python -m export.prepare --out runs/data-live --snapshots train=FILE,dev=FILE   # recorded live snapshots
+    python -m export.prepare --out runs/data-live --snapshots all=FILE    # recorded live snapshots
 
 With --snapshots, each page's snapshot is the one recorded in the browser (export/record.py) instead of the one
 built from its HTML; gold text and metadata still come from the data records, labels are aligned the same way,
-and pages missing from the corpus are left out (and counted). With --mix as well, those splits keep every
-page's HTML snapshot and add its recorded one beside it (a second Page, source "live"), so one model learns
-both inputs; the tokenizer and class vocabulary are still learnt from the HTML pages alone.
+and pages missing from the corpus are left out (and counted). A corpus is named per split (train=, dev=) or
+for both (all=). With --mix as well, those pages keep their HTML snapshot and add the recorded one beside it (a
+second Page, source "live"), so one model learns both inputs; the vocabularies come from the HTML pages alone.
+
+Every vocabulary is learnt so that no site can own an entry: class words and common words count the SITES
+they occur on, not their occurrences, and the tokenizer sees each distinct block text once per site, so a
+site's private class names and its boilerplate repeated on hundreds of pages teach nothing a new site has.
 """
 
 from __future__ import annotations
@@ -30,12 +34,18 @@ from native_host.pipeline.blocks import blocks_from_snapshot
 from native_host.cli.progress import progress
 from native_host.pipeline.snapshot import snapshot_from_html
 
+from native_host.result import LABELS, PAGE_TYPES
+
 from .data import iter_records
-from .labels import LABELS, label_blocks
+from .labels import label_blocks, labelled_metadata
 
 TEXT_VOCAB = 8192
 CLASS_VOCAB = 4096
-CLASS_MIN_COUNT = 3
+CLASS_MIN_SITES = 5       # a class word enters the vocabulary only if this many sites use it
+COMMON_TOP = 30           # a site's most frequent gold-text words that vote for the common-word list
+COMMON_MIN_SITES = 20      # a word is common when it is among the COMMON_TOP of at least this many sites
+# Datasets whose pages are all articles (news and blogs): their page type is known without a gold field.
+ARTICLE_DATASETS = frozenset({"cleanportaleval", "dragnet", "l3s-gn1", "daniel", "fundus", "msv-big5"})
 
 
 @dataclass
@@ -51,10 +61,24 @@ class Page:
     with_: list[str]
     without: list[str]
     texts: list[str]           # block texts
-    labels: np.ndarray         # float32 [N, 6] in LABELS order
+    labels: np.ndarray         # float32 [N, len(LABELS)]
     depth: np.ndarray          # float32 [N], the auxiliary target
     inputs: F.PageInputs
     source: str = "html"       # "html": built by snapshot_from_html; "live": recorded in the browser
+    site: str | None = None    # registered domain: training draws a few pages of a site per epoch
+    known: np.ndarray | None = None   # bool [len(LABELS)]: labels the gold tells (byline, date need its fields)
+    page_type_id: int = -1     # index in PAGE_TYPES, -1 where the dataset does not say
+
+
+def site_of(record: dict) -> str:
+    """The page's site, or its id where the data found none (a page then counts as a site of its own)."""
+    return record.get("site") or record["id"]
+
+
+def page_type_of(record: dict) -> str | None:
+    if record.get("page_type") in PAGE_TYPES:
+        return record["page_type"]
+    return "article" if record["dataset"] in ARTICLE_DATASETS else None
 
 
 def page_snapshot(record: dict) -> dict:
@@ -67,19 +91,21 @@ def page_snapshot(record: dict) -> dict:
 
 
 def attach_snapshots(records: list[dict], corpora: dict[str, Path], mix: bool = False) -> tuple[list[dict], int]:
-    """Point each record of a split that has a corpus at its recorded snapshot (dropping its HTML); records of
-    that split missing from the corpus are left out. With `mix`, those records are kept as they are and the
-    recorded ones added beside them. Returns (records kept, records of a recorded split without a recording)."""
+    """Point each record of a split that has a corpus ("all" names one for both) at its recorded snapshot
+    (dropping its HTML); records of that split missing from the corpus are left out. With `mix`, those records
+    are kept as they are and the recorded ones added beside them. Returns (records kept, records of a recorded
+    split without a recording)."""
     spans = {split: (path, corpus.index(path)) for split, path in corpora.items()}
     kept: list[dict] = []
     missing = 0
     for record in records:
-        if record["split"] not in spans:
+        split = record["split"] if record["split"] in spans else "all"
+        if split not in spans:
             kept.append(record)
             continue
         if mix:
             kept.append(record)
-        path, index = spans[record["split"]]
+        path, index = spans[split]
         if record["id"] in index:
             kept.append({**{k: v for k, v in record.items() if k != "html"},
                          "snapshot_at": (str(path), index[record["id"]])})
@@ -88,16 +114,17 @@ def attach_snapshots(records: list[dict], corpora: dict[str, Path], mix: bool = 
     return kept, missing
 
 
-def _vocab_material(record: dict) -> tuple[list[str], collections.Counter]:
-    """Block texts and class words of one page, for the tokenizer and the class vocabulary."""
+def _vocab_material(record: dict) -> tuple[str, set[str], set[str], collections.Counter]:
+    """(site, distinct block texts, class words, gold-text token counts) of one page, for the vocabularies."""
     snapshot = page_snapshot(record)
-    counts: collections.Counter = collections.Counter()
+    words: set[str] = set()
     for node in snapshot["nodes"]:
         for name in node.get("classes", ()):
-            counts.update(F.class_words(name))
+            words.update(F.class_words(name))
         if "html_id" in node:
-            counts.update(F.class_words(node["html_id"]))
-    return [b.text for b in blocks_from_snapshot(snapshot)], counts
+            words.update(F.class_words(node["html_id"]))
+    texts = {b.text for b in blocks_from_snapshot(snapshot)}
+    return site_of(record), texts, words, collections.Counter(F.word_tokens(record.get("main_text") or ""))
 
 
 def train_tokenizer(texts, path: Path, vocab_size: int = TEXT_VOCAB) -> None:
@@ -123,9 +150,22 @@ def train_tokenizer(texts, path: Path, vocab_size: int = TEXT_VOCAB) -> None:
 BYTE_TOKENS = [f"<0x{b:02X}>" for b in range(256)]  # the names BPE's byte_fallback looks up
 
 
-def write_class_vocab(counts: collections.Counter, path: Path, size: int = CLASS_VOCAB) -> None:
-    vocab = ["<pad>", "<unk>"] + [w for w, c in counts.most_common(size - 2) if c >= CLASS_MIN_COUNT]
+def write_class_vocab(sites: collections.Counter, path: Path, size: int = CLASS_VOCAB) -> None:
+    """The class words most sites use (`sites`: word -> number of sites using it); a word fewer than
+    CLASS_MIN_SITES sites use is unknown to the model, so it cannot learn one site's names."""
+    vocab = ["<pad>", "<unk>"] + [w for w, c in sites.most_common(size - 2) if c >= CLASS_MIN_SITES]
     path.write_text(json.dumps(vocab), "utf-8")
+
+
+def write_common_words(top_of: dict[str, collections.Counter], path: Path) -> list[str]:
+    """Words (CJK: characters) that running text is full of, in any language, without naming languages: a
+    word is common when it is among the COMMON_TOP most frequent words of the gold texts of at least
+    COMMON_MIN_SITES sites. Function words top every text in their language; a site's own names top only its
+    own. `top_of`: site -> word counts of its gold texts."""
+    votes = collections.Counter(w for counts in top_of.values() for w, _ in counts.most_common(COMMON_TOP))
+    common = sorted(w for w, c in votes.items() if c >= COMMON_MIN_SITES)
+    path.write_text(json.dumps(common, ensure_ascii=False), "utf-8")
+    return common
 
 
 _FEATURIZERS: dict = {}
@@ -133,7 +173,7 @@ _FEATURIZERS: dict = {}
 
 def _featurizer(assets: Path) -> F.Featurizer:
     if assets not in _FEATURIZERS:
-        _FEATURIZERS[assets] = F.Featurizer(assets / "tokenizer.json", assets / "class_vocab.json")
+        _FEATURIZERS[assets] = F.Featurizer(assets)
     return _FEATURIZERS[assets]
 
 
@@ -145,11 +185,17 @@ def make_page(record: dict, assets: Path) -> Page | None:
     snapshot = page_snapshot(record)
     blocks = blocks_from_snapshot(snapshot)
     labs = label_blocks(blocks, gold, record.get("title"))
+    for lab, meta in zip(labs, labelled_metadata(blocks, record.get("author"), record.get("date"))):
+        lab.update(meta)
     labels = np.array([[lab[k] for k in LABELS] for lab in labs], dtype=np.float32).reshape(-1, len(LABELS))
+    known = np.array([k not in ("byline", "date") or bool(record.get("author" if k == "byline" else "date"))
+                      for k in LABELS])
     depth = np.array([min(b.depth, 64) / 32 for b in blocks], dtype=np.float32)
+    page_type = page_type_of(record)
     return Page(record["id"], record["dataset"], record["split"], record.get("page_type"), record.get("title"),
                 gold, record.get("with") or [], record.get("without") or [], [b.text for b in blocks], labels,
-                depth, _featurizer(assets)(snapshot, blocks), "live" if "snapshot_at" in record else "html")
+                depth, _featurizer(assets)(snapshot, blocks), "live" if "snapshot_at" in record else "html",
+                site_of(record), known, PAGE_TYPES.index(page_type) if page_type else -1)
 
 
 def _make_page(args):
@@ -167,15 +213,18 @@ def prepare(out: Path, datasets=None, limit: int | None = None, workers: int = o
         records, missing = attach_snapshots(records, snapshots, mix)
         print(f"{missing} pages have no recorded snapshot" + ("" if mix else " and are left out"))
     train = [r for r in records if r["split"] == "train" and not (mix and "snapshot_at" in r)]
-    texts: list[str] = []
-    counts: collections.Counter = collections.Counter()
+    texts_of: dict[str, set[str]] = collections.defaultdict(set)     # site -> its distinct block texts
+    class_of: dict[str, set[str]] = collections.defaultdict(set)     # site -> its class words
+    tokens_of: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)  # site -> gold words
     with ProcessPoolExecutor(workers) as pool:
-        for page_texts, page_counts in progress(pool.map(_vocab_material, train, chunksize=8), total=len(train),
-                                                desc="vocabulary"):
-            texts.extend(page_texts)
-            counts.update(page_counts)
-    train_tokenizer(texts, out / "tokenizer.json")
-    write_class_vocab(counts, out / "class_vocab.json")
+        for site, texts, words, tokens in progress(pool.map(_vocab_material, train, chunksize=8),
+                                                   total=len(train), desc="vocabulary"):
+            texts_of[site] |= texts
+            class_of[site] |= words
+            tokens_of[site].update(tokens)
+    train_tokenizer((t for texts in texts_of.values() for t in texts), out / F.TOKENIZER_FILE)
+    write_class_vocab(collections.Counter(w for words in class_of.values() for w in words), out / F.CLASS_VOCAB_FILE)
+    write_common_words(tokens_of, out / F.COMMON_WORDS_FILE)
     pages: list[Page] = []
     with ProcessPoolExecutor(workers) as pool:
         for page in progress(pool.map(_make_page, [(r, out) for r in records], chunksize=8), total=len(records),
@@ -199,7 +248,7 @@ def main(argv=None) -> None:
     ap.add_argument("--limit", type=int, default=None, help="pages per dataset (smoke runs)")
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--snapshots", default=None, metavar="SPLIT=FILE,...",
-                    help="recorded msgpack corpora per split, e.g. train=a.msgpack,dev=b.msgpack")
+                    help="recorded msgpack corpora per split, e.g. train=a.msgpack,dev=b.msgpack, or all=c.msgpack")
     ap.add_argument("--mix", action="store_true",
                     help="keep the HTML snapshots of the --snapshots splits and add the recorded ones beside them")
     args = ap.parse_args(argv)

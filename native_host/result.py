@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-LABELS = ("main", "title", "heading", "paragraph", "list", "table")
+# What the model scores per block: main content, NeuScraper's structure labels, and the byline and date cues
+# metadata falls back on. One list, trained (export/) and served in this order.
+LABELS = ("main", "title", "heading", "paragraph", "list", "table", "byline", "date")
 PAGE_TYPES = ("article", "forum", "product", "collection", "listing", "documentation", "service")  # WCXB's
 
 

@@ -71,10 +71,11 @@ def outputs(extractor, html: str | bytes, url: str | None) -> dict:
 
 def asset_digests(model_dir: Path) -> dict[str, str]:
     """sha256 of each asset file the ids and scores depend on."""
-    from native_host.pipeline.inference import CLASS_VOCAB_FILE, MODEL_FILE, TOKENIZER_FILE
+    from native_host.pipeline.features import FILES as FEATURIZER_FILES
+    from native_host.pipeline.inference import MODEL_FILE
 
     return {name: hashlib.sha256((model_dir / name).read_bytes()).hexdigest()
-            for name in (MODEL_FILE, TOKENIZER_FILE, CLASS_VOCAB_FILE)}
+            for name in (MODEL_FILE, *FEATURIZER_FILES)}
 
 
 def repo_pages() -> list[Path]:

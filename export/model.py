@@ -5,12 +5,9 @@
   features. A bag is far cheaper than SemText's depthwise CNN on two CPU cores; docs/model.md has the ablation.
 * Over the page: a small convolution for local order, then a transformer encoder (NeuScraper) or a BiLSTM
   (SemText), chosen by the config.
-* Heads: six sigmoid logits in native_host.result.LABELS order, and the auxiliary tag-path depth regression of
-  the multi-task boilerplate paper.
-* Conventions: the datasets were annotated by different rules (Dragnet cuts a blog's comments, WCXB keeps a
-  forum's posts as its content). A learnt vector per dataset, added to every block, lets the model learn each
-  rule apart instead of averaging them into noise; serving uses one of them (`serve_convention`), baked into
-  the exported graph, so the ONNX inputs stay the same.
+* Heads: a sigmoid logit per block for each of native_host.result.LABELS, the page's type over
+  native_host.result.PAGE_TYPES (attention-pooled over its blocks), and the auxiliary tag-path depth
+  regression of the multi-task boilerplate paper (training only).
 
 The config is saved beside the weights (assets/model.json) so serving knows exactly what it loads.
 """
@@ -24,6 +21,7 @@ import torch
 from torch import nn
 
 from native_host.pipeline import features as F
+from native_host.result import LABELS, PAGE_TYPES
 
 
 @dataclass
@@ -45,8 +43,7 @@ class ModelConfig:
     use_classes: bool = True
     use_numeric: bool = True
     depth_task: bool = True
-    conventions: list[str] = field(default_factory=list)  # one learnt vector each; empty: no conditioning
-    serve_convention: str = "wcxb"                           # the rule the shipped model follows
+    numeric_off: list[str] = field(default_factory=list)   # NUMERIC columns zeroed (ablation)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -68,6 +65,8 @@ class BlockEncoder(nn.Module):
         self.cls = nn.Embedding(c.class_vocab, c.class_dim, padding_idx=0)
         self.cls_level = nn.Embedding(F.CLASS_LEVELS, c.class_dim)
         self.numeric = nn.Linear(len(F.NUMERIC), c.numeric_dim)
+        self.register_buffer("numeric_on", torch.tensor([n not in c.numeric_off for n in F.NUMERIC_NAMES],
+                                                        dtype=torch.float32), persistent=False)
         width = c.text_dim + c.tag_dim + c.class_dim + c.numeric_dim
         self.proj = nn.Sequential(nn.Linear(width, c.d_model), nn.GELU(), nn.LayerNorm(c.d_model))
 
@@ -80,7 +79,7 @@ class BlockEncoder(nn.Module):
         parts.append(g if c.use_tags else torch.zeros_like(g))
         k = _bag(self.cls(class_ids) + self.cls_level(class_level), class_ids)
         parts.append(k if c.use_classes else torch.zeros_like(k))
-        x = torch.relu(self.numeric(numeric))
+        x = torch.relu(self.numeric(numeric * self.numeric_on if c.numeric_off else numeric))
         parts.append(x if c.use_numeric else torch.zeros_like(x))
         return self.proj(torch.cat(parts, -1))
 
@@ -113,7 +112,8 @@ class EncoderLayer(nn.Module):
 
 
 class ContentModel(nn.Module):
-    """Inputs are [B, N, ...] (B pages of N blocks); outputs label logits [B, N, 6] and depth [B, N]."""
+    """Inputs are [B, N, ...] (B pages of N blocks); outputs label logits [B, N, len(LABELS)], page-type
+    logits [B, len(PAGE_TYPES)] and depth [B, N]."""
 
     def __init__(self, c: ModelConfig):
         super().__init__()
@@ -126,22 +126,13 @@ class ContentModel(nn.Module):
             self.seq = nn.LSTM(c.d_model, c.d_model // 2, num_layers=c.layers, batch_first=True,
                                bidirectional=True, dropout=c.dropout if c.layers > 1 else 0.0)
         self.norm = nn.LayerNorm(c.d_model)
-        self.labels = nn.Linear(c.d_model, 6)
+        self.labels = nn.Linear(c.d_model, len(LABELS))
         self.depth = nn.Linear(c.d_model, 1)
-        self.convention = nn.Embedding(len(c.conventions), c.d_model) if c.conventions else None
+        self.pool = nn.Linear(c.d_model, 1)       # attention weights of the blocks for the page's type
+        self.page_type = nn.Linear(c.d_model, len(PAGE_TYPES))
 
-    def convention_ids(self, datasets: list[str]) -> torch.Tensor:
-        """[B] ids of the pages' annotation rules, for training on each dataset's gold by its own rule."""
-        return torch.tensor([self.c.conventions.index(d) for d in datasets], dtype=torch.long)
-
-    def forward(self, text_ids, tag_ids, class_ids, class_level, numeric, pad_mask=None, convention=None):
-        """`convention` [B] picks each page's annotation rule; None is the serving rule."""
+    def forward(self, text_ids, tag_ids, class_ids, class_level, numeric, pad_mask=None):
         h = self.blocks(text_ids, tag_ids, class_ids, class_level, numeric)
-        if self.convention is not None:
-            if convention is None:
-                h = h + self.convention.weight[self.c.conventions.index(self.c.serve_convention)]
-            else:
-                h = h + self.convention(convention)[:, None, :]
         h = h + self.local(h.transpose(1, 2)).transpose(1, 2)
         if self.c.sequence == "transformer":
             for layer in self.seq:
@@ -149,4 +140,8 @@ class ContentModel(nn.Module):
         else:
             h = h + self.seq(h)[0]
         h = self.norm(h)
-        return self.labels(h), self.depth(h).squeeze(-1)
+        weight = self.pool(h).squeeze(-1)
+        if pad_mask is not None:
+            weight = weight.masked_fill(pad_mask, float("-inf"))
+        pooled = (torch.softmax(weight, -1).unsqueeze(-1) * h).sum(1)
+        return self.labels(h), self.page_type(pooled), self.depth(h).squeeze(-1)

@@ -21,7 +21,9 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from native_host.pipeline.inference import CONFIG_FILE, CLASS_VOCAB_FILE, INPUT_NAMES, MODEL_FILE, TOKENIZER_FILE, OnnxModel
+from native_host.pipeline.features import FILES as FEATURIZER_FILES
+from native_host.pipeline.inference import CONFIG_FILE, INPUT_NAMES, MODEL_FILE, PAGE_TYPE_OUTPUT, OnnxModel
+from native_host.result import LABELS, PAGE_TYPES
 
 from .model import ContentModel, ModelConfig
 from .prepare import load_pages
@@ -32,7 +34,7 @@ OPSET = 17
 
 
 class _Serving(torch.nn.Module):
-    """The exported graph: no padding mask (one page per call), label logits and depth out."""
+    """The exported graph: no padding mask (one page per call); label logits, page-type logits and depth out."""
 
     def __init__(self, model: ContentModel):
         super().__init__()
@@ -46,7 +48,8 @@ def export_fp32(model: ContentModel, example, path: Path) -> None:
     dyn = {name: {1: "blocks"} for name in INPUT_NAMES}
     dyn.update({"labels": {1: "blocks"}, "depth": {1: "blocks"}})
     torch.onnx.export(_Serving(model).eval(), tuple(example), str(path), input_names=list(INPUT_NAMES),
-                      output_names=["labels", "depth"], dynamic_axes=dyn, opset_version=OPSET, dynamo=False)
+                      output_names=["labels", PAGE_TYPE_OUTPUT, "depth"], dynamic_axes=dyn, opset_version=OPSET,
+                      dynamo=False)
 
 
 def quantize(src: Path, dst: Path) -> None:
@@ -80,12 +83,13 @@ def main(argv=None) -> int:
         ex = [torch.from_numpy(getattr(example_page.inputs, n))[None] for n in INPUT_NAMES]
         export_fp32(model, ex, fp32)
         quantize(fp32, staging / MODEL_FILE)
-        shutil.copy(args.data / TOKENIZER_FILE, staging / TOKENIZER_FILE)
-        shutil.copy(args.data / CLASS_VOCAB_FILE, staging / CLASS_VOCAB_FILE)
+        for name in FEATURIZER_FILES:
+            shutil.copy(args.data / name, staging / name)
         digest = hashlib.sha256((staging / MODEL_FILE).read_bytes()).hexdigest()[:12]
-        meta = {"model_id": f"pith-content-{digest}", "threshold": threshold, "labels": ["main", "title", "heading",
-                "paragraph", "list", "table"], "config": summary["config"], "parameters": summary["parameters"],
-                "trained_epochs": summary["best"]["epoch"], "dev_torch": summary["best"]}
+        meta = {"model_id": f"pith-content-{digest}", "threshold": threshold, "labels": list(LABELS),
+                "page_types": list(PAGE_TYPES), "config": summary["config"], "parameters": summary["parameters"],
+                "trained_epochs": summary["best"]["epoch"], "dev_torch": summary["best"],
+                "memorisation": summary.get("memorisation")}
         (staging / CONFIG_FILE).write_text(json.dumps(meta, indent=1))
 
         onnx_model = OnnxModel(staging)
@@ -107,10 +111,10 @@ def main(argv=None) -> int:
                   file=sys.stderr)
             return 1
         args.assets.mkdir(parents=True, exist_ok=True)
-        for name in (MODEL_FILE, CONFIG_FILE, TOKENIZER_FILE, CLASS_VOCAB_FILE):
+        shipped = (MODEL_FILE, CONFIG_FILE, *FEATURIZER_FILES)
+        for name in shipped:
             shutil.copy(staging / name, args.assets / name)
-        sizes = {n: (args.assets / n).stat().st_size for n in (MODEL_FILE, CONFIG_FILE, TOKENIZER_FILE,
-                                                              CLASS_VOCAB_FILE)}
+        sizes = {n: (args.assets / n).stat().st_size for n in shipped}
         print(f"parity ok (worst drop {worst:+.4f}); wrote {args.assets}: "
               + ", ".join(f"{n} {s / 1e6:.2f} MB" for n, s in sizes.items()))
     return 0

@@ -52,7 +52,7 @@ def test_mix_keeps_the_html_page_and_adds_the_recorded_one(tmp_path, monkeypatch
     train = sorted((p for p in pages if p.id == "cleaneval/train-1"), key=lambda p: p.source)
     assert [p.source for p in train] == ["html", "live"]
     assert "Seen in the browser only." in train[1].texts and "Seen in the browser only." not in train[0].texts
-    assert train[1].inputs.numeric[:, F.NUMERIC.index("has_live")].max() == 1.0 and train[0].inputs.numeric[:, F.NUMERIC.index("has_live")].max() == 0.0  # has_live
+    assert train[1].inputs.numeric[:, F.NUMERIC_NAMES.index("has_live")].max() == 1.0 and train[0].inputs.numeric[:, F.NUMERIC_NAMES.index("has_live")].max() == 0.0  # has_live
     assert all(p.source == "html" for p in pages if p.split == "dev")  # a split without a corpus is untouched
     # the tokenizer is learnt from the HTML pages alone, so recording pages never changes the text ids
     prepare(tmp_path / "out-html", workers=1)

@@ -19,9 +19,9 @@ from .decisions import main_blocks
 from .features import Featurizer
 from ..gc_pause import gc_paused
 from ..limits import MAX_BLOCKS
-from .inference import CLASS_VOCAB_FILE, TOKENIZER_FILE, OnnxModel
+from .inference import OnnxModel
 from .metadata import read_metadata, read_structured, reading_minutes, stated_page_type, word_count
-from ..result import BlockResult, Result
+from ..result import PAGE_TYPES, BlockResult, Result
 from .schema import validate_snapshot
 from .snapshot import snapshot_from_html
 
@@ -32,7 +32,7 @@ class Extractor:
 
     def __init__(self, model_dir: str | Path | None = None, providers: list[str] | None = None, threads: int = 1):
         self.model = OnnxModel(model_dir, providers, threads)
-        self.featurize = Featurizer(self.model.dir / TOKENIZER_FILE, self.model.dir / CLASS_VOCAB_FILE)
+        self.featurize = Featurizer(self.model.dir)
 
     @property
     def threshold(self) -> float:
@@ -74,9 +74,11 @@ class Extractor:
         lap("blocks")
         inputs = self.featurize(snapshot, blocks)
         lap("features")
-        scores = self.model.scores(inputs)
+        scores, types = self.model.predict(inputs)
+        predicted_type = PAGE_TYPES[int(np.argmax(types))] if types is not None else None
         lap("inference")
-        result = result_from_scores(snapshot, blocks, scores, self.model.labels, self.threshold, views, lap=lap)
+        result = result_from_scores(snapshot, blocks, scores, self.model.labels, self.threshold, views, predicted_type,
+                                    lap=lap)
         timings["total"] = sum(timings.values())
         result.timings = {k: round(v, 3) for k, v in timings.items()}
         return result

@@ -25,9 +25,8 @@ OVERLAP = 128    # blocks shared by consecutive windows
 ASSETS = "assets"
 MODEL_FILE = "model.int8.onnx"
 CONFIG_FILE = "model.json"
-TOKENIZER_FILE = "tokenizer.json"
-CLASS_VOCAB_FILE = "class_vocab.json"
 INPUT_NAMES = ("text_ids", "tag_ids", "class_ids", "class_level", "numeric")
+PAGE_TYPE_OUTPUT = "page_type"   # logits over PAGE_TYPES, beside "labels" (logits [1, N, len(LABELS)])
 
 
 def windows(n: int, window: int = WINDOW, overlap: int = OVERLAP) -> list[tuple[int, int]]:
@@ -43,25 +42,32 @@ def windows(n: int, window: int = WINDOW, overlap: int = OVERLAP) -> list[tuple[
     return spans[:-1] + [(n - length, n)]
 
 
-def windowed(inputs: PageInputs, run: Callable[[PageInputs], np.ndarray], window: int = WINDOW,
-             overlap: int = OVERLAP) -> np.ndarray:
-    """Scores [N, K] for a page of any length, from `run` applied to windows of at most `window` blocks."""
+Window = Callable[[PageInputs], "tuple[np.ndarray, np.ndarray | None]"]
+
+
+def windowed(inputs: PageInputs, run: Window, window: int = WINDOW, overlap: int = OVERLAP
+             ) -> tuple[np.ndarray, np.ndarray | None]:
+    """Block scores [N, K] and page-level scores [T] (None when `run` gives none) for a page of any length,
+    from `run` applied to windows of at most `window` blocks: a block's from the window where it sits
+    farthest from an edge, the page's averaged over the windows by their length."""
     n = len(inputs)
     spans = windows(n, window, overlap)
     if len(spans) == 1:
         return run(inputs)
-    out = None
+    out = page = None
     best = np.full(n, -1)
     for start, stop in spans:
-        scores = run(inputs.window(start, stop))
+        scores, page_scores = run(inputs.window(start, stop))
         if out is None:
             out = np.zeros((n, scores.shape[1]), dtype=scores.dtype)
+        if page_scores is not None:
+            page = (0 if page is None else page) + page_scores * (stop - start)
         idx = np.arange(start, stop)
         margin = np.minimum(idx - start, stop - 1 - idx)
         take = margin > best[start:stop]
         out[start:stop][take] = scores[take]
         best[start:stop] = np.where(take, margin, best[start:stop])
-    return out
+    return out, (page / sum(stop - start for start, stop in spans) if page is not None else None)
 
 
 def default_model_dir() -> Path:
@@ -96,7 +102,8 @@ def _save_optimised(ort, model: Path, target: Path, options_for) -> None:
 
 
 class OnnxModel:
-    """The int8 ONNX model with its config; `scores(inputs)` gives sigmoid scores [N, 6] in LABELS order.
+    """The int8 ONNX model with its config; `predict(inputs)` gives sigmoid scores [N, len(LABELS)] in LABELS
+    order and the page type's probabilities over PAGE_TYPES (None for a model without that head).
 
     `threads`: onnxruntime's intra-op threads. One for batch work (a worker process per core); more where one
     page is waited on: two threads take a third off a 512-block window (docs/performance.md)."""
@@ -147,17 +154,26 @@ class OnnxModel:
                 raise ModelError(f"cannot load {path}: {exc}; reinstall pith or run `pith doctor`") from exc
         self.providers = self.session.get_providers()
         self.threshold = float(self.config["threshold"])
-        # What each column of `scores` means: LABELS, and after them any heads a newer model adds ("byline",
-        # "date"), named in model.json; the metadata reads those by name when they are there.
+        # What each column of `scores` means, as model.json names them: LABELS for a model of this release;
+        # an older one may lack the later heads ("byline", "date"), which the metadata reads by name.
         self.labels = tuple(self.config.get("labels") or LABELS)
         self.model_id = str(self.config.get("model_id", "unknown"))
+        self._outputs = [o.name for o in self.session.get_outputs() if o.name in ("labels", PAGE_TYPE_OUTPUT)]
 
-    def _run(self, inputs: PageInputs) -> np.ndarray:
+    def _run(self, inputs: PageInputs) -> tuple[np.ndarray, np.ndarray | None]:
         feed = {name: getattr(inputs, name)[None] for name in INPUT_NAMES}
-        logits = self.session.run(["labels"], feed)[0][0]
-        return 1.0 / (1.0 + np.exp(-logits))
+        got = dict(zip(self._outputs, self.session.run(self._outputs, feed)))
+        scores = 1.0 / (1.0 + np.exp(-got["labels"][0]))
+        types = got.get(PAGE_TYPE_OUTPUT)
+        if types is not None:
+            types = np.exp(types[0] - types[0].max())
+            types = types / types.sum()
+        return scores, types
+
+    def predict(self, inputs: PageInputs) -> tuple[np.ndarray, np.ndarray | None]:
+        if len(inputs) == 0:
+            return np.zeros((0, len(self.labels)), dtype=np.float32), None
+        return windowed(inputs, self._run)
 
     def scores(self, inputs: PageInputs) -> np.ndarray:
-        if len(inputs) == 0:
-            return np.zeros((0, len(LABELS)), dtype=np.float32)
-        return windowed(inputs, self._run)
+        return self.predict(inputs)[0]

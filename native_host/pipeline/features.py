@@ -190,13 +190,11 @@ class Featurizer:
         return [get(w, 1) for name in names for w in class_words(name)]
 
     def __call__(self, snapshot: dict, blocks: list[Block]) -> PageInputs:
-        n = len(blocks)
         nodes = snapshot["nodes"]
         page = _Page(snapshot, blocks)
         words_of: dict[int, list[int]] = {}  # node id -> its class word ids, filled as blocks need them
-        tag_rows, class_rows, level_rows, numeric_rows = [], [], [], []
-        before = 0  # characters of text in the blocks before this one
-        for i, b in enumerate(blocks):
+        tag_rows, class_rows, level_rows = [], [], []
+        for b in blocks:
             tag_rows.append([TAG_IDS.get(t, 1) for t in b.tag_path[: -TAG_PATH - 1: -1]])
             ids: list[int] = []
             levels: list[int] = []
@@ -214,11 +212,8 @@ class Featurizer:
                 j = node["parent"]
             class_rows.append(ids[:CLASS_TOKENS])
             level_rows.append(levels[:CLASS_TOKENS])
-            numeric_rows.append(_numbers(b, i, page, before, self.common))
-            before += len(b.text)
-        numeric = np.array(numeric_rows, dtype=np.float32).reshape(n, len(NUMERIC)) / _SCALES
         return PageInputs(self.text_ids(blocks), _padded(tag_rows, TAG_PATH), _padded(class_rows, CLASS_TOKENS),
-                          _padded(level_rows, CLASS_TOKENS), numeric)
+                          _padded(level_rows, CLASS_TOKENS), _numeric(blocks, page, self.common))
 
 
 def _padded(rows: list[list[int]], width: int) -> np.ndarray:
@@ -298,64 +293,83 @@ def _char_counts(text: str) -> tuple[int, int, int]:
     return letters, digits, uppers
 
 
-def _numbers(b: Block, i: int, page: _Page, before: int, common: frozenset[str]) -> list[float]:
-    """The raw values of NUMERIC for block `b` (index `i`), in NUMERIC's order; the caller divides by the
-    scales."""
-    text = b.text
-    chars = len(text)
-    words = _WORD.findall(text)
-    nwords = len(words)
-    letters, digits, uppers = _char_counts(text)
-    letters = letters or 1
-    f = b.flags
-    nodes = page.nodes
-    owner = nodes[b.owner]
-    siblings = page.children.get(owner["parent"], 1)
-    overlap = 0.0
-    if page.title_words and words:
-        lw = {w.lower() for w in words[:50]}
-        overlap = len(lw & page.title_words) / len(page.title_words)
-    live = "visible" in owner or "box" in owner
-    box = owner.get("box") or (0, 0, 0, 0)
+def _common_share(text: str, common: frozenset[str]) -> float:
     tokens = word_tokens(text)
-    common_share = sum(t in common for t in tokens) / len(tokens) if tokens else 0.0
-    row = [
-        math.log1p(chars),
-        math.log1p(nwords),
-        min(1.0, b.link_chars / chars) if chars else 0.0,
-        b.depth,
-        i / max(1, page.n - 1),
-        len(_PUNCT.findall(text)) / chars if chars else 0.0,
-        digits / chars if chars else 0.0,
-        uppers / letters,
-        min(10, len(_SENT.findall(text))),
-        min(12.0, sum(map(len, words)) / nwords) if nwords else 0.0,
-        float(f.get("hidden", False)),
-        float(f["heading"]),
-        float(f["list"]),
-        float(f["table"]),
-        float(f["paragraph"]),
-        float(f["pre"]),
-        float(f["blockquote"]),
-        math.log(b.merged),
-        math.log1p(siblings),
-        page.place.get(b.owner, 0) / max(1, siblings - 1),
-        math.log1p(page.n),
-        overlap,
-        float(live),
-        float(owner.get("visible", False)),
-        box[0] / page.vw,
-        min(box[1] / page.vh, 50.0),
-        box[2] / page.vw,
-        min(box[3] / page.vh, 10.0),
-        owner.get("font_size") or 0.0,
-        owner.get("font_weight") or 0.0,
-        float(owner.get("display", "") in ("inline", "inline-block", "inline-flex")),
-        common_share,
+    return sum(map(common.__contains__, tokens)) / len(tokens) if tokens else 0.0
+
+
+def _title_overlap(words: list[str], title: set[str]) -> float:
+    return len({w.lower() for w in words[:50]} & title) / len(title) if words else 0.0
+
+
+_LIVE_INLINE = ("inline", "inline-block", "inline-flex")
+
+
+def _numeric(blocks: list[Block], page: _Page, common: frozenset[str]) -> np.ndarray:
+    """float32 [N, len(NUMERIC)]: NUMERIC for every block, each column divided by its scale. Column by column
+    over the page (a Python expression per block and column was most of the feature stage's time)."""
+    n = len(blocks)
+    if not n:
+        return np.zeros((0, len(NUMERIC)), dtype=np.float32)
+    nodes = page.nodes
+    texts = [b.text for b in blocks]
+    owners = [nodes[b.owner] for b in blocks]
+    words = [_WORD.findall(t) for t in texts]
+    chars = np.array([len(t) for t in texts], dtype=np.float64)
+    nwords = np.array([len(w) for w in words], dtype=np.float64)
+    counts = np.array([_char_counts(t) for t in texts], dtype=np.float64).reshape(n, 3)
+    letters = np.maximum(counts[:, 0], 1.0)
+    has = chars > 0
+    safe = np.where(has, chars, 1.0)
+    link = np.array([b.link_chars for b in blocks], dtype=np.float64)
+    punct = np.array([len(_PUNCT.findall(t)) for t in texts], dtype=np.float64)
+    word_len = np.array([sum(map(len, w)) for w in words], dtype=np.float64)
+    flags = np.array([(f.get("hidden", False), f["heading"], f["list"], f["table"], f["paragraph"], f["pre"],
+                       f["blockquote"]) for f in (b.flags for b in blocks)], dtype=np.float64).reshape(n, 7)
+    siblings = np.array([page.children.get(o["parent"], 1) for o in owners], dtype=np.float64)
+    place = np.array([page.place.get(b.owner, 0) for b in blocks], dtype=np.float64)
+    boxes = np.array([o.get("box") or (0, 0, 0, 0) for o in owners], dtype=np.float64).reshape(n, 4)
+    ancestors = np.array([_ancestor_row(o["parent"], page) for o in owners], dtype=np.float64).reshape(
+        n, 4 * ANCESTOR_LEVELS)
+    title = page.title_words
+    columns = [
+        np.log1p(chars),
+        np.log1p(nwords),
+        np.where(has, np.minimum(1.0, link / safe), 0.0),
+        [b.depth for b in blocks],
+        np.arange(n) / max(1, n - 1),
+        np.where(has, punct / safe, 0.0),
+        np.where(has, counts[:, 1] / safe, 0.0),
+        counts[:, 2] / letters,
+        [min(10, len(_SENT.findall(t))) for t in texts],
+        np.where(nwords > 0, np.minimum(12.0, word_len / np.maximum(nwords, 1.0)), 0.0),
+        *flags.T,
+        [math.log(b.merged) for b in blocks],
+        np.log1p(siblings),
+        place / np.maximum(1.0, siblings - 1),
+        np.full(n, math.log1p(n)),
+        [_title_overlap(w, title) for w in words] if title else np.zeros(n),
+        [float("visible" in o or "box" in o) for o in owners],
+        [float(o.get("visible", False)) for o in owners],
+        boxes[:, 0] / page.vw,
+        np.minimum(boxes[:, 1] / page.vh, 50.0),
+        boxes[:, 2] / page.vw,
+        np.minimum(boxes[:, 3] / page.vh, 10.0),
+        [o.get("font_size") or 0.0 for o in owners],
+        [o.get("font_weight") or 0.0 for o in owners],
+        [float(o.get("display", "") in _LIVE_INLINE) for o in owners],
+        [_common_share(t, common) for t in texts],
         chars / page.total,
-        before / page.total,
+        (np.cumsum(chars) - chars) / page.total,
+        *ancestors.T,
     ]
-    a = owner["parent"]
+    return np.array(columns, dtype=np.float64).T.astype(np.float32) / _SCALES
+
+
+def _ancestor_row(a: int, page: _Page) -> tuple[float, ...]:
+    """The four ancestor columns of each of ANCESTOR_LEVELS ancestors, from the owner's parent `a` up."""
+    row: list[float] = []
+    nodes = page.nodes
     for _ in range(ANCESTOR_LEVELS):
         if a < 0:
             row += (0.0, 0.0, 0.0, 0.0)
@@ -364,4 +378,4 @@ def _numbers(b: Block, i: int, page: _Page, before: int, common: frozenset[str])
         row += (math.log1p(total), page.links[a] / total if total else 0.0, math.log1p(page.count[a]),
                 total / page.total)
         a = nodes[a]["parent"]
-    return row
+    return tuple(row)

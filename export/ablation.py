@@ -44,13 +44,29 @@ def _run(args) -> dict:
             "parameters": summary["parameters"]}
 
 
+def _from_run(row: int, run: Path, epochs: int) -> dict | None:
+    """A row rebuilt from its run folder's train.json (written after every epoch), for runs that were cut
+    short: None when it never finished an epoch; `epochs_done` says how far it got."""
+    try:
+        summary = json.loads((run / "train.json").read_text())
+    except (OSError, ValueError):
+        return None
+    gap = summary.get("memorisation", {}).get("f1", {}).get("all", {}).get("gap")
+    return {"row": ROWS[row][0], "overrides": ROWS[row][1], "knobs": ROWS[row][2], **summary["best"],
+            "memorisation_gap": gap, "parameters": summary["parameters"],
+            "epochs_done": len(summary["history"]), "epochs": epochs}
+
+
 def table(results: list[dict]) -> str:
     lines = ["| recipe | " + " | ".join(COLUMNS) + " | memorisation gap |",
              "|---|" + "---:|" * (len(COLUMNS) + 1)]
     for r in results:
         gap = r.get("memorisation_gap")
         cells = [f"{r[c]:.3f}" if c in r else "–" for c in COLUMNS] + ["–" if gap is None else f"{gap:+.3f}"]
-        lines.append(f"| {r['row']} | " + " | ".join(cells) + " |")
+        name = r["row"]
+        if r.get("epochs_done", r.get("epochs")) != r.get("epochs"):
+            name += f" (stopped after {r['epochs_done']} of {r['epochs']} epochs)"
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
@@ -62,8 +78,17 @@ def main(argv=None) -> None:
     ap.add_argument("--train-pages", type=int, default=2000)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--rows", default=None, help="comma-separated row numbers to run (default: all)")
+    ap.add_argument("--report", action="store_true",
+                    help="only rebuild the table from the rows' train.json in --out (runs cut short included)")
     args = ap.parse_args(argv)
     chosen = [int(i) for i in args.rows.split(",")] if args.rows else range(len(ROWS))
+    if args.report:
+        found = [_from_run(i, args.out / str(i), args.epochs) for i in chosen]
+        results = [r for r in found if r is not None]
+        text = table(results)
+        (args.out / "ablation.md").write_text(text + "\n")
+        print(text)
+        return
     jobs = [(ROWS[i][0], ROWS[i][1], ROWS[i][2], args.data, args.out / str(i), args.epochs, args.train_pages, 1)
             for i in chosen]
     with ProcessPoolExecutor(args.jobs) as pool:

@@ -14,9 +14,9 @@ from pathlib import Path
 import numpy as np
 
 from native_host.browser.client import HostProcess, host_command
-from native_host.pipeline.features import NUMERIC
+from native_host.pipeline.features import CLASS_VOCAB_FILE, COMMON_WORDS_FILE, NUMERIC_NAMES, TOKENIZER_FILE
 from native_host.browser.identity import chromium_origin
-from native_host.pipeline.inference import CLASS_VOCAB_FILE, CONFIG_FILE, INPUT_NAMES, MODEL_FILE, TOKENIZER_FILE
+from native_host.pipeline.inference import CONFIG_FILE, INPUT_NAMES, MODEL_FILE
 from native_host.result import LABELS
 
 
@@ -27,14 +27,14 @@ def write_standin_model(directory: Path) -> Path:
     from tokenizers import Tokenizer, models, pre_tokenizers
 
     directory.mkdir(parents=True, exist_ok=True)
-    weights = np.zeros((len(NUMERIC), len(LABELS)), dtype=np.float32)
+    weights = np.zeros((len(NUMERIC_NAMES), len(LABELS)), dtype=np.float32)
     bias = np.zeros(len(LABELS), dtype=np.float32)
-    weights[NUMERIC.index("log_chars"), LABELS.index("main")] = 16.0  # log_chars is log1p(chars) / 8
+    weights[NUMERIC_NAMES.index("log_chars"), LABELS.index("main")] = 16.0  # log_chars is log1p(chars) / 8
     bias[LABELS.index("main")] = -8.0                                 # main from about 55 characters on
     bias[LABELS.index("title")] = -6.0
     int_inputs = [helper.make_tensor_value_info(name, TensorProto.INT64, [1, "blocks", None])
                   for name in INPUT_NAMES if name != "numeric"]
-    numeric = helper.make_tensor_value_info("numeric", TensorProto.FLOAT, [1, "blocks", len(NUMERIC)])
+    numeric = helper.make_tensor_value_info("numeric", TensorProto.FLOAT, [1, "blocks", len(NUMERIC_NAMES)])
     labels = helper.make_tensor_value_info("labels", TensorProto.FLOAT, [1, "blocks", len(LABELS)])
     graph = helper.make_graph(
         [helper.make_node("MatMul", ["numeric", "W"], ["scaled"]), helper.make_node("Add", ["scaled", "b"], ["labels"])],
@@ -48,6 +48,7 @@ def write_standin_model(directory: Path) -> Path:
     tokenizer.pre_tokenizer = pre_tokenizers.Whitespace()
     tokenizer.save(str(directory / TOKENIZER_FILE))
     (directory / CLASS_VOCAB_FILE).write_text(json.dumps(["<pad>", "<unk>", "content", "nav"]))
+    (directory / COMMON_WORDS_FILE).write_text(json.dumps(["the", "and", "of"]))
     return directory
 
 
@@ -61,7 +62,7 @@ def write_failing_model(directory: Path) -> Path:
     model = onnx.load(directory / MODEL_FILE)
     graph = model.graph
     del graph.node[:]
-    graph.initializer.append(numpy_helper.from_array(np.full(len(LABELS), 10 * len(NUMERIC), dtype=np.int64), "far"))
+    graph.initializer.append(numpy_helper.from_array(np.full(len(LABELS), 10 * len(NUMERIC_NAMES), dtype=np.int64), "far"))
     graph.node.append(helper.make_node("Gather", ["numeric", "far"], ["labels"], axis=2))
     onnx.save(model, directory / MODEL_FILE)
     return directory

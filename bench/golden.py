@@ -63,10 +63,12 @@ def outputs(extractor, html: str | bytes, url: str | None) -> dict:
     snapshot = snapshot_from_html(html, url=url)
     blocks = blocks_from_snapshot(snapshot)
     inputs = extractor.featurize(snapshot, blocks)
+    _, types = extractor.model.predict(inputs)
     result = extractor.extract_html(html, url=url).to_dict()
     result.pop("timings")
     return {"snapshot": snapshot, "blocks": [asdict(b) for b in blocks],
-            "inputs": {name: getattr(inputs, name) for name in ARRAYS}, "result": result}
+            "inputs": {name: getattr(inputs, name) for name in ARRAYS}, "result": result,
+            "page_type_scores": None if types is None else types}
 
 
 def asset_digests(model_dir: Path) -> dict[str, str]:
@@ -87,6 +89,7 @@ def pinned(extractor) -> dict:
     model's scores, the decisions that sit clear of the threshold, and the result built from those scores."""
     from native_host.pipeline.blocks import blocks_from_snapshot
     from native_host.pipeline.extractor import result_from_scores
+    from native_host.result import PAGE_TYPES
 
     out = {"assets": asset_digests(extractor.model.dir), "threshold": extractor.threshold,
            "labels": list(extractor.model.labels), "score_tolerance": SCORE_TOLERANCE,
@@ -95,12 +98,15 @@ def pinned(extractor) -> dict:
         stages = outputs(extractor, path.read_bytes(), PAGE_URL + path.name)
         snapshot = stages["snapshot"]
         blocks = blocks_from_snapshot(snapshot)
-        scores = extractor.model.scores(extractor.featurize(snapshot, blocks))
+        scores, types = extractor.model.predict(extractor.featurize(snapshot, blocks))
+        predicted = None if types is None else PAGE_TYPES[int(np.argmax(types))]
         stages["inputs"] = {name: a.tolist() for name, a in stages["inputs"].items()}
         stages["scores"] = scores.tolist()
         stages["decided"] = decisions(scores[:, 0].tolist(), extractor.threshold)
+        stages["page_type_scores"] = None if types is None else types.tolist()
+        stages["predicted_type"] = predicted
         stages["result"] = result_from_scores(snapshot, blocks, scores, extractor.model.labels,
-                                              extractor.threshold).to_dict()
+                                              extractor.threshold, predicted_type=predicted).to_dict()
         stages["result"].pop("timings")
         out["pages"][str(path.relative_to(ROOT))] = stages
     return out

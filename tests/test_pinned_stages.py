@@ -76,7 +76,8 @@ def test_the_result_is_pinned_given_the_pinned_scores(name, pin):
     snapshot = snapshot_from_html((ROOT / name).read_bytes(), url=PAGE_URL + name.rsplit("/", 1)[-1])
     blocks = blocks_from_snapshot(snapshot)
     scores = np.asarray(page["scores"], dtype=np.float32).reshape(len(blocks), -1)
-    result = result_from_scores(snapshot, blocks, scores, pin["labels"], pin["threshold"]).to_dict()
+    result = result_from_scores(snapshot, blocks, scores, pin["labels"], pin["threshold"],
+                                predicted_type=page["predicted_type"]).to_dict()
     result.pop("timings")
     assert result == page["result"]
 
@@ -93,6 +94,13 @@ def test_scores_match_the_pin_within_the_tolerance_and_decisions_exactly(name, c
     # the model's own decisions, before the page-level rules (pipeline/decisions.py), which follow from them
     made = [b["scores"]["main"] >= pin["threshold"] for b in current[name]["result"]["blocks"]]
     assert [m for m, d in zip(made, page["decided"]) if d is not None] == [d for d in page["decided"] if d is not None]
+    # the page type: its probabilities within the tolerance, and the chosen type exactly where it leads clearly
+    if page["page_type_scores"] is not None:
+        got_types, want_types = current[name]["page_type_scores"], np.asarray(page["page_type_scores"])
+        np.testing.assert_allclose(got_types, want_types, rtol=0, atol=SCORE_TOLERANCE)
+        first, second = np.sort(want_types)[::-1][:2]
+        if first - second >= DECISION_MARGIN:
+            assert int(np.argmax(got_types)) == int(np.argmax(want_types))
 
 
 def test_pinned_decisions_sit_clear_of_the_threshold(pin):

@@ -13,6 +13,7 @@ import pytest
 from native_host.cli.main import main as cli_main
 from native_host.corpus.columns import BY_NAME, DEFAULT_FIELDS, parse_fields
 from native_host.corpus.deadline import within
+from native_host.result import LABELS
 from native_host.corpus.pages import Page
 from native_host.corpus.rows import PageRows
 from native_host.errors import InputError, PageTimeoutError
@@ -71,8 +72,7 @@ def test_blocks_and_node_ids_round_trip_through_parquet(warcs, tmp_path):
         assert cli_main(["extract", str(warcs[1]), "--out", str(tmp_path / name), "--fields", fields]) == 0
     jsonl, parquet = read_rows(tmp_path / "b.jsonl"), read_rows(tmp_path / "b.parquet")
     assert jsonl == parquet
-    assert parquet[1]["node_ids"] and set(parquet[1]["blocks"][0]["scores"]) == {"main", "title", "heading",
-                                                                                "paragraph", "list", "table"}
+    assert parquet[1]["node_ids"] and set(parquet[1]["blocks"][0]["scores"]) == set(LABELS)
 
 
 def test_a_text_only_job_builds_no_reader_views():

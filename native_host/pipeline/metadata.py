@@ -643,6 +643,7 @@ NEAR_AFTER = 8       # and after it
 BYLINE_CHARS = 160   # a block longer than this is not a byline
 DATELINE_CHARS = 120
 CUE_MIN = 0.5        # a learned byline or date score that marks the block
+LEARNED_ALONE = 5    # rank of a block only the model marks as a byline: after every markup cue
 
 
 def headline(blocks: Sequence[Block], scores, main: Sequence[bool], labels: Sequence[str] = LABELS
@@ -726,9 +727,10 @@ def _looks_like_name(name: str) -> bool:
 
 def dom_byline(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], scores, labels: Sequence[str],
                head: int | None) -> tuple[str | None, list[int]]:
-    """A byline near the start of the main content (or a "Written by" at its end): a block the model marks as
-    one (when it has that head), else one holding a rel=author link, one that says "By ..." or "作者：",
-    or one whose classes say author, byline or meta. A lone "By" takes the block after it."""
+    """A byline near the start of the main content (or a "Written by" at its end): a block holding a
+    rel=author link, one that says "By ..." or "作者：", or one whose classes say author, byline or meta; among
+    them first those the model marks as a byline too (when it has that head), and a block only the model
+    marks last. A lone "By" takes the block after it."""
     nodes = snapshot["nodes"]
     learned = _cue(scores, labels, "byline")
     window = list(_near(main, len(blocks), head))
@@ -739,16 +741,23 @@ def dom_byline(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], sc
         b = blocks[i]
         if not b.text or len(b.text) > BYLINE_CHARS or i == head:
             continue
-        if learned is not None and learned(i) >= CUE_MIN:
-            ranked.append((0, i))
-        elif any(_is_author_link(nodes[j]) for j in b.node_ids):
-            ranked.append((1, i))
+        if _LONE_BY.match(b.text) and i + 1 >= len(blocks):  # "By" and then nothing: no name to take
+            continue
+        rank = None
+        if any(_is_author_link(nodes[j]) for j in b.node_ids):
+            rank = 1
         elif _BY_INSIDE.search(b.text) or (_LONE_BY.match(b.text) and i + 1 < len(blocks)):
-            ranked.append((2, i))
+            rank = 2
         elif any(_AUTHOR_CLASS.search(c) for c in b.class_path[-2:]):
-            ranked.append((3, i))
+            rank = 3
         elif any(_META_CLASS.search(c) for c in b.class_path[-2:]) and i not in mains[-END_BLOCKS:]:
-            ranked.append((4, i))
+            rank = 4
+        # The model's byline score confirms a markup cue (first of all) or, alone, is the last resort: on its
+        # own it also marks short lines of capitalised words near the headline, such as a menu.
+        if learned is not None and learned(i) >= CUE_MIN:
+            rank = LEARNED_ALONE if rank is None else 0
+        if rank is not None:
+            ranked.append((rank, i))
     for rank, i in sorted(ranked):
         b = blocks[i]
         if rank == 1:

@@ -4,6 +4,7 @@ The schema file is the one source of truth; this module compiles the subset of J
 (type, enum, required, properties, additionalProperties, items, min/max, min/maxLength, min/maxItems)
 into plain Python checks, because the runtime may not depend on the `jsonschema` package and must
 validate a 10,000-node snapshot in milliseconds. Tests check this against `jsonschema` itself.
+Decoding into msgspec's typed structures instead was measured and not taken (docs/snapshot.md, Validation).
 """
 
 from __future__ import annotations
@@ -47,31 +48,59 @@ _EXACT = {"object": dict, "array": list, "string": str, "integer": int, "number"
 
 
 def _compile(schema: dict) -> Check:
-    checks: list[Check] = []
-    if "type" in schema:
-        names = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
-        tests = [_TYPES[n] for n in names]
-        wanted = " or ".join(names)
+    """One schema (or sub-schema) as one check: each keyword it uses becomes a step, run in this order.
 
-        exact = _EXACT.get(wanted)
+    Every step raises the precise error. The only shortcut is for arrays of objects (a snapshot's nodes):
+    `_fast_accept` lets an item it surely accepts skip its per-field steps (see `_items_check`)."""
+    steps = [step for step in (_type_check(schema), _enum_check(schema), *_bound_checks(schema),
+                               *_length_checks(schema), _object_check(schema), _items_check(schema))
+             if step is not None]
+    if len(steps) == 1:
+        return steps[0]
 
-        def check_type(v, path):
-            if exact is not None and type(v) is exact:  # the common case, without a call per type test
+    def check(v, path):
+        for step in steps:
+            step(v, path)
+
+    return check
+
+
+def _type_check(schema: dict) -> Check | None:
+    """`type`: one name or a list of names."""
+    if "type" not in schema:
+        return None
+    names = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
+    tests = [_TYPES[n] for n in names]
+    wanted = " or ".join(names)
+    exact = _EXACT.get(wanted)
+
+    def check_type(v, path):
+        if exact is not None and type(v) is exact:  # the common case, without a call per type test
+            return
+        for test in tests:
+            if test(v):
                 return
-            for t in tests:
-                if t(v):
-                    return
-            raise SnapshotError(f"expected {wanted}, got {type(v).__name__}", _where(path))
+        raise SnapshotError(f"expected {wanted}, got {type(v).__name__}", _where(path))
 
-        checks.append(check_type)
-    if "enum" in schema:
-        allowed = schema["enum"]
+    return check_type
 
-        def check_enum(v, path):
-            if not any(v == a and type(v) is type(a) for a in allowed):
-                raise SnapshotError(f"must be one of {allowed!r}", _where(path))
 
-        checks.append(check_enum)
+def _enum_check(schema: dict) -> Check | None:
+    """`enum`, comparing types too: 1 is not True and 1.0 is not 1."""
+    if "enum" not in schema:
+        return None
+    allowed = schema["enum"]
+
+    def check_enum(v, path):
+        if not any(v == a and type(v) is type(a) for a in allowed):
+            raise SnapshotError(f"must be one of {allowed!r}", _where(path))
+
+    return check_enum
+
+
+def _bound_checks(schema: dict) -> list[Check]:
+    """`minimum` and `maximum`, on numbers only (another type is the type step's error)."""
+    checks = []
     for key, op, what in (("minimum", operator.lt, "at least"), ("maximum", operator.gt, "at most")):
         if key in schema:
             bound = schema[key]
@@ -82,86 +111,107 @@ def _compile(schema: dict) -> Check:
                     raise SnapshotError(f"must be {what} {bound:g}", _where(path))
 
             checks.append(check_bound)
+    return checks
+
+
+def _length_checks(schema: dict) -> list[Check]:
+    """`minLength`/`maxLength` on strings and `minItems`/`maxItems` on arrays."""
+    checks = []
     for key, op, what in (("minLength", int.__lt__, "at least"), ("maxLength", int.__gt__, "at most"),
                           ("minItems", int.__lt__, "at least"), ("maxItems", int.__gt__, "at most")):
         if key in schema:
             bound = int(schema[key])
-            kind = str if key.endswith("Length") else list
-            unit = "characters" if kind is str else "items"
+            kind, unit = (str, "characters") if key.endswith("Length") else (list, "items")
 
             def check_len(v, path, bound=bound, op=op, what=what, kind=kind, unit=unit):
                 if isinstance(v, kind) and op(len(v), bound):
                     raise SnapshotError(f"must have {what} {bound} {unit}", _where(path))
 
             checks.append(check_len)
-    if "properties" in schema or "required" in schema:
-        props = {k: _compile(s) for k, s in schema.get("properties", {}).items()}
-        required = frozenset(schema.get("required", ()))
-        closed = schema.get("additionalProperties", True) is False
-        allowed_keys = frozenset(props)
-
-        def check_object(v, path):
-            if not isinstance(v, dict):
-                return
-            keys = v.keys()
-            if not required <= keys:
-                missing = sorted(required - keys)
-                raise SnapshotError(f"missing required field {quoted(missing[0])}", _where(path))
-            if closed and not keys <= allowed_keys:
-                extra = sorted(str(k) for k in keys - allowed_keys)
-                raise SnapshotError(f"unknown field {quoted(extra[0])}", _where(path))
-            for k, item in v.items():
-                c = props.get(k)
-                if c is not None:
-                    c(item, (path, k))
-
-        checks.append(check_object)
-    if "items" in schema:
-        item_check = _compile(schema["items"])
-        accept = _fast_accept(schema["items"])
-
-        if accept is None:
-            def check_items(v, path):
-                if isinstance(v, list):
-                    for i, item in enumerate(v):
-                        item_check(item, (path, i))
-        else:
-            def check_items(v, path):
-                if isinstance(v, list):
-                    for i, item in enumerate(v):
-                        if not accept(item):
-                            item_check(item, (path, i))
-
-        checks.append(check_items)
-
-    if len(checks) == 1:
-        check = checks[0]
-    else:
-        def check(v, path):
-            for c in checks:
-                c(v, path)
-
-    return _fast_leaf(schema, check) or check
+    return checks
 
 
-_LEAF_KEYS = frozenset({"type", "minimum", "maximum", "minLength", "maxLength"})
-
-
-def _fast_leaf(schema: dict, full: Check) -> Check | None:
-    """For a scalar field (one type, its bounds): one call that accepts a good value at once and hands any
-    other to `full`, which raises the precise error. Most of a snapshot's fields are such scalars."""
-    test = _leaf_test(schema, "v")
-    if test is None:
+def _object_check(schema: dict) -> Check | None:
+    """`required`, `additionalProperties: false` and each of `properties`, on objects."""
+    if "properties" not in schema and "required" not in schema:
         return None
-    return _generated("check", ["def check(v, path):", f"    if not ({test}):", "        full(v, path)"],
-                      {"full": full})
+    fields = {k: _compile(s) for k, s in schema.get("properties", {}).items()}
+    required = frozenset(schema.get("required", ()))
+    closed = schema.get("additionalProperties", True) is False
+    known = frozenset(fields)
+
+    def check_object(v, path):
+        if not isinstance(v, dict):
+            return
+        keys = v.keys()
+        if not required <= keys:
+            missing = sorted(required - keys)
+            raise SnapshotError(f"missing required field {quoted(missing[0])}", _where(path))
+        if closed and not keys <= known:
+            extra = sorted(str(k) for k in keys - known)
+            raise SnapshotError(f"unknown field {quoted(extra[0])}", _where(path))
+        for k, item in v.items():
+            check = fields.get(k)
+            if check is not None:
+                check(item, (path, k))
+
+    return check_object
 
 
-def _leaf_test(schema: dict, x: str) -> str | None:
+def _items_check(schema: dict) -> Check | None:
+    """`items`, on arrays. An item `_fast_accept` accepts skips the item's steps: at 5,000 nodes, calling a
+    step per field of each node was most of the validation time."""
+    if "items" not in schema:
+        return None
+    check_item = _compile(schema["items"])
+    accept = _fast_accept(schema["items"]) or (lambda item: False)
+
+    def check_items(v, path):
+        if isinstance(v, list):
+            for i, item in enumerate(v):
+                if not accept(item):
+                    check_item(item, (path, i))
+
+    return check_items
+
+
+def _fast_accept(schema: dict) -> Callable[[Any], bool] | None:
+    """One function that says whether a value surely passes an object schema whose properties are scalars or
+    arrays of scalars (a snapshot's node, a meta tag): no call per field and no path built. It only has to be
+    sufficient: whatever it does not accept goes to the full check, which raises the precise error. None for
+    any other schema. Generated as source from the schema's names and numbers, as one branch per property
+    was half of validating a 5,000-node snapshot."""
+    if schema.get("type") != "object" or not schema.keys() <= {"type", "required", "properties",
+                                                                 "additionalProperties"}:
+        return None
+    props = schema.get("properties", {})
+    required = set(schema.get("required", ()))
+    lines = ["def accept(v):", "    if type(v) is not dict:", "        return False", "    keys = v.keys()",
+             "    if not REQUIRED <= keys:", "        return False"]
+    if schema.get("additionalProperties", True) is False:
+        lines += ["    if not keys <= ALLOWED:", "        return False"]
+    for name, sub in props.items():
+        test = _scalar_test(sub, "x") or _scalar_array_test(sub, "x")
+        if test is None:
+            return None
+        pad = "    " if name in required else "        "
+        if name not in required:
+            lines.append(f"    if {name!r} in v:")
+        lines += [f"{pad}x = v[{name!r}]", f"{pad}if not ({test}):", f"{pad}    return False"]
+    lines.append("    return True")
+    scope = {"REQUIRED": frozenset(required), "ALLOWED": frozenset(props)}
+    exec("\n".join(lines), scope)  # noqa: S102 - the shipped schema's names and numbers; no snapshot text
+    return scope["accept"]
+
+
+_SCALAR_KEYS = frozenset({"type", "minimum", "maximum", "minLength", "maxLength"})
+
+
+def _scalar_test(schema: dict, x: str) -> str | None:
     """A Python expression true when the variable `x` surely satisfies the scalar `schema` (one type, its
-    bounds); None if the schema is not such a scalar. A value it rejects goes to the full check."""
+    bounds); None if the schema is not such a scalar."""
     kind = schema.get("type")
-    if not isinstance(kind, str) or not schema.keys() <= _LEAF_KEYS:
+    if not isinstance(kind, str) or not schema.keys() <= _SCALAR_KEYS:
         return None
     if kind == "string":
         lo, hi = int(schema.get("minLength", 0)), schema.get("maxLength")
@@ -177,43 +227,14 @@ def _leaf_test(schema: dict, x: str) -> str | None:
     return test
 
 
-def _fast_accept(schema: dict) -> Callable[[Any], bool] | None:
-    """A single function that says whether a value surely passes an object schema whose properties are
-    scalars or arrays of scalars (a snapshot's node): no call per field and no path built. Whatever it does
-    not accept goes to the full check, which raises the precise error; so it only has to be sufficient.
-    Generated as source once, as one branch per property was half of validating a 5,000-node snapshot."""
-    if schema.get("type") != "object" or not schema.keys() <= {"type", "required", "properties",
-                                                                 "additionalProperties"}:
+def _scalar_array_test(schema: dict, x: str) -> str | None:
+    """The same for an array of such scalars within its item bounds (a node's box, its classes)."""
+    item = _scalar_test(schema.get("items", {}), "y")
+    if item is None or schema.get("type") != "array" or not schema.keys() <= {"type", "items", "minItems", "maxItems"}:
         return None
-    props = schema.get("properties", {})
-    required = set(schema.get("required", ()))
-    lines = ["def accept(v):", "    if type(v) is not dict:", "        return False", "    keys = v.keys()",
-             "    if not REQUIRED <= keys:", "        return False"]
-    if schema.get("additionalProperties", True) is False:
-        lines += ["    if not keys <= ALLOWED:", "        return False"]
-    for name, sub in props.items():
-        test = _leaf_test(sub, "x")
-        if test is None:  # an array of scalars, within item bounds
-            test = _leaf_test(sub.get("items", {}), "y")
-            if (test is None or sub.get("type") != "array"
-                    or not sub.keys() <= {"type", "items", "minItems", "maxItems"}):
-                return None
-            size = f"{int(sub.get('minItems', 0))} <= len(x)" + (
-                f" <= {int(sub['maxItems'])}" if "maxItems" in sub else "")
-            test = f"type(x) is list and {size} and all({test} for y in x)"
-        pad = "    " if name in required else "        "
-        if name not in required:
-            lines.append(f"    if {name!r} in v:")
-        lines += [f"{pad}x = v[{name!r}]", f"{pad}if not ({test}):", f"{pad}    return False"]
-    lines.append("    return True")
-    return _generated("accept", lines, {"REQUIRED": frozenset(required), "ALLOWED": frozenset(props)})
-
-
-def _generated(name: str, lines: list[str], scope: dict) -> Callable:
-    """The function `name` defined by `lines`, source built here from the shipped schema's names and numbers
-    (each scalar rule is written once, by _leaf_test, for both the per-field and the per-node checks)."""
-    exec("\n".join(lines), scope)  # noqa: S102 - no text from a snapshot ever reaches it
-    return scope[name]
+    size = f"{int(schema.get('minItems', 0))} <= len({x})" + (
+        f" <= {int(schema['maxItems'])}" if "maxItems" in schema else "")
+    return f"type({x}) is list and {size} and all({item} for y in {x})"
 
 
 @lru_cache(maxsize=1)
@@ -224,6 +245,7 @@ def snapshot_schema() -> dict:
 
 @lru_cache(maxsize=1)
 def _snapshot_check() -> Check:
+    """The shipped schema, compiled once."""
     return _compile(snapshot_schema())
 
 

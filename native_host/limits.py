@@ -12,6 +12,15 @@ MAX_NODE_TEXT = 100_000        # characters kept per text node
 MAX_TOTAL_TEXT = 20_000_000    # characters kept per snapshot, all text nodes together
 MAX_ATTR_CHARS = 2_048         # characters kept per attribute value (class, id, href, src, alt, role)
 MAX_CLASSES = 32               # class names kept per element
+MAX_TAG_CHARS = 64             # of an element's tag name, and of its CSS display value (live)
+MAX_TITLE_CHARS = 4096         # of the page's <title>
+MAX_LANG_CHARS = 64            # of the page's lang tag
+MAX_URL_CHARS = 8192           # of the page's address a snapshot arrives with
+# Live-render numbers (the content script's), bounded to what a browser produces: a snapshot over them is
+# refused; the features divide by and scale them, so a huge value must not reach the model.
+MAX_COORD_PX = 1e9             # |x|, |y|, width, height of a box; the viewport's sides and scroll height
+MAX_FONT_SIZE_PX = 1e6
+MAX_FONT_WEIGHT = 1000         # CSS's largest
 # The page's metadata (snapshot v2): the first so many of each are kept; they never set `truncated`.
 MAX_META = 256                 # <meta> tags with a name, property or itemprop (dev pages: 210 at most)
 MAX_LINKS = 32                 # <link rel=canonical|author>

@@ -160,3 +160,62 @@ def test_fast_node_check_never_accepts_what_the_schema_rejects():
             accepted += 1
             jsonschema.validate(node, node_schema)
     assert accepted > 200  # the sample reaches the accepting side too
+
+
+# Every bound snapshot.schema.json states, by where it stands: the limits.py name it must equal, or, for the
+# few that are the format's shape rather than a size limit, the value itself.
+SCHEMA_LIMITS = {
+    "url.maxLength": "MAX_URL_CHARS", "title.maxLength": "MAX_TITLE_CHARS", "lang.maxLength": "MAX_LANG_CHARS",
+    "meta.maxItems": "MAX_META", "meta.items.*.maxLength": "MAX_ATTR_CHARS",
+    "links.maxItems": "MAX_LINKS", "links.items.*.maxLength": "MAX_ATTR_CHARS",
+    "json_ld.maxItems": "MAX_JSON_LD", "json_ld.items.maxLength": "MAX_JSON_LD_CHARS",
+    "viewport.*.maximum": "MAX_COORD_PX",
+    "nodes.maxItems": "MAX_NODES", "nodes.items.tag.maxLength": "MAX_TAG_CHARS",
+    "nodes.items.text.maxLength": "MAX_NODE_TEXT", "nodes.items.classes.maxItems": "MAX_CLASSES",
+    "nodes.items.classes.items.maxLength": "MAX_ATTR_CHARS", "nodes.items.*.maxLength": "MAX_ATTR_CHARS",
+    "nodes.items.box.items.maximum": "MAX_COORD_PX", "nodes.items.font_size.maximum": "MAX_FONT_SIZE_PX",
+    "nodes.items.font_weight.maximum": "MAX_FONT_WEIGHT", "nodes.items.display.maxLength": "MAX_TAG_CHARS",
+}
+SCHEMA_SHAPE = {
+    "viewport.*.minimum": 0, "nodes.items.id.minimum": 0, "nodes.items.parent.minimum": -1,
+    "nodes.items.depth.minimum": 0, "nodes.items.tag.minLength": 1, "nodes.items.box.minItems": 4,
+    "nodes.items.box.maxItems": 4, "nodes.items.box.items.minimum": "-MAX_COORD_PX",
+    "nodes.items.font_size.minimum": 0, "nodes.items.font_weight.minimum": 0,
+}
+BOUND_KEYWORDS = ("minimum", "maximum", "minLength", "maxLength", "minItems", "maxItems")
+
+
+def schema_bounds(schema: dict, where: str = "") -> dict[str, float]:
+    """Each bound in `schema` by its place: "nodes.items.tag.maxLength"."""
+    found = {f"{where}{key}": schema[key] for key in BOUND_KEYWORDS if key in schema}
+    for name, sub in schema.get("properties", {}).items():
+        found.update(schema_bounds(sub, f"{where}{name}."))
+    if "items" in schema:
+        found.update(schema_bounds(schema["items"], f"{where}items."))
+    return found
+
+
+def test_every_bound_of_the_schema_is_a_limit_of_limits_py():
+    """limits.py is where a bound is changed; the schema must follow it. A bound added to the schema must be
+    named here, from limits.py or as the format's shape."""
+    from native_host import limits
+
+    def expected(place: str):
+        head, _, key = place.rpartition(".")
+        parent = head.rpartition(".")[0]
+        for table in (SCHEMA_LIMITS, SCHEMA_SHAPE):
+            for name in (place, f"{parent}.*.{key}" if parent else None):
+                if name in table:
+                    value = table[name]
+                    if isinstance(value, str):
+                        sign, value = (-1, value[1:]) if value.startswith("-") else (1, value)
+                        return sign * getattr(limits, value)
+                    return value
+        raise AssertionError(f"{place}: a bound of snapshot.schema.json that neither limits.py nor this test names")
+
+    bounds = schema_bounds(snapshot_schema())
+    assert len(bounds) > 30
+    for place, value in bounds.items():
+        assert value == expected(place), place
+    named = {n for table in (SCHEMA_LIMITS, SCHEMA_SHAPE) for n in table.values() if isinstance(n, str)}
+    assert all(hasattr(limits, n.lstrip("-")) for n in named)

@@ -38,6 +38,7 @@ _HTML_SPACE = " \t\n\r\f"
 _HTML_SPACES = re.compile(r"[ \t\n\r\f]+")
 _SRCSET_SPLIT = re.compile(r",[ \t\n\r\f]+")
 _DESCRIPTOR = re.compile(r"^([0-9]+(?:\.[0-9]+)?)[wx]$")
+CHARSET_PRESCAN_BYTES = 4096  # bytes searched for a <meta charset> (the HTML spec's prescan reads 1024)
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_:.\-]+)""", re.I)
 _BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
 
@@ -54,7 +55,7 @@ def decode_html(data: bytes | str, charset: str | None = None) -> str:
     encoding = text_codec(charset)
     if encoding:
         return data.decode(encoding, errors="replace")
-    match = _META_CHARSET.search(data[:4096])
+    match = _META_CHARSET.search(data[:CHARSET_PRESCAN_BYTES])
     encoding = text_codec(match.group(1).decode("ascii")) if match else None
     if encoding:
         if encoding.startswith("utf-16"):
@@ -213,14 +214,14 @@ def snapshot_from_html(html: bytes | str, url: str | None = None, charset: str |
     if head is not None:
         title_node = head.css_first("title")
         if title_node is not None:
-            title = " ".join(title_node.text(deep=True).split())[:4096] or None
+            title = " ".join(title_node.text(deep=True).split())[: limits.MAX_TITLE_CHARS] or None
         base_node = head.css_first("base[href]")
         if base_node is not None and url:
             # A <base> no parser accepts leaves every link as written, as Chromium does.
             base = join_url(url, _attr(base_node.attributes.get("href")))
     direction = None
     if root is not None:
-        lang = _attr(root.attributes.get("lang"))[:64] or None
+        lang = _attr(root.attributes.get("lang"))[: limits.MAX_LANG_CHARS] or None
         direction = text_direction(root.attributes.get("dir"))
 
     nodes: list[dict] = []
@@ -260,7 +261,7 @@ def snapshot_from_html(html: bytes | str, url: str | None = None, charset: str |
             truncated = True
             break
         nid = len(nodes)
-        entry = {"id": nid, "parent": parent, "depth": depth, "tag": tag[:64]}
+        entry = {"id": nid, "parent": parent, "depth": depth, "tag": tag[: limits.MAX_TAG_CHARS]}
         attrs = node.attributes
         if attrs:
             cls = attrs.get("class")

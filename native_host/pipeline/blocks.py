@@ -7,8 +7,10 @@ SemText's search-and-combine segmentation, over the flat snapshot:
   a new block, so `<div>intro <p>para</p> outro</div>` gives three blocks. Text under excluded elements
   (form controls, embedded media) makes no block. Text hidden by markup still does, flagged `hidden`: collapsed
   accordions and inactive tabs are content a reader opens, so the model, not the segmenter, decides.
-* combine: adjacent blocks whose owners are siblings with the same tag and the same classes merge (a run of
-  `<li>` in a menu, the `<p>`s of an article), which gives the model context and keeps pages short.
+* combine: adjacent link-heavy blocks (at least half their text in links) whose owners are siblings with the
+  same tag and the same classes, and no id, merge: the run of `<li>` in a menu becomes one block, which gives
+  the model context and keeps pages short. Prose is never merged: each of an article's `<p>`s stays a block
+  of its own, as the model was trained to label them.
 
 Segmentation reads tags only, never the live `display`, so a live snapshot and the HTML of the same page give
 the same blocks. Each block keeps the snapshot node ids it covers, so a label maps back to DOM nodes.
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from .. import limits
 
@@ -66,76 +69,106 @@ def _clean(parts: list[str | None]) -> str:
     return text.strip()
 
 
-def _merge_key(nodes: list[dict], owner: int) -> tuple:
-    node = nodes[owner]
-    return node["parent"], node["tag"], tuple(node.get("classes", ())), node.get("html_id") is None
+class _Inherited(NamedTuple):
+    """What an element passes down to the nodes inside it."""
+
+    owner: int        # the nearest ancestor-or-self that is not an inline tag: its block holds their text
+    excluded: bool    # inside (or is) a form control or embedded media: its text makes no block
+    in_link: bool     # inside (or is) an <a href>
+    hidden: bool      # hidden by markup, itself or an ancestor
+
+
+_TOP = _Inherited(owner=-1, excluded=False, in_link=False, hidden=False)  # above the root; owner unused
+
+
+def _inherited(owner: int, excluded: bool, in_link: bool, hidden: bool) -> _Inherited:
+    """_Inherited(...) at a third of the cost: one is made per element, and NamedTuple's own constructor
+    made segmenting a page about a tenth slower."""
+    return _new_tuple(_Inherited, (owner, excluded, in_link, hidden))
+
+
+_new_tuple = tuple.__new__
+
+
+class _Run:
+    """A search-phase block: the text of consecutive text nodes with one owner, before cleaning."""
+
+    __slots__ = ("owner", "node_ids", "seen", "parts", "link_chars", "hidden")
+
+    def __init__(self, owner: int, hidden: bool):
+        self.owner = owner
+        self.node_ids = [owner]         # owner, inline elements and text nodes, in the order met
+        self.seen = {owner}             # of node_ids: an inline element is added once, however much text it holds
+        self.parts: list[str | None] = []  # text nodes' text; None for a <br>
+        self.link_chars = 0             # characters of text inside <a href>, spaces at the ends left out
+        self.hidden = hidden            # the owner is hidden by markup
+
+    def add_text(self, nodes: list[dict], i: int, text: str, in_link: bool) -> None:
+        """Text node i, and the inline elements between it and the owner not added yet."""
+        seen, ids = self.seen, self.node_ids
+        p = nodes[i]["parent"]
+        while p >= 0 and p not in seen:
+            seen.add(p)
+            ids.append(p)
+            p = nodes[p]["parent"]
+        ids.append(i)
+        self.parts.append(text)
+        if in_link:
+            self.link_chars += len(text.strip())
+
+    def add_break(self, i: int) -> None:
+        self.node_ids.append(i)
+        self.parts.append(None)
 
 
 def blocks_from_snapshot(snapshot: dict, combine: bool = True) -> list[Block]:
     """Segment a (validated) snapshot into blocks, in document order."""
     nodes = snapshot["nodes"]
-    n = len(nodes)
-    owner = [0] * n          # nearest non-inline ancestor-or-self
-    dead = [False] * n       # excluded (form controls, media), self or ancestor
-    in_link = [False] * n
-    hidden = [False] * n     # hidden by markup, self or ancestor
-
-    raw: list[dict] = []     # search-phase blocks: owner, node ids, text parts, link chars
-    current: dict | None = None
-    for i, node in enumerate(nodes):
-        parent = node["parent"]
-        tag = node["tag"]
-        if tag == "#text":  # never a parent, so its own flags are never read: its parent's are used
-            if parent >= 0 and dead[parent]:
-                continue
-            own = owner[parent] if parent >= 0 else i
-            if current is None or current["owner"] != own:
-                current = {"owner": own, "ids": [own], "seen": {own}, "parts": [], "link": 0,
-                           "hidden": hidden[own]}
-                raw.append(current)
-            seen = current["seen"]
-            p = parent
-            while p >= 0 and p not in seen:  # the inline elements between the text and its owner
-                seen.add(p)
-                current["ids"].append(p)
-                p = nodes[p]["parent"]
-            current["ids"].append(i)
-            text = node["text"]
-            current["parts"].append(text)
-            if parent >= 0 and in_link[parent]:
-                current["link"] += len(text.strip())
-            continue
-        if parent >= 0:
-            dead[i] = dead[parent]
-            in_link[i] = in_link[parent]
-            hidden[i] = hidden[parent]
-        if tag in EXCLUDED:
-            dead[i] = True
-        if node.get("hidden"):
-            hidden[i] = True
-        if tag == "a" and "href" in node:
-            in_link[i] = True
-        if tag in INLINE:
-            owner[i] = owner[parent] if parent >= 0 else i
-            if tag == "br" and current is not None and current["owner"] == owner[i] and not dead[i]:
-                current["ids"].append(i)
-                current["parts"].append(None)
-        else:
-            owner[i] = i
-            current = None  # a block-level element ends the run of text before it
-
-    blocks: list[Block] = []
     paths = _Paths(nodes)
-    for r in raw:
-        text = _clean(r["parts"])
-        if not text:
-            continue
-        block = _make_block(nodes, paths, len(blocks), r["owner"], sorted(r["ids"]), text, r["link"])
-        block.flags["hidden"] = r["hidden"]
-        blocks.append(block)
+    blocks: list[Block] = []
+    for run in _search(nodes):
+        text = _clean(run.parts)
+        if text:
+            block = _make_block(nodes, paths, len(blocks), run.owner, sorted(run.node_ids), text, run.link_chars)
+            block.flags["hidden"] = run.hidden
+            blocks.append(block)
     if combine:
         blocks = _combine(nodes, blocks)
     return blocks[: limits.MAX_BLOCKS]
+
+
+def _search(nodes: list[dict]) -> list[_Run]:
+    """The search phase: each text node joins the run of its owner, a new run starting whenever the owner
+    changes or a block-level element comes between; excluded text is left out."""
+    inherited: list[_Inherited | None] = [None] * len(nodes)  # per element; a text node is never a parent
+    runs: list[_Run] = []
+    current: _Run | None = None
+    for i, node in enumerate(nodes):
+        parent = node["parent"]
+        up = inherited[parent] if parent >= 0 else _TOP
+        tag = node["tag"]
+        if tag == "#text":
+            if up.excluded:
+                continue
+            owner = up.owner if parent >= 0 else i
+            if current is None or current.owner != owner:
+                current = _Run(owner, owner != i and inherited[owner].hidden)
+                runs.append(current)
+            current.add_text(nodes, i, node["text"], up.in_link)
+            continue
+        inline = tag in INLINE
+        excludes, links, hides = tag in EXCLUDED, tag == "a" and "href" in node, bool(node.get("hidden"))
+        if inline and parent >= 0 and not (excludes or links or hides):
+            mine = up  # most inline elements change nothing for the text inside them
+        else:
+            mine = _inherited(up.owner if inline and parent >= 0 else i, up.excluded or excludes,
+                              up.in_link or links, up.hidden or hides)
+        inherited[i] = mine
+        if not inline:
+            current = None  # a block-level element ends the run of text before it
+        elif tag == "br" and current is not None and current.owner == mine.owner and not mine.excluded:
+            current.add_break(i)
+    return runs
 
 
 MEMO_DEPTH = 32  # ancestors shallower than this are memoised (owners sit at depth 11 at the median, 27 at p99)
@@ -239,17 +272,32 @@ def _make_block(nodes, paths: _Paths, index, owner, ids, text, link):
                  depth=nodes[owner]["depth"], link_chars=link, flags=_flags(tagset))
 
 
+class _Siblings(NamedTuple):
+    """What two blocks' owners must share for the blocks to merge."""
+
+    parent: int
+    tag: str
+    classes: tuple[str, ...]
+    has_id: bool  # an element with an id is a thing of its own: never merged
+
+
+def _siblings(nodes: list[dict], owner: int) -> _Siblings:
+    node = nodes[owner]
+    return _Siblings(node["parent"], node["tag"], tuple(node.get("classes", ())), node.get("html_id") is not None)
+
+
 def _linky(b: Block) -> bool:
     return b.link_chars * 2 >= len(b.text)
 
 
 def _combine(nodes: list[dict], blocks: list[Block]) -> list[Block]:
-    """Merge adjacent blocks whose owners are same-tag, same-class siblings (SemText's combine phase)."""
+    """SemText's combine phase, kept to link lists: a link-heavy block joins the one before it when that one
+    is link-heavy too and their owners are different siblings of the same tag and classes, without an id."""
     out: list[Block] = []
-    last_key = None
+    last: _Siblings | None = None  # the previous block's
     for b in blocks:
-        key = _merge_key(nodes, b.owner)
-        if (out and key == last_key and b.owner != out[-1].owner and key[3]
+        key = _siblings(nodes, b.owner)
+        if (out and key == last and not key.has_id and b.owner != out[-1].owner
                 and _linky(b) and _linky(out[-1])):
             prev = out[-1]
             prev.node_ids.extend(b.node_ids)
@@ -259,5 +307,5 @@ def _combine(nodes: list[dict], blocks: list[Block]) -> list[Block]:
         else:
             b.index = len(out)
             out.append(b)
-        last_key = key
+        last = key
     return out

@@ -206,24 +206,45 @@ def _outside_noscript(node, known: dict[int, bool]) -> bool:
 def snapshot_from_html(html: bytes | str, url: str | None = None, charset: str | None = None) -> dict:
     """Parse HTML into snapshot v2 (a dict that passes `validate_snapshot`); `charset`: the HTTP one, if known."""
     tree = LexborHTMLParser(decode_html(html, charset))
-    root = tree.root
-    title = None
-    lang = None
-    base = url
-    head = tree.head
-    if head is not None:
-        title_node = head.css_first("title")
-        if title_node is not None:
-            title = " ".join(title_node.text(deep=True).split())[: limits.MAX_TITLE_CHARS] or None
-        base_node = head.css_first("base[href]")
-        if base_node is not None and url:
-            # A <base> no parser accepts leaves every link as written, as Chromium does.
-            base = join_url(url, _attr(base_node.attributes.get("href")))
-    direction = None
-    if root is not None:
-        lang = _attr(root.attributes.get("lang"))[: limits.MAX_LANG_CHARS] or None
-        direction = text_direction(root.attributes.get("dir"))
+    title, base = _head_fields(tree, url)
+    lang, direction = _root_fields(tree.root)
+    nodes, truncated = _walk(tree.root, base)
+    snapshot = {"format": FORMAT, "version": VERSION, "source": "html", "url": url, "title": title,
+                "lang": lang, "dir": direction, "viewport": None, **page_metadata(tree, base), "nodes": nodes}
+    if truncated:
+        snapshot["truncated"] = True
+    return snapshot
 
+
+def _head_fields(tree: LexborHTMLParser, url: str | None) -> tuple[str | None, str | None]:
+    """The page's title, and the address its links are read against: its <base href> joined to `url`, else
+    `url`."""
+    head = tree.head
+    if head is None:
+        return None, url
+    title = None
+    title_node = head.css_first("title")
+    if title_node is not None:
+        title = " ".join(title_node.text(deep=True).split())[: limits.MAX_TITLE_CHARS] or None
+    base = url
+    base_node = head.css_first("base[href]")
+    if base_node is not None and url:
+        # A <base> no parser accepts leaves every link as written, as Chromium does.
+        base = join_url(url, _attr(base_node.attributes.get("href")))
+    return title, base
+
+
+def _root_fields(root) -> tuple[str | None, str | None]:
+    """`<html lang>` and `<html dir>`."""
+    if root is None:
+        return None, None
+    return (_attr(root.attributes.get("lang"))[: limits.MAX_LANG_CHARS] or None,
+            text_direction(root.attributes.get("dir")))
+
+
+def _walk(root, base: str | None) -> tuple[list[dict], bool]:
+    """The page's nodes in document order, and whether a limit cut the walk short. Skipped subtrees (scripts,
+    styles, comments) leave no node; leaf-only elements keep theirs but not their children."""
     nodes: list[dict] = []
     truncated = False
     total_text = 0
@@ -239,18 +260,13 @@ def snapshot_from_html(html: bytes | str, url: str | None = None, charset: str |
             stack.append((sibling, parent, depth))
         tag = node.tag
         if tag == "-text":
-            text = node.text_content or ""
+            text = _kept_text(node.text_content, parent in in_pre)
             if not text:
                 continue
-            if not text.strip() and parent not in in_pre:
-                text = " "
-            elif len(text) > limits.MAX_NODE_TEXT:
+            if len(text) > limits.MAX_NODE_TEXT:
                 text, truncated = text[: limits.MAX_NODE_TEXT], True
             total_text += len(text)
-            if total_text > limits.MAX_TOTAL_TEXT:
-                truncated = True
-                break
-            if len(nodes) >= limits.MAX_NODES:
+            if total_text > limits.MAX_TOTAL_TEXT or len(nodes) >= limits.MAX_NODES:
                 truncated = True
                 break
             nodes.append({"id": len(nodes), "parent": parent, "depth": depth, "tag": TEXT, "text": text})
@@ -264,53 +280,66 @@ def snapshot_from_html(html: bytes | str, url: str | None = None, charset: str |
         entry = {"id": nid, "parent": parent, "depth": depth, "tag": tag[: limits.MAX_TAG_CHARS]}
         attrs = node.attributes
         if attrs:
-            cls = attrs.get("class")
-            if cls:
-                names = [c[: limits.MAX_ATTR_CHARS] for c in cls.split()[: limits.MAX_CLASSES]]
-                if names:
-                    entry["classes"] = names
-            for key, field in (("id", "html_id"), ("role", "role"), ("aria-label", "aria_label"),
-                               ("itemprop", "itemprop")):
-                value = attrs.get(key)
-                if value and value.strip():
-                    entry[field] = _attr(value)
-            if "itemscope" in attrs:
-                itemtype = attrs.get("itemtype")
-                if itemtype and itemtype.strip():
-                    entry["itemtype"] = _attr(itemtype)
-            if tag == "a" and "href" in attrs:
-                href = _attr(attrs.get("href"))
-                entry["href"] = _join(base, href, joined) if base else href
-                rel = attrs.get("rel")
-                if rel and rel.strip():
-                    entry["rel"] = _attr(rel)
-            elif tag == "time":
-                when = attrs.get("datetime")
-                if when and when.strip():
-                    entry["datetime"] = _attr(when)
-            elif tag == "img":
-                src = image_source(attrs, _picture_srcsets(node))
-                if src:
-                    entry["src"] = _join(base, src, joined) if base else src
-                alt = attrs.get("alt")
-                if alt and alt.strip():
-                    entry["alt"] = _attr(alt)
-            style = attrs.get("style")
-            if ("hidden" in attrs or (attrs.get("aria-hidden") or "").strip().lower() == "true"
-                    or (style and _HIDDEN_STYLE.search(style))
-                    or (tag == "input" and (attrs.get("type") or "").lower() == "hidden")):
-                entry["hidden"] = True
+            _add_markup_fields(entry, node, tag, attrs, base, joined)
         nodes.append(entry)
         if tag == "pre" or parent in in_pre:
             in_pre.add(nid)
-        if tag in LEAF_ONLY:
-            continue
-        child = node.child
-        if child is not None:
-            stack.append((child, nid, depth + 1))
+        if tag not in LEAF_ONLY:
+            child = node.child
+            if child is not None:
+                stack.append((child, nid, depth + 1))
+    return nodes, truncated
 
-    snapshot = {"format": FORMAT, "version": VERSION, "source": "html", "url": url, "title": title,
-                "lang": lang, "dir": direction, "viewport": None, **page_metadata(tree, base), "nodes": nodes}
-    if truncated:
-        snapshot["truncated"] = True
-    return snapshot
+
+def _kept_text(text: str | None, in_pre: bool) -> str:
+    """A text node's text as the snapshot keeps it ("" for none): whitespace alone becomes one space, except
+    inside <pre>, where it is content."""
+    if not text:
+        return ""
+    return " " if not in_pre and not text.strip() else text
+
+
+def _add_markup_fields(entry: dict, node, tag: str, attrs: dict, base: str | None, joined: dict[str, str]) -> None:
+    """The fields an element's attributes give: classes, id, role, aria-label, microdata; a link's address
+    and rel, a <time>'s datetime, an image's address and alt (addresses made absolute against `base`); and
+    `hidden` when markup hides it."""
+    cls = attrs.get("class")
+    if cls:
+        names = [c[: limits.MAX_ATTR_CHARS] for c in cls.split()[: limits.MAX_CLASSES]]
+        if names:
+            entry["classes"] = names
+    for key, field in (("id", "html_id"), ("role", "role"), ("aria-label", "aria_label"), ("itemprop", "itemprop")):
+        value = attrs.get(key)
+        if value and value.strip():
+            entry[field] = _attr(value)
+    if "itemscope" in attrs:
+        itemtype = attrs.get("itemtype")
+        if itemtype and itemtype.strip():
+            entry["itemtype"] = _attr(itemtype)
+    if tag == "a" and "href" in attrs:
+        href = _attr(attrs.get("href"))
+        entry["href"] = _join(base, href, joined) if base else href
+        rel = attrs.get("rel")
+        if rel and rel.strip():
+            entry["rel"] = _attr(rel)
+    elif tag == "time":
+        when = attrs.get("datetime")
+        if when and when.strip():
+            entry["datetime"] = _attr(when)
+    elif tag == "img":
+        src = image_source(attrs, _picture_srcsets(node))
+        if src:
+            entry["src"] = _join(base, src, joined) if base else src
+        alt = attrs.get("alt")
+        if alt and alt.strip():
+            entry["alt"] = _attr(alt)
+    if _hidden_by_markup(tag, attrs):
+        entry["hidden"] = True
+
+
+def _hidden_by_markup(tag: str, attrs) -> bool:
+    """`hidden`, `aria-hidden="true"`, an inline style of display:none or visibility:hidden, or a hidden input."""
+    style = attrs.get("style")
+    return ("hidden" in attrs or (attrs.get("aria-hidden") or "").strip().lower() == "true"
+            or bool(style and _HIDDEN_STYLE.search(style))
+            or (tag == "input" and (attrs.get("type") or "").lower() == "hidden"))

@@ -311,58 +311,107 @@ def _language(nodes: list[dict], i: int, levels: int) -> str | None:
 
 
 def build_tree(snapshot: dict, blocks: list[Block], main: list[bool]) -> Element:
-    """The pruned, allowlisted article tree."""
+    """The pruned, allowlisted article tree: the kept nodes (`_keep_set`) as Elements, then loose inline
+    content wrapped in paragraphs, generic containers flattened, and code languages carried to <code>."""
     nodes = snapshot["nodes"]
-    kept = _keep_set(nodes, blocks, main)
-    keep, content = kept.keep, kept.content
-    targets = _link_targets(nodes, keep, snapshot.get("url"))
-    root = Element("article")
-    # Map kept snapshot ids to the Element their children go into, walking in document order.
-    target: dict[int, Element] = {}
-    nesting: dict[int, int] = {}
-    in_math: set[int] = set()
-    # Kept elements inside a <figure>: the kept set holds every ancestor of what it holds, and a parent comes
-    # before its children, so this is known from the parent.
-    in_figure: dict[int, bool] = {}
-    for i in sorted(keep):  # ids are document order
-        node = nodes[i]
-        parent = node["parent"]
-        host = target.get(parent, root)
-        level = nesting.get(parent, 0)
+    root = _Builder(nodes, _keep_set(nodes, blocks, main), snapshot.get("url")).build()
+    _paragraphs(root)
+    _flatten_divs(root)
+    _code_languages(root)
+    return root
+
+
+class _Builder:
+    """Kept snapshot nodes -> Elements, in document order. Each kept element records the Element its children
+    go into (its own, or its parent's when it is unwrapped) and their nesting level, which MAX_NESTING caps."""
+
+    def __init__(self, nodes: list[dict], kept: _Kept, url: str | None):
+        self.nodes = nodes
+        self.kept = kept
+        self.url = url
+        self.targets = _link_targets(nodes, kept.keep, url)
+        self.root = Element("article")
+        self.into: dict[int, Element] = {}   # kept element -> where its children go
+        self.level: dict[int, int] = {}      # kept element -> its children's nesting level
+        self.in_math: set[int] = set()
+        # Kept elements inside a <figure>: the kept set holds every ancestor of what it holds, and a parent
+        # comes before its children, so this is known from the parent.
+        self.in_figure: dict[int, bool] = {}
+
+    def build(self) -> Element:
+        nodes, content = self.nodes, self.kept.content
+        for i in sorted(self.kept.keep):  # ids are document order
+            node = nodes[i]
+            parent = node["parent"]
+            host = self.into.get(parent, self.root)
+            level = self.level.get(parent, 0)
+            tag = node["tag"]
+            if tag == "#text":
+                if i in content:
+                    host.children.append(Element(None, node["text"]))
+                continue
+            if tag == "br":
+                host.children.append(Element("br"))
+                continue
+            self.in_figure[i] = self.in_figure.get(parent, False) or (parent >= 0 and nodes[parent]["tag"] == "figure")
+            if tag == "math" or parent in self.in_math:
+                self._formula(i, tag, host, level)
+            elif tag == "img":
+                self._image(i, node, host, level)
+            else:
+                self._element(i, node, host, level)
+        return self.root
+
+    def _enter(self, i: int, into: Element, level: int) -> None:
+        self.into[i], self.level[i] = into, level
+
+    def _formula(self, i: int, tag: str, host: Element, level: int) -> None:
+        """A formula's MathML element as it is; HTML inside a formula (an <mtext>'s span), or nesting past the
+        cap, gives its text only."""
+        self.in_math.add(i)
+        if tag in MATH_TAGS and level < MAX_NESTING:
+            el = Element(tag)
+            if i in self.kept.display_math:
+                el.attrs["display"] = "block"
+            host.children.append(el)
+            self._enter(i, el, level + 1)
+        else:
+            self._enter(i, host, level)
+
+    def _image(self, i: int, node: dict, host: Element, level: int) -> None:
+        """An image with a safe source, in a <figure> captioned by its alt unless the page's own figure holds
+        it (with its own caption)."""
+        src = safe_url(node.get("src"))
+        if not src:  # kept only as the ancestor of main text: a script can put nodes inside an <img>
+            self._enter(i, host, level)
+            return
+        img = Element("img", attrs={"src": src, "alt": node.get("alt", "")})
+        if self.in_figure[i]:
+            host.children.append(img)
+            return
+        fig = Element("figure", children=[img])
+        if node.get("alt"):
+            fig.children.append(Element("figcaption", children=[Element(None, node["alt"])]))
+        host.children.append(fig)
+
+    def _element(self, i: int, node: dict, host: Element, level: int) -> None:
+        """An allowlisted element as itself; any other unwrapped into its parent when inline (custom elements
+        wrap like spans), or kept as a generic container (flattened once its loose text is in paragraphs) when
+        it is a block, or when a link points to it and its id must stay (on its first child, for a div)."""
         tag = node["tag"]
-        if tag == "#text":
-            if i in content:
-                host.children.append(Element(None, node["text"]))
-            continue
-        if tag == "br":
-            host.children.append(Element("br"))
-            continue
-        in_figure[i] = in_figure.get(parent, False) or (parent >= 0 and nodes[parent]["tag"] == "figure")
-        if tag == "math" or parent in in_math:
-            in_math.add(i)
-            if tag in MATH_TAGS and level < MAX_NESTING:
-                el = Element(tag)
-                if i in kept.display_math:
-                    el.attrs["display"] = "block"
-                host.children.append(el)
-                target[i], nesting[i] = el, level + 1
-            else:  # HTML inside a formula (an <mtext>'s span), or nesting past the cap: its text only
-                target[i], nesting[i] = host, level
-            continue
-        if tag == "img":
-            src = safe_url(node.get("src"))
-            if not src:  # kept only as the ancestor of main text: a script can put nodes inside an <img>
-                target[i], nesting[i] = host, level
-                continue
-            img = Element("img", attrs={"src": src, "alt": node.get("alt", "")})
-            if in_figure[i]:
-                host.children.append(img)  # the page's own figure, with its own caption
-                continue
-            fig = Element("figure", children=[img])
-            if node.get("alt"):
-                fig.children.append(Element("figcaption", children=[Element(None, node["alt"])]))
-            host.children.append(fig)
-            continue
+        out_tag, attrs, page_href = self._allowed(i, node, tag, level)
+        if out_tag is None:
+            if (tag in INLINE or "-" in tag) and "id" not in attrs:
+                self._enter(i, host, level)  # unwrap: children go where this node would have gone
+                return
+            out_tag = "span" if tag in INLINE else "div"
+        el = Element(out_tag, attrs=attrs, page_href=page_href)
+        host.children.append(el)
+        self._enter(i, el, level + (out_tag != "div"))  # generic containers are flattened away
+
+    def _allowed(self, i: int, node: dict, tag: str, level: int) -> tuple[str | None, dict[str, str], str | None]:
+        """The allowlisted tag an element becomes (None: none, or nesting past the cap), the attributes it
+        keeps, and a same-page link's address on the page."""
         out_tag = None
         attrs: dict[str, str] = {}
         page_href = None
@@ -372,30 +421,16 @@ def build_tree(snapshot: dict, blocks: list[Block], main: list[bool]) -> Element
             out_tag = INLINE_MAP[tag]
         elif tag == "a" and level < MAX_NESTING and safe_url(node.get("href")):
             out_tag, attrs = "a", {"href": safe_url(node["href"])}
-            fragment = _same_page(attrs["href"], snapshot.get("url"))
-            if fragment in targets:
+            fragment = _same_page(attrs["href"], self.url)
+            if fragment in self.targets:
                 page_href, attrs["href"] = attrs["href"], "#" + quote(fragment, safe="")
         if out_tag in ("pre", "code"):
-            language = _language(nodes, i, LANGUAGE_LEVELS if out_tag == "pre" else 0)
+            language = _language(self.nodes, i, LANGUAGE_LEVELS if out_tag == "pre" else 0)
             if language:
                 attrs["class"] = f"language-{language}"
-        if node.get("html_id") in targets:
+        if node.get("html_id") in self.targets:
             attrs["id"] = node["html_id"]
-        if out_tag is None:
-            if (tag in INLINE or "-" in tag) and "id" not in attrs:  # custom elements wrap like spans
-                target[i] = host  # unwrap: children go where this node would have gone
-                nesting[i] = level
-                continue
-            out_tag = "span" if tag in INLINE else "div"  # a generic container: flattened once its loose
-            # text is in paragraphs; one a link points to keeps its id (on its first child, for a div)
-        el = Element(out_tag, attrs=attrs, page_href=page_href)
-        host.children.append(el)
-        target[i] = el
-        nesting[i] = level + (out_tag != "div")  # generic containers are flattened away
-    _paragraphs(root)
-    _flatten_divs(root)
-    _code_languages(root)
-    return root
+        return out_tag, attrs, page_href
 
 
 def _code_languages(root: Element) -> None:
@@ -540,7 +575,20 @@ def _inline_md(el: Element) -> str:
 
 
 def to_markdown(root: Element) -> str:
-    lines: list[str | tuple[str, bool]] = []  # (line, is a list item) for items
+    """The article tree as Markdown: one block per line group, a blank line between blocks and none between
+    the items of a list."""
+    return _join_blocks(_markdown_blocks(root))
+
+
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+_TEXT_BLOCKS = frozenset({"p", "dt", "dd", "caption", "figcaption"})
+
+
+def _markdown_blocks(root: Element) -> list[str | tuple[str, bool]]:
+    """Each block's Markdown in document order; a list item as (line, True). Containers (blockquote, dl,
+    article, lists) give no line of their own: their children are visited with the list depth, item number
+    and quote prefix they set."""
+    lines: list[str | tuple[str, bool]] = []
     # (element, list depth, ordered index or None, quote prefix)
     stack: list[tuple[Element, int, int | None, str]] = [(c, 0, None, "") for c in reversed(root.children)]
     while stack:
@@ -550,54 +598,67 @@ def to_markdown(root: Element) -> str:
             text = _inline_md(Element("p", children=[el]))
             if text:
                 lines.append(quote + text)
-            continue
-        if tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
+        elif tag in _HEADINGS or tag in _TEXT_BLOCKS:
             text = _inline_md(el)
             if text:
-                lines.append(f"{quote}{'#' * int(tag[1])} {text}")
-        elif tag in ("p", "dt", "dd", "caption", "figcaption"):
-            text = _inline_md(el)
-            if text:
-                lines.append(quote + text)
+                lines.append(f"{quote}{'#' * int(tag[1])} {text}" if tag in _HEADINGS else quote + text)
         elif tag == "pre":
-            body = "".join(_texts(el)).strip("\n")
-            classes = [el.attrs.get("class", "")] + [c.attrs.get("class", "") for c in el.children if c.tag == "code"]
-            language = next((c.removeprefix("language-") for c in classes if c), "")
-            fence = "`" * max(3, 1 + max((len(run) for run in re.findall(r"`+", body)), default=0))
-            lines.append(f"{quote}{fence}{language}\n{body}\n{fence}")
+            lines.append(_fenced_md(el, quote))
         elif tag == "li":
-            inline = [c for c in el.children if _is_inline(c)]
-            blocks = [c for c in el.children if not _is_inline(c)]
-            if not any(_has_text(c) for c in inline) and blocks and blocks[0].tag == "p":
-                inline, blocks = blocks[0].children, blocks[1:]  # <li><p>text</p></li>: the text on the bullet
-            text = _inline_md(Element("p", children=inline))
-            bullet = f"{number}." if number is not None else "-"
-            lines.append((f"{quote}{'  ' * depth}{bullet} {text}", True))
-            for c in reversed(blocks):
-                stack.append((c, depth + 1, None, quote))
-            continue
+            line, blocks = _list_item_md(el, depth, number, quote)
+            lines.append((line, True))
+            stack.extend((c, depth + 1, None, quote) for c in reversed(blocks))
         elif tag in ("ul", "ol"):
             items = [c for c in el.children if c.tag == "li"]
-            for k, c in reversed(list(enumerate(items, 1))):
-                stack.append((c, depth, k if tag == "ol" else None, quote))
-            continue
+            stack.extend((c, depth, k if tag == "ol" else None, quote) for k, c in reversed(list(enumerate(items, 1))))
         elif tag == "table":
             caption = next((c for c in el.children if c.tag == "caption" and _has_text(c)), None)
             if caption is not None:
                 lines.append(quote + "_" + _inline_md(caption) + "_")
             lines.append(_table_md(el, quote))
         elif tag == "figure":
-            for c in el.children:
-                if c.tag == "img":
-                    lines.append(f"{quote}![{c.attrs.get('alt', '')}]({c.attrs.get('src', '')})")
-                elif _has_text(c):
-                    lines.append(quote + "_" + _inline_md(c) + "_")
+            lines += _figure_md(el, quote)
         elif tag == "hr":
             lines.append(quote + "---")
         else:  # blockquote, dl, article, and other containers
-            q = quote + "> " if tag == "blockquote" else quote
-            stack.extend((c, depth, None, q) for c in reversed(el.children))
-            continue
+            inner = quote + "> " if tag == "blockquote" else quote
+            stack.extend((c, depth, None, inner) for c in reversed(el.children))
+    return lines
+
+
+def _fenced_md(pre: Element, quote: str) -> str:
+    """A code block, fenced with more backticks than it holds in a row, with its language."""
+    body = "".join(_texts(pre)).strip("\n")
+    classes = [pre.attrs.get("class", "")] + [c.attrs.get("class", "") for c in pre.children if c.tag == "code"]
+    language = next((c.removeprefix("language-") for c in classes if c), "")
+    fence = "`" * max(3, 1 + max((len(run) for run in re.findall(r"`+", body)), default=0))
+    return f"{quote}{fence}{language}\n{body}\n{fence}"
+
+
+def _list_item_md(li: Element, depth: int, number: int | None, quote: str) -> tuple[str, list[Element]]:
+    """A list item's bulleted line (its inline content), and its block children, which follow one level
+    deeper. `<li><p>text</p>...</li>` puts the paragraph's text on the bullet."""
+    inline = [c for c in li.children if _is_inline(c)]
+    blocks = [c for c in li.children if not _is_inline(c)]
+    if not any(_has_text(c) for c in inline) and blocks and blocks[0].tag == "p":
+        inline, blocks = blocks[0].children, blocks[1:]
+    text = _inline_md(Element("p", children=inline))
+    bullet = f"{number}." if number is not None else "-"
+    return f"{quote}{'  ' * depth}{bullet} {text}", blocks
+
+
+def _figure_md(figure: Element, quote: str) -> list[str]:
+    """A figure's images, and its caption in italics."""
+    lines = []
+    for c in figure.children:
+        if c.tag == "img":
+            lines.append(f"{quote}![{c.attrs.get('alt', '')}]({c.attrs.get('src', '')})")
+        elif _has_text(c):
+            lines.append(quote + "_" + _inline_md(c) + "_")
+    return lines
+
+
+def _join_blocks(lines: list[str | tuple[str, bool]]) -> str:
     out: list[str] = []
     previous_item = False
     for line in lines:

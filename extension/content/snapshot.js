@@ -211,9 +211,10 @@
     return shown;
   }
 
-  // The second pass. `role[id]`: 2 for a text owner, 1 for an ancestor of one, 0 otherwise. Ids are in
+  // The second pass. `walk.role[id]`: 2 for a text owner, 1 for an ancestor of one, 0 otherwise. Ids are in
   // document order, so a parent's `shown` is known before its children's.
-  function addRenderFields(nodes, domNodes, role, frames, views) {
+  function addRenderFields(walk) {
+    const { nodes, domNodes, role, frames, views } = walk;
     const shown = new Uint8Array(nodes.length);
     for (let id = 0; id < nodes.length; id++) {
       if (!role[id]) continue;
@@ -281,26 +282,29 @@
     }
   }
 
-  function take() {
-    const started = performance.now();
-    const doc = document;
-    const nodes = [];
-    const domNodes = [];
-    const parents = [];
-    const role = [];    // 2: owns text, 1: an ancestor of an owner, 0: neither (addRenderFields)
-    // Each node's nearest non-inline ancestor-or-self (-1: none), from its parent's as nodes come in document
-    // order: walking up through inline elements per text cost texts x depth on deep inline nesting.
-    const owners = [];
-    const frames = [];  // each node's frame offset and window, for the second pass
-    const views = [];
+  // The first pass: the document's nodes in pre-order, with their markup fields. Beside them, in arrays
+  // indexed by node id, what the second pass and the highlighter need of each: the nodes themselves are what
+  // is sent to the host, so they hold nothing else.
+  function walkDocument(doc) {
+    const walk = {
+      nodes: [],      // the snapshot's nodes
+      domNodes: [],   // the DOM node of each (the highlighter maps ids back to them)
+      parents: [],
+      // Each node's nearest non-inline ancestor-or-self (-1: none), from its parent's as nodes come in
+      // document order: walking up through inline elements per text cost texts x depth on deep inline nesting.
+      owners: [],
+      role: [],       // 2: owns text, 1: an ancestor of an owner, 0: neither (addRenderFields)
+      frames: [],     // the offset of the frame the node is in, and its window, for the second pass
+      views: [],
+      truncated: false,
+    };
     const inPre = new Set();  // <pre> elements and everything inside them: there whitespace is content
-    let truncated = false;
     let totalText = 0;
-    const topFrame = { x: window.scrollX, y: window.scrollY };
     // Entries: [dom node, parent id, depth, frame offset, window]; pushed in reverse so that pops come in
     // document order.
-    const stack = doc.documentElement ? [[doc.documentElement, -1, 0, topFrame, window]] : [];
-    walk: while (stack.length) {
+    const top = { x: window.scrollX, y: window.scrollY };
+    const stack = doc.documentElement ? [[doc.documentElement, -1, 0, top, window]] : [];
+    while (stack.length) {
       const [node, parent, depth, frame, view] = stack.pop();
       if (node.nodeType === TEXT_NODE) {
         let text = node.data;
@@ -310,85 +314,102 @@
           text = " ";
         } else if (text.length > L.MAX_NODE_TEXT) {
           text = text.slice(0, L.MAX_NODE_TEXT);
-          truncated = true;
+          walk.truncated = true;
         }
         totalText += text.length;
-        if (totalText > L.MAX_TOTAL_TEXT || nodes.length >= L.MAX_NODES) {
-          truncated = true;
-          break walk;
+        if (totalText > L.MAX_TOTAL_TEXT || walk.nodes.length >= L.MAX_NODES) {
+          walk.truncated = true;
+          break;
         }
-        nodes.push({ id: nodes.length, parent, depth, tag: "#text", text });
-        domNodes.push(node);
-        parents.push(parent);
-        owners.push(-1);  // a text node is nobody's owner
-        role.push(0);
-        frames.push(frame);
-        views.push(view);
-        if (!blank) {
-          // The text's owner, as blocks.py finds it: the nearest ancestor that is not an inline element.
-          const owner = parent >= 0 ? owners[parent] : -1;
-          if (owner >= 0 && role[owner] !== 2) {
-            const marked = role[owner] === 1;  // its ancestors are marked already
-            role[owner] = 2;
-            for (let a = marked ? -1 : parents[owner]; a >= 0 && role[a] === 0; a = parents[a]) role[a] = 1;
-          }
-        }
+        const id = walk.nodes.length;
+        addNode(walk, { id, parent, depth, tag: "#text", text }, node, -1, frame, view);  // nobody's owner
+        if (!blank) markOwner(walk, parent);
         continue;
       }
       if (node.nodeType !== ELEMENT_NODE) continue;  // comments, processing instructions
       const tag = node.localName;
       if (SKIP_SUBTREE.has(tag)) continue;
-      if (nodes.length >= L.MAX_NODES) {
-        truncated = true;
+      if (walk.nodes.length >= L.MAX_NODES) {
+        walk.truncated = true;
         break;
       }
-      const id = nodes.length;
+      const id = walk.nodes.length;
       const entry = { id, parent, depth, tag: tag.slice(0, L.MAX_TAG_CHARS) };
       if (node.hasAttributes()) markupFields(node, tag, entry);
-      nodes.push(entry);
-      domNodes.push(node);
-      parents.push(parent);
-      owners.push(INLINE.has(entry.tag) ? (parent >= 0 ? owners[parent] : -1) : id);
-      role.push(0);
-      frames.push(frame);
-      views.push(view);
+      const owner = INLINE.has(entry.tag) ? (parent >= 0 ? walk.owners[parent] : -1) : id;
+      addNode(walk, entry, node, owner, frame, view);
       if (tag === "pre" || inPre.has(parent)) inPre.add(id);
-
-      const children = [];
-      if (LEAF_ONLY.has(tag)) {
-        const inner = tag === "iframe" ? frameDocument(node) : null;
-        if (inner) {
-          const rect = node.getBoundingClientRect();  // one read per frame, for its content's offset
-          const x = Math.round(rect.left + frame.x) + node.clientLeft;
-          const y = Math.round(rect.top + frame.y) + node.clientTop;
-          stack.push([inner.documentElement, id, depth + 1, { x, y }, inner.defaultView || view]);
-        }
-        continue;
-      }
-      for (let c = node.firstChild; c; c = c.nextSibling) children.push(c);
-      // Open shadow roots: their content follows the light-DOM children.
-      if (node.shadowRoot) for (let c = node.shadowRoot.firstChild; c; c = c.nextSibling) children.push(c);
-      for (let i = children.length - 1; i >= 0; i--) {
-        stack.push([children[i], id, depth + 1, frame, view]);
-      }
+      pushChildren(stack, node, tag, id, depth, frame, view);
     }
-    addRenderFields(nodes, domNodes, role, frames, views);
+    return walk;
+  }
 
+  function addNode(walk, entry, node, owner, frame, view) {
+    walk.nodes.push(entry);
+    walk.domNodes.push(node);
+    walk.parents.push(entry.parent);
+    walk.owners.push(owner);
+    walk.role.push(0);
+    walk.frames.push(frame);
+    walk.views.push(view);
+  }
+
+  // A text node with text under `parent`: its owner (as blocks.py finds it: the nearest ancestor that is not
+  // an inline element) gets role 2, and the owner's ancestors role 1.
+  function markOwner(walk, parent) {
+    const { owners, role, parents } = walk;
+    const owner = parent >= 0 ? owners[parent] : -1;
+    if (owner >= 0 && role[owner] !== 2) {
+      const marked = role[owner] === 1;  // its ancestors are marked already
+      role[owner] = 2;
+      for (let a = marked ? -1 : parents[owner]; a >= 0 && role[a] === 0; a = parents[a]) role[a] = 1;
+    }
+  }
+
+  // An element's children onto the walk's stack, last first: its light-DOM children, then an open shadow
+  // root's; a leaf-only element's none, but a same-origin iframe's document, offset by the frame's place.
+  function pushChildren(stack, node, tag, id, depth, frame, view) {
+    if (LEAF_ONLY.has(tag)) {
+      const inner = tag === "iframe" ? frameDocument(node) : null;
+      if (inner) {
+        const rect = node.getBoundingClientRect();  // one read per frame, for its content's offset
+        const x = Math.round(rect.left + frame.x) + node.clientLeft;
+        const y = Math.round(rect.top + frame.y) + node.clientTop;
+        stack.push([inner.documentElement, id, depth + 1, { x, y }, inner.defaultView || view]);
+      }
+      return;
+    }
+    const children = [];
+    for (let c = node.firstChild; c; c = c.nextSibling) children.push(c);
+    if (node.shadowRoot) for (let c = node.shadowRoot.firstChild; c; c = c.nextSibling) children.push(c);
+    for (let i = children.length - 1; i >= 0; i--) stack.push([children[i], id, depth + 1, frame, view]);
+  }
+
+  // The page's title, lang and dir, as snapshot.py reads them.
+  function pageFields(doc) {
     const root = doc.documentElement;
     const lang = root ? (root.getAttribute("lang") || "").trim().slice(0, L.MAX_LANG_CHARS) : "";
     const dir = root ? (root.getAttribute("dir") || "").trim().toLowerCase() : "";
     const title = doc.title.split(/\s+/).filter(Boolean).join(" ").slice(0, L.MAX_TITLE_CHARS);
+    return { title: title || null, lang: lang || null, dir: DIRS.has(dir) ? dir : null };
+  }
+
+  function take() {
+    const started = performance.now();
+    const doc = document;
+    const walk = walkDocument(doc);
+    addRenderFields(walk);
+    const root = doc.documentElement;
     const snapshot = {
-      format: "pith-snapshot", version: 2, source: "live", url: location.href || null, title: title || null,
-      lang: lang || null, dir: DIRS.has(dir) ? dir : null,
+      format: "pith-snapshot", version: 2, source: "live", url: location.href || null, ...pageFields(doc),
       viewport: { width: window.innerWidth, height: window.innerHeight,
                   scroll_height: root ? root.scrollHeight : 0 },
       ...pageMetadata(doc),
-      nodes,
+      nodes: walk.nodes,
     };
-    if (truncated) snapshot.truncated = true;
+    if (walk.truncated) snapshot.truncated = true;
     const takenAt = Date.now() + Math.random();
-    globalThis.__pith = { nodes: domNodes, parents, url: location.href, takenAt };
+    globalThis.__pith = { nodes: walk.domNodes, parents: walk.parents, url: location.href, takenAt };
     const walked = performance.now();
     // Sent as one JSON string: the browser copies a string between processes far faster than it converts
     // a tree of 10,000 small objects.

@@ -3,7 +3,7 @@
     python -m bench.content_script [--browser chromium|firefox] [--sizes 1000 5000 20000] [--repeats 9]
                                    [--host [--model-dir DIR]]
 
-Synthetic article pages (the sections of bench/host_roundtrip.py: headings, paragraphs, lists, tables, link
+Synthetic article pages (the sections of bench/synthetic.py: headings, paragraphs, lists, tables, link
 menus) with about 1,000, 5,000 and 20,000 elements are served on 127.0.0.1 and opened in the browser with the
 extension loaded (no host needed). Each is snapshotted `repeats` times through the extension's own
 `pith.snapshot` message. Reported:
@@ -28,7 +28,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bench.host_roundtrip import _section
+from bench.synthetic import section
 from export.browsers import KINDS, extension_browser
 from native_host import snapshot_from_html
 
@@ -38,7 +38,7 @@ def page_with_elements(target: int) -> tuple[str, int]:
     def build(sections: int) -> str:
         return ("<!doctype html><html lang='en'><head><title>Synthetic</title></head><body>"
                 "<nav><a href='/'>Home</a> <a href='/a'>About</a></nav><main>"
-                + "".join(_section(i) for i in range(sections)) + "</main><footer>Footer</footer></body></html>")
+                + "".join(section(i) for i in range(sections)) + "</main><footer>Footer</footer></body></html>")
 
     def elements(html: str) -> int:
         return sum(n["tag"] != "#text" for n in snapshot_from_html(html)["nodes"])

@@ -1,13 +1,21 @@
-"""The native host as the browser meets it: round trips of live snapshots of 1k, 5k and 20k nodes through the
-real framing, cold start, the host's peak memory, and the size of the model files it ships.
+"""The native host as the browser meets it: round trips of live snapshots through the real framing, cold start,
+the host's peak memory, and the size of the model files it ships.
 
     python -m bench.host_speed [--nodes 1000 5000 20000] [--repeats 9] [--model-dir DIR]
 
-Snapshots are built from a synthetic blog page (posts with headings, paragraphs with inline links and
-emphasis, bylines, tag lists, a menu and a sidebar; about eight nodes a block, as on real pages) and given the
-live-render fields the content script adds (visible, box, font size and weight, display), so validation sees
-what it sees from a browser. Each size is sent `repeats` times to one running `pith host` after a first
-request; the table gives medians. Peak RSS is the host's VmHWM after all requests (Linux).
+Live snapshots of bench.synthetic's blog page at each size (about eight nodes a block; `--nodes 80000` gives
+some 10,000 blocks, whose full reply is chunked) are sent `repeats` times each, with a highlight-only `want`
+and with every view, to one running `pith host` after a first request. Reported, as medians:
+* validate ... article: the engine's stages (the reply's `timings`);
+* engine: the reply's `timings.total`; host: `timings.host`, from the request fully read to its reply shaped;
+* round trip: from the first byte sent to the whole reply received and joined, as the browser would see it
+  (the request is encoded before the clock starts: the browser's encoding is the content script's cost,
+  bench.content_script);
+* frames: how many frames the reply took (over 1 MiB it is chunked);
+* cold start: process start -> `hello` answered (the model loads on `hello`), and -> first extract answered;
+* the host's peak RSS after all the requests (Linux: VmHWM), and the model files' sizes.
+`--model-dir` serves another model, e.g. the stand-in of tests/host_support.py, for the cost of everything
+but the model.
 """
 
 from __future__ import annotations
@@ -15,62 +23,89 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
+import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterator
 
-from native_host import snapshot_from_html
-from native_host.pipeline.blocks import blocks_from_snapshot
+from native_host.browser.client import HostProcess, host_command
+from native_host.browser.framing import encode_message, frame
+from native_host.browser.identity import chromium_origin
 from native_host.pipeline.inference import default_model_dir
 
-from .host_roundtrip import WORDS, _sentence, _start, cold_start, sweep
+from .synthetic import live_snapshot
+
+WANTS = (["highlight"], ["highlight", "article", "text", "markdown"])
+STAGES = ("validate", "blocks", "features", "inference", "article")
 
 
-def _post(i: int) -> str:
-    """One blog post: about five blocks and forty nodes, whitespace between elements as real markup has. The
-    post's number is in each of its texts, so no two posts repeat a block (which would flatter the host)."""
-    w = WORDS
-    tags = "\n".join(f"  <li><a href='/tag/{w[(i + k) % len(w)]}'>{w[(i + k) % len(w)]}</a></li>" for k in range(3))
-    return (f"<article class='post p{i % 5}'>\n <div class='post-body'>\n"
-            f"  <h2 class='title'><a href='/post/{i}'>{i}. {_sentence(i, 6)}</a></h2>\n"
-            f"  <div class='byline'><span class='author'>{w[i % len(w)].title()} Writer {i}</span> · "
-            f"<time>2024-0{1 + i % 9}-1{i % 10}</time></div>\n"
-            f"  <p>{_sentence(i)} In {1900 + i}, <a href='/ref/{i}'>{_sentence(i + 1, 4)}</a> {_sentence(i + 2)} "
-            f"<em>{w[(i + 3) % len(w)]}</em> {_sentence(i + 3, 9)}</p>\n"
-            f"  <p>{_sentence(i + 4)} <span class='note'>Note {i}: {_sentence(i + 5, 5)}</span> {_sentence(i + 6)}</p>\n"
-            f" </div>\n <ul class='tags'>\n{tags}\n </ul>\n</article>\n")
+def _start(model_dir: str | None) -> HostProcess:
+    env = {"PITH_MODEL_DIR": model_dir} if model_dir else {}
+    return HostProcess(host_command([chromium_origin()], "--idle-timeout", "0"), env)
 
 
-def _page(posts: int) -> str:
-    menu = "".join(f"<li><a href='/m/{k}'>{WORDS[k % len(WORDS)]}</a></li>" for k in range(12))
-    side = "".join(f"<li><a href='/popular/{k}'>{_sentence(k, 5)}</a></li>" for k in range(10))
-    return (f"<!doctype html><html lang='en'><head><title>Synthetic blog</title></head><body>\n"
-            f"<header><nav class='menu'><ul>{menu}</ul></nav></header>\n<div class='layout'>\n<main>\n"
-            + "".join(_post(i) for i in range(posts))
-            + f"</main>\n<aside class='sidebar'><h3>Popular</h3><ul>{side}</ul></aside>\n</div>\n"
-              "<footer><p>© Synthetic</p></footer></body></html>")
+@dataclass
+class Row:
+    """One snapshot and `want` through a running host: medians come from these lists."""
+
+    snapshot: dict
+    blocks: int
+    megabytes: float          # the snapshot's JSON
+    want: list[str]
+    engine_ms: list[float]
+    host_ms: list[float]
+    trip_ms: list[float]
+    frames: int
+    stages: dict[str, list[float]]
 
 
-def add_live_fields(snapshot: dict) -> dict:
-    """The fields only a browser fills, with plausible values: every element visible, stacked boxes."""
-    y = 0
-    for node in snapshot["nodes"]:
-        if node["tag"] == "#text":
-            continue
-        y += 18
-        node.update(visible=True, box=[8 + 4 * (node["depth"] % 10), y, 1200 - 8 * (node["depth"] % 10), 18],
-                    font_size=16.0, font_weight=700.0 if node["tag"] in ("h2", "h3") else 400.0,
-                    display="inline" if node["tag"] in ("a", "em", "span", "time") else "block")
-    snapshot["source"] = "live"
-    snapshot["viewport"] = {"width": 1280, "height": 800, "scroll_height": y}
-    return snapshot
+def warm(host: HostProcess, snapshot: dict, want: list[str], repeats: int
+         ) -> tuple[list[float], list[float], list[float], int, dict[str, list[float]]]:
+    """Engine, host and round-trip ms of `repeats` requests after a first one, the last reply's frame count,
+    and each engine stage's ms."""
+    engine_ms, host_ms, round_trip_ms = [], [], []
+    stages: dict[str, list[float]] = {}
+    frames = 0
+    for i in range(repeats + 1):
+        data = frame(encode_message({"v": 1, "id": i, "type": "extract", "snapshot": snapshot, "want": want}))
+        t0 = time.perf_counter()
+        before = len(host.frame_sizes)
+        host.send_raw(data)
+        reply = host.receive()
+        elapsed = (time.perf_counter() - t0) * 1000
+        assert reply["type"] == "result", reply
+        if i:  # the first extract warms caches; it is what cold start measures
+            engine_ms.append(reply["timings"]["total"])
+            host_ms.append(reply["timings"]["host"])
+            round_trip_ms.append(elapsed)
+            for stage, ms in reply["timings"].items():
+                stages.setdefault(stage, []).append(ms)
+            frames = len(host.frame_sizes) - before
+    return engine_ms, host_ms, round_trip_ms, frames, stages
 
 
-def live_snapshot(target_nodes: int) -> tuple[dict, int]:
-    """A live snapshot of about `target_nodes` nodes, and its block count."""
-    twenty, forty = (len(snapshot_from_html(_page(k))["nodes"]) for k in (20, 40))
-    per_post = (forty - twenty) / 20
-    posts = max(1, round((target_nodes - (twenty - 20 * per_post)) / per_post))
-    snapshot = add_live_fields(snapshot_from_html(_page(posts), url="https://bench.example/blog"))
-    return snapshot, len(blocks_from_snapshot(snapshot))
+def sweep(host: HostProcess, snapshots: list[tuple[dict, int]], repeats: int) -> Iterator[Row]:
+    """Every snapshot with every `want` of WANTS, `repeats` warm requests each."""
+    for snapshot, blocks in snapshots:
+        size = len(encode_message(snapshot)) / 1e6
+        for want in WANTS:
+            engine_ms, host_ms, trip_ms, frames, stages = warm(host, snapshot, want, repeats)
+            yield Row(snapshot, blocks, size, want, engine_ms, host_ms, trip_ms, frames, stages)
+
+
+def cold_start(model_dir: str | None, snapshot: dict, repeats: int) -> tuple[list[float], list[float]]:
+    to_hello, to_extract = [], []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        with _start(model_dir) as host:
+            host.request({"v": 1, "id": 1, "type": "hello"})
+            to_hello.append((time.perf_counter() - t0) * 1000)
+        t0 = time.perf_counter()
+        with _start(model_dir) as host:
+            reply = host.request({"v": 1, "id": 1, "type": "extract", "snapshot": snapshot, "want": ["highlight"]})
+            assert reply["type"] == "result", reply
+            to_extract.append((time.perf_counter() - t0) * 1000)
+    return to_hello, to_extract
 
 
 def peak_rss_mb(pid: int) -> float | None:
@@ -95,24 +130,26 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--model-dir", default=None, help="model directory (default: the shipped model)")
     args = ap.parse_args(argv)
     median = statistics.median
-    snapshots = {n: live_snapshot(n) for n in args.nodes}
-    print("### Host round trip, live snapshots through the real framing (medians)\n")
-    print("| nodes | blocks | snapshot JSON | want | validate | blocks | features | inference | article | engine "
-          "| host | round trip |")
-    print("|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    snapshots = [live_snapshot(n) for n in args.nodes]
+    print("### Host round trip, live snapshots through the real framing (medians, ms)\n")
+    print("| nodes | blocks | snapshot JSON | want | " + " | ".join(STAGES)
+          + " | engine | host | round trip | reply frames |")
+    print("|---:|---:|---:|---|" + "---:|" * (len(STAGES) + 4))
     with _start(args.model_dir) as host:
         info = host.request({"v": 1, "id": 0, "type": "hello"})
         for r in sweep(host, snapshots, args.repeats):
-            cells = " | ".join(f"{median(r.stages[s]):.1f}" for s in
-                               ("validate", "blocks", "features", "inference", "article"))
+            cells = " | ".join(f"{median(r.stages[s]):.1f}" for s in STAGES)
             print(f"| {len(r.snapshot['nodes']):,} | {r.blocks:,} | {r.megabytes:.2f} MB | {'+'.join(r.want)} | "
-                  f"{cells} | {median(r.engine_ms):.1f} | {median(r.host_ms):.1f} | {median(r.trip_ms):.1f} |")
+                  f"{cells} | {median(r.engine_ms):.1f} | {median(r.host_ms):.1f} | {median(r.trip_ms):.1f} | "
+                  f"{r.frames} |")
         rss = peak_rss_mb(host.proc.pid)
-    to_hello, to_extract = cold_start(args.model_dir, snapshots[min(snapshots)][0], max(3, args.repeats // 2))
+    smallest = min(snapshots, key=lambda s: len(s[0]["nodes"]))[0]
+    to_hello, to_extract = cold_start(args.model_dir, smallest, max(3, args.repeats // 2))
     print("\n### Cold start, memory, size\n")
     print("| measure | value |\n|---|---:|")
     print(f"| process start → hello answered (model loaded), median | {median(to_hello):.0f} ms |")
-    print(f"| process start → first extract answered (~{min(snapshots):,} nodes), median | {median(to_extract):.0f} ms |")
+    print(f"| process start → first extract answered ({len(smallest['nodes']):,} nodes), median | "
+          f"{median(to_extract):.0f} ms |")
     print(f"| host peak RSS after all the requests above | "
           + (f"{rss:.0f} MB |" if rss is not None else "n/a (no /proc) |"))
     files = model_files(Path(args.model_dir) if args.model_dir else default_model_dir())

@@ -13,7 +13,7 @@ that earns a sixth runtime dependency. Both sides do the whole job the host need
 A Python caller hands `validate_snapshot` a dict: its msgspec twin is `msgspec.convert`, measured too.
 
 Times are CPU seconds of this process (`time.process_time`), so other work on a loaded machine costs little;
-the two sides alternate, and the table gives medians and their ratio. Snapshots are bench.host_speed's live
+the two sides alternate, and the table gives medians and their ratio. Snapshots are bench.synthetic's live
 blog pages.
 """
 
@@ -28,7 +28,7 @@ from native_host.browser.framing import _without_lone_surrogates, decode_message
 from native_host.errors import SnapshotError
 from native_host.pipeline.schema import validate_snapshot
 
-from .host_speed import live_snapshot
+from .synthetic import live_snapshot
 
 
 def structs():

@@ -19,7 +19,7 @@ fi
 echo "== npm: web-ext (package.json; into node_modules/, which git ignores)"
 npm install --no-audit --no-fund --loglevel=error
 
-echo "== pip: pith with the training, test and corpus extras (torch pinned to the CPU build)"
+echo "== pip: pith with the training, test and corpus extras (torch at the version pyproject.toml pins)"
 python3 -m pip install -q --upgrade pip
 python3 -m pip install -q -e '.[train,test,corpus]'
 

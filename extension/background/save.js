@@ -1,5 +1,6 @@
 // Saving the article: a document with its metadata on top, under a file name that is safe on every system
-// the browser runs on. Pure functions first (unit-tested under Node), the download last.
+// the browser runs on. Pure functions first (tests/test_extension_units.py runs them in the browser), the
+// download last.
 import "../limits.js";
 import { PithFailure } from "./errors.js";
 

@@ -32,7 +32,7 @@ class ModelConfig:
     tag_dim: int = 32
     class_dim: int = 48
     numeric_dim: int = 32
-    d_model: int = 192     # 3 x 192 (the first model: 2 x 128) told a forum from a blog's comments better
+    d_model: int = 192     # 3 x 192 told a forum from a blog's comments better than 2 x 128
     layers: int = 3
     heads: int = 6
     ff: int = 384

@@ -130,8 +130,8 @@ def _vocab_material(record: dict) -> tuple[str, set[str], set[str], collections.
 def train_tokenizer(texts, path: Path, vocab_size: int = TEXT_VOCAB) -> None:
     """BPE over whitespace-split words, with a token for each of the 256 bytes as the fallback for any
     character it has not learnt: any script encodes, nothing is dropped. It encodes a page's blocks two to
-    three times faster than the byte-level BPE of the first model, whose pre-tokenizer and byte mapping were
-    a third of the per-page time (docs/performance.md), for the same dev F1 (docs/model.md)."""
+    three times faster than a byte-level BPE, whose pre-tokenizer and byte mapping cost a third of the
+    per-page time, for the same dev F1."""
     from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, trainers
 
     tok = Tokenizer(models.BPE(byte_fallback=True))

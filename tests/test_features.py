@@ -1,0 +1,40 @@
+"""The featurizer's shortcuts give the model exactly the inputs it was trained on."""
+
+from __future__ import annotations
+
+import string
+from types import SimpleNamespace
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from native_host.pipeline.features import TEXT_CHARS, TEXT_TOKENS, TOKENIZER_FILE, Featurizer, _padded
+from native_host.pipeline.inference import default_model_dir
+
+FEATURIZE = Featurizer(default_model_dir())
+
+
+def _reference_ids(texts: list[str]):
+    """Token ids by the tokenizer alone, its own normalizer included: what training saw."""
+    from tokenizers import Tokenizer
+
+    tok = Tokenizer.from_file(str(default_model_dir() / TOKENIZER_FILE))
+    tok.no_padding()
+    return _padded([tok.encode(t[:TEXT_CHARS]).ids[:TEXT_TOKENS] for t in texts], TEXT_TOKENS)
+
+
+def _ids(texts: list[str]):
+    return FEATURIZE.text_ids([SimpleNamespace(text=t) for t in texts])
+
+
+def test_ascii_texts_take_the_shortcut_and_others_the_tokenizers_own_normalizer():
+    assert FEATURIZE._ascii is not None  # the shipped tokenizer is NFKC + lowercase: the shortcut is on
+    texts = ["Hello WORLD, it's 10:30!", "<pad> x", "a <PAD> b", "<Pad>", "ΟΔΟΣ ΣΟΦΙΑΣ", "ﬁnal ①②", "ＡＢＣ ａｂｃ",
+             "İstanbul", "Straße", "ℌello", "mixed ASCII and café", "", " ", "x" * 400]
+    assert (_ids(texts) == _reference_ids(texts)).all()
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.text(alphabet=string.printable + "<>ΣσςİıßﬁＡé①", max_size=80), min_size=1, max_size=12))
+def test_any_texts_give_the_ids_the_tokenizer_gives(texts):
+    assert (_ids(texts) == _reference_ids(texts)).all()

@@ -9,6 +9,7 @@ import json
 import logging
 import os
 import signal
+from urllib.parse import urljoin
 from contextlib import contextmanager
 
 import pytest
@@ -21,7 +22,7 @@ from native_host.limits import MAX_BLOCK_TEXT
 from native_host.cli.main import main as pith
 from native_host.pipeline.article import MAX_NESTING
 from native_host.pipeline.blocks import blocks_from_snapshot
-from native_host.pipeline.page_values import _BROWSER_CODECS, join_url, text_codec, url_host
+from native_host.pipeline.page_values import _BROWSER_CODECS, _plain_absolute, join_url, text_codec, url_host
 from native_host.pipeline.snapshot import decode_html
 
 BASE = "https://news.example/story/1"
@@ -61,6 +62,26 @@ def test_urls_that_parse_are_joined_and_their_host_read():
     assert join_url(None, "/a") == "/a" and join_url("", "/a") == "/a"
     assert url_host("https://News.Example:8443/x") == "news.example"
     assert url_host("http://[::1]/") == "::1" and url_host("/relative") is None and url_host(None) is None
+
+
+_URL_PIECES = ["http://", "https://", "HTTP://", "a.example", "x", "/", "//", ";", "?", "#", "=", "&", ".", "..",
+               "%20", " ", "\t", "\n", ":", "@", "[", "]", "\\", "é", "ｅ", "p;q", ":8080"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_URL_PIECES), max_size=12).map("".join),
+       st.sampled_from(["https://news.example/a/b?q#f", "http://h/", "https://h.example/x;y", "ftp://h/"]))
+def test_an_address_taken_as_written_is_what_urljoin_gives(ref, base):
+    """The shortcut that skips urljoin for plain absolute addresses never changes a link."""
+    if _plain_absolute(ref):
+        assert urljoin(base, ref) == ref
+
+
+def test_plain_absolute_addresses_are_told_from_the_ones_urljoin_rewrites():
+    assert _plain_absolute("https://a.example/p;q?x=1#f") and _plain_absolute("http://a.example")
+    for ref in ("https://a.example/x?", "https://a.example/x#", "https://a.example/x;", "https://a.example/?#f",
+                "http:///x", "https://a.example/\tx", "http://[ccpa-preferences]", "https://é.example/", "/x"):
+        assert not _plain_absolute(ref), ref
 
 
 @pytest.mark.parametrize("label, codec", [

@@ -201,7 +201,8 @@ def _load_pith(model_dir: str | None):
 
     extractor = Extractor(model_dir=model_dir)
     info = extractor.info
-    return (lambda html, url: extractor.extract_html(html, url=url).text), f"{info['version']} {info['model_id']}"
+    # Text only, as every peer gives: the reader views (html, markdown) are built only when asked for.
+    return (lambda html, url: extractor.extract_html(html, url=url, views=()).text), f"{info['version']} {info['model_id']}"
 
 
 def _load_pith_with_header(model_dir: str | None):
@@ -234,7 +235,7 @@ register("trafilatura", _load_trafilatura, about="trafilatura.extract(html, url=
 register("readability-lxml", _load_readability,
          about="readability.Document(html).summary(), as text with one line per block")
 register("resiliparse", _load_resiliparse, about="extract_plain_text(html, main_content=True)")
-register("pith", _load_pith, about="native_host.Extractor().extract_html(html, url).text; pith:DIR for a "
+register("pith", _load_pith, about="native_host.Extractor().extract_html(html, url, views=()).text; pith:DIR for a "
          "model folder")
 register("pith-with-header", _load_pith_with_header, about="pith's title and byline, then its text (the body); "
          "pith-with-header:DIR for a model folder")

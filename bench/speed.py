@@ -1,16 +1,18 @@
 """Speed of `Extractor.extract_html` beside its peers, measured in one run on the same pages: tables and
 ratios, never pass/fail.
 
-    python -m bench.speed                    # all dev pages, then `pith extract` on 120 of them
+    python -m bench.speed                    # all dev pages, then `pith extract` on 400 of them
     python -m bench.speed --limit 20 --cli-pages 30
 
 1. Per page: every dev page goes through Pith and each peer in turn (interleaved, so a neighbour's load on
-   a shared machine falls on all alike). Pith's stages come from its own `timings`; lexbor's parse is timed
+   a shared machine falls on all alike), each giving plain text: Pith builds no reader views. Pith's stages come from its own `timings`; lexbor's parse is timed
    alone on the same page just before, so `snapshot` splits into parse and walk.
 2. Time against size: the pages in five bands of snapshot nodes; a flat microseconds-per-node column is
    linear growth.
 3. Throughput of `pith extract DIR --out F -j W` with 1 and 2 worker processes (process start and model
    load included, as a user meets them), beside trafilatura's own CLI on the same directory.
+
+Each ratio is printed beside its target (bench/targets.py).
 """
 
 from __future__ import annotations
@@ -25,10 +27,12 @@ import time
 from pathlib import Path
 
 from . import extractors as registry
+from . import targets
 from .evaluate import machine
 
 PEERS = ("trafilatura", "readability-lxml", "resiliparse")
-STAGES = ("parse", "walk", "snapshot", "blocks", "features", "inference", "article", "total")
+STAGES = ("parse", "walk", "snapshot", "blocks", "features", "inference", "decisions", "metadata", "article",
+          "total")
 WARMUP = 3
 
 
@@ -60,7 +64,7 @@ def per_page(pages: list[dict]) -> tuple[dict[str, list[float]], dict[str, list[
         except registry.Unavailable as exc:
             print(f"bench: {name} unavailable: {exc}", file=sys.stderr)
     for page in pages[:WARMUP]:
-        pith.extract_html(page["html"], url=page["url"])
+        pith.extract_html(page["html"], url=page["url"], views=())
         for peer in peers:
             registry.call(peer, page, 0)
     totals: dict[str, list[float]] = {"pith": [], **{p.name: [] for p in peers}}
@@ -73,7 +77,7 @@ def per_page(pages: list[dict]) -> tuple[dict[str, list[float]], dict[str, list[
         LexborHTMLParser(decode_html(html))
         parse = (time.perf_counter() - t0) * 1000
         t0 = time.perf_counter()
-        result = pith.extract_html(html, url=url)
+        result = pith.extract_html(html, url=url, views=())
         totals["pith"].append((time.perf_counter() - t0) * 1000)
         for stage in STAGES[2:]:
             stages[stage].append(result.timings.get(stage, 0.0))
@@ -105,9 +109,11 @@ def print_per_page(totals: dict[str, list[float]], stages: dict[str, list[float]
         share = statistics.fmean(stages[stage]) / mean_total
         print(f"| {label} | {pct(stages[stage], 0.5):.2f} | {pct(stages[stage], 0.95):.2f} | {share:.0%} |")
     if "trafilatura" in totals:
-        print(f"\nTargets: median ≤ 0.15 × trafilatura's, p95 ≤ 0.25 ×. Measured: "
-              f"{pith_med / pct(totals['trafilatura'], 0.5):.2f} × and "
-              f"{pith_p95 / pct(totals['trafilatura'], 0.95):.2f} ×.")
+        med = pith_med / pct(totals["trafilatura"], 0.5)
+        p95 = pith_p95 / pct(totals["trafilatura"], 0.95)
+        print(f"\nTargets: median ≤ {targets.PER_PAGE_MEDIAN} × trafilatura's: {med:.2f} × "
+              f"({targets.verdict(med, targets.PER_PAGE_MEDIAN)}); p95 ≤ {targets.PER_PAGE_P95} ×: {p95:.2f} × "
+              f"({targets.verdict(p95, targets.PER_PAGE_P95)}).")
 
 
 def print_by_size(totals: dict[str, list[float]], nodes: list[int], bands: int = 5) -> None:
@@ -139,6 +145,7 @@ def cli_throughput(pages: list[dict], workers: tuple[int, ...] = (1, 2)) -> None
               "included)\n")
         print("| command | workers | wall (s) | pages/s |")
         print("|---|---:|---:|---:|")
+        rates: dict[tuple[str, int], float] = {}
         for w in workers:
             runs = {
                 "pith extract DIR --out F": [sys.executable, "-m", "native_host", "extract", str(folder),
@@ -153,14 +160,21 @@ def cli_throughput(pages: list[dict], workers: tuple[int, ...] = (1, 2)) -> None
                 if done.returncode:
                     print(f"| {label} | {w} | failed ({done.returncode}) | |")
                     continue
+                rates[label.split()[0], w] = len(pages) / wall
                 print(f"| {label} | {w} | {wall:.1f} | {len(pages) / wall:.1f} |")
+        for w in workers:
+            if ("pith", w) in rates and ("trafilatura", w) in rates:
+                ratio = rates["pith", w] / rates["trafilatura", w]
+                target = (f" (target ≥ {targets.BATCH_PAGES_PER_S} ×: "
+                          f"{targets.verdict(ratio, targets.BATCH_PAGES_PER_S, at_most=False)})" if w == 2 else "")
+                print(f"\n{w} worker(s): Pith's pages/s ÷ trafilatura's = {ratio:.2f} ×{target}")
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.speed", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--limit", type=int, default=None, help="at most N dev pages per dataset (default: all)")
-    ap.add_argument("--cli-pages", type=int, default=120, help="pages for the CLI throughput (0: skip)")
+    ap.add_argument("--cli-pages", type=int, default=400, help="pages for the CLI throughput (0: skip)")
     args = ap.parse_args(argv)
     pages = load_pages(args.limit)
     print(f"{machine()}; load average {os.getloadavg()[0]:.2f} at start\n")

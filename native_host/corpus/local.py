@@ -9,6 +9,7 @@ process and gives inference the cores (limits.one_page_threads), as `pith extrac
 from __future__ import annotations
 
 import multiprocessing
+import os
 import time
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
@@ -30,8 +31,12 @@ CHUNKS_PER_WORKER = 4   # chunks in flight per worker: enough to hide the pipe, 
 _ROWS: PageRows | None = None
 
 
-def _init_worker(fields: tuple[str, ...], model_dir, threads: int) -> None:
+def _init_worker(fields: tuple[str, ...], model_dir, threads: int, pooled: bool = False) -> None:
+    """`pooled`: one of several worker processes, one per core, so the tokenizer keeps to its worker's
+    thread too (its own thread pool would contend with the other workers for the same cores)."""
     global _ROWS
+    if pooled:
+        os.environ["TOKENIZERS_PARALLELISM"] = "false"
     _ROWS = PageRows(fields, model_dir, threads=threads)
 
 
@@ -66,9 +71,12 @@ def extract_rows(pages: Iterable[Page], fields: tuple[str, ...], workers: int, m
             yield from rows
         return
     # forkserver, not fork: a process that already ran the model (a -j 1 job before) holds onnxruntime's
-    # threads and locks, and a forked copy of them hangs.
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("forkserver"),
-                             initializer=_init_worker, initargs=(fields, model_dir, 1)) as pool:
+    # threads and locks, and a forked copy of them hangs. The server imports the engine once (numpy,
+    # onnxruntime, tokenizers: ~0.2 s) and every worker starts from it; it never runs the model.
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload([PageRows.__module__, "native_host.pipeline.extractor"])
+    with ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,
+                             initargs=(fields, model_dir, 1, True)) as pool:
         pending: deque = deque()
 
         def done() -> list[dict]:

@@ -5,8 +5,9 @@ load before and after each (timings on a shared machine mean little without it).
 
 Runs `bench.speed` (dev pages beside trafilatura, readability-lxml and resiliparse; `pith extract`
 throughput), `bench.host_speed` (host round trip at 1k/5k/20k nodes, cold start, peak RSS, model size) and
-`bench.content_script` (the content script's serialisation in headless Chromium). `--quick` runs each on a
-small sample, to check the commands work.
+`bench.content_script` (the content script's serialisation in headless Chromium), `bench.stage_floor` (Pith's
+time split into the compiled code it calls and its own Python) and `bench.corpus_speed` (the WARC path, local
+engine). `--quick` runs each on a small sample, to check the commands work.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ RUNS = {
     "bench.speed": ([], ["--limit", "10", "--cli-pages", "20"]),
     "bench.host_speed": ([], ["--nodes", "1000", "5000", "--repeats", "3"]),
     "bench.content_script": ([], ["--sizes", "1000", "5000", "--repeats", "3"]),
+    "bench.stage_floor": ([], ["--limit", "3"]),
+    "bench.corpus_speed": (["--pages", "1500", "--skip", "ray-2"], ["--pages", "60", "--skip", "ray-2"]),
 }
 
 

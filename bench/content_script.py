@@ -27,25 +27,29 @@ import statistics
 import sys
 import tempfile
 from pathlib import Path
+from typing import Callable
 
 from bench.synthetic import section
 from export.browsers import KINDS, extension_browser
 from native_host import snapshot_from_html
 
 
-def page_with_elements(target: int) -> tuple[str, int]:
-    """An article page with about `target` elements, and its exact element count (as the snapshot sees it)."""
-    def build(sections: int) -> str:
-        return ("<!doctype html><html lang='en'><head><title>Synthetic</title></head><body>"
-                "<nav><a href='/'>Home</a> <a href='/a'>About</a></nav><main>"
-                + "".join(section(i) for i in range(sections)) + "</main><footer>Footer</footer></body></html>")
+def sections_page(sections: int) -> str:
+    """An article page of `sections` sections of bench/synthetic.py (each about ten blocks, a table among them)."""
+    return ("<!doctype html><html lang='en'><head><title>Synthetic</title></head><body>"
+            "<nav><a href='/'>Home</a> <a href='/a'>About</a></nav><main>"
+            + "".join(section(i) for i in range(sections)) + "</main><footer>Footer</footer></body></html>")
 
+
+def page_with_elements(target: int, build: Callable[[int], str] = sections_page) -> tuple[str, int]:
+    """The page `build(k)` with about `target` elements (k the number of repeated parts), and its exact
+    element count (as the snapshot sees it)."""
     def elements(html: str) -> int:
         return sum(n["tag"] != "#text" for n in snapshot_from_html(html)["nodes"])
 
-    per_section = elements(build(10)) / 10
-    sections = max(1, round(target / per_section))
-    html = build(sections)
+    ten, twenty = elements(build(10)), elements(build(20))
+    per_part = (twenty - ten) / 10
+    html = build(max(1, round((target - (ten - 10 * per_part)) / per_part)))
     return html, elements(html)
 
 

@@ -1,0 +1,232 @@
+"""Click to painted reader view, and to outlines drawn, in headless Chromium with the real host.
+
+    python -m bench.browser_speed [--repeats 7] [--pages article-1500 blog-5000 tables-4900]
+                                  [--actions reader highlight] [--model-dir DIR]
+                                  [--extension NAME=DIR ...]
+
+The pages are served on 127.0.0.1 and built here from bench/synthetic.py:
+* `article-N`, `blog-N`: the blog page (posts with headings, bylines, paragraphs with inline links, tag
+  lists, a menu and a sidebar; about eight nodes a block, as on real pages) with about N elements; a typical
+  article is about 1,500 elements, a long page 5,000;
+* `tables-N`: the sections of bench.content_script (headings, paragraphs, menus, tables whose every cell is
+  a block): the worst case for the host, about three times the blocks of a blog page of the same size.
+
+An action starts where the popup's click starts it: `runtime.sendMessage({type: "pith.run"})` from an
+extension page. It ends when the result is on screen: for Highlight, the frame after the page's first outline
+attribute is set; for the reader, the frame after the reader tab marks itself ready (its article rendered).
+"The frame after" is a requestAnimationFrame callback's setTimeout, stamped by a script the driver adds to
+every page (Playwright's init script), so the extension carries nothing for the end-to-end figure. Clocks are
+`performance.timeOrigin + performance.now()` in every process.
+
+Per page and action: the first run on a freshly loaded page (content scripts compiled for the first time;
+the host already started by a warm-up page) and the median of `repeats` warm runs after it. Before the
+pages, the first action of the browser session (starting the host and loading its model) is reported alone.
+The extension's own stamps (the `marks` of the `pith.run` reply, the reader page's performance marks) split
+each run into phases; an extension without them (an older tree, `--extension old=DIR`) gets the end-to-end
+figure and the host's own time only. With several `--extension`s every browser is started first and the runs
+alternate page by page, so the trees are compared on the same machine at the same moment.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Callable
+
+from bench.content_script import page_with_elements, sections_page
+from bench.synthetic import _blog
+from export.browsers import EXTENSION, extension_browser
+
+# In every page, before its own scripts: stamp the frame after the result appears (see the module docstring).
+PAINT_WATCH = """(() => {
+  const clock = () => performance.timeOrigin + performance.now();
+  const afterFrame = (key) => requestAnimationFrame(() => setTimeout(() => { window[key] = clock(); }));
+  const watch = () => {
+    const root = document.documentElement;
+    if (location.protocol.endsWith('-extension:')) {
+      new MutationObserver(() => {
+        if (root.dataset.ready === 'true' && !window.__benchReadyAt) { window.__benchReadyAt = clock();
+                                                                        afterFrame('__benchPaintedAt'); }
+      }).observe(root, {attributes: true, attributeFilter: ['data-ready']});
+    } else {
+      new MutationObserver((records) => {
+        if (window.__benchMarkedAt || !records.some((r) => r.target.hasAttribute('data-pith-hl'))) return;
+        window.__benchMarkedAt = clock();
+        afterFrame('__benchPaintedAt');
+      }).observe(root, {attributes: true, subtree: true, attributeFilter: ['data-pith-hl']});
+    }
+  };
+  if (document.documentElement) watch(); else document.addEventListener('readystatechange', watch, {once: true});
+})();"""
+
+# From the control page: one `pith.run`, stamped on the same clock.
+RUN = """async ([tabId, action]) => {
+  const clock = () => performance.timeOrigin + performance.now();
+  const clicked = clock();
+  const reply = await api.runtime.sendMessage({type: 'pith.run', action, tabId});
+  const replied = clock();
+  if (!reply.ok) throw new Error(JSON.stringify(reply.error));
+  return {clicked, replied, reply: {marks: reply.marks || null, timings: reply.timings, highlighted: reply.highlighted,
+                                    reader_tab: reply.reader_tab, node_ids: reply.node_ids.length}};
+}"""
+
+READER_MARKS = """() => ({origin: performance.timeOrigin, ready: window.__benchReadyAt, painted: window.__benchPaintedAt,
+  marks: Object.fromEntries(performance.getEntriesByType('mark').filter((m) => m.name.startsWith('pith:'))
+                             .map((m) => [m.name.slice(5), performance.timeOrigin + m.startTime]))})"""
+
+
+def blog_with_elements(target: int) -> tuple[str, int]:
+    return page_with_elements(target, _blog)
+
+
+def tables_with_elements(target: int) -> tuple[str, int]:
+    return page_with_elements(target, sections_page)
+
+
+BUILDERS: dict[str, Callable[[int], tuple[str, int]]] = {"article": blog_with_elements, "blog": blog_with_elements,
+                                                          "tables": tables_with_elements}
+
+
+def phases(action: str, run: dict, reader: dict | None) -> dict[str, float]:
+    """The run split at the extension's stamps, in order, summing to the whole; {} for an extension that
+    gives none."""
+    m = run["reply"]["marks"]
+    if not m:
+        return {}
+    host = run["reply"]["timings"]["host"]
+    page_start = m["page_done"] - m["json_ms"] - m["walk_ms"]
+    out = {"message to the background": m["received"] - run["clicked"],
+           "tab checks, into the page": page_start - m["received"],
+           "snapshot walk (page)": m["walk_ms"],
+           "JSON.stringify (page)": m["json_ms"],
+           "page to background, JSON.parse": m["snapshot_in"] - m["page_done"],
+           "progress note, request": m["host_in"] - m["snapshot_in"],
+           "native messaging": m["host_out"] - m["host_in"] - host,
+           "host (its own clock)": host}
+    if action == "highlight":
+        out["outlines set"] = m["drawn"] - m["host_out"]
+        out["to painted"] = run["painted"] - m["drawn"]
+    else:
+        r = reader["marks"]
+        if "shown" in m:  # the reader tab opened while the host worked
+            out["article stored"] = m["stored"] - m["host_out"]
+            out["tab shown"] = m["shown"] - m["stored"]
+            out["reader has the article"] = r["loaded"] - m["shown"]
+        else:
+            out["store, open tab"] = reader["origin"] - m["host_out"]
+            out["reader loads"] = r["script"] - reader["origin"]
+            out["reader reads article"] = r["loaded"] - r["script"]
+        out["reader renders"] = r["rendered"] - r["loaded"]
+        out["to painted"] = reader["painted"] - r["rendered"]
+    return out
+
+
+def wait(tab, expression: str, timeout: float = 30.0):
+    deadline = time.monotonic() + timeout
+    while True:
+        value = tab.handle.evaluate(expression)
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"waited for {expression} in {tab.url}")
+        time.sleep(0.01)
+
+
+def one_run(browser, page, tab_id: int, action: str) -> dict:
+    """One action from the control page to the result painted; the highlight is turned off again after."""
+    page.handle.bring_to_front()
+    page.handle.evaluate("() => { delete window.__benchMarkedAt; delete window.__benchPaintedAt; }")
+    run = browser.call(RUN, [tab_id, action])
+    reader = None
+    if action == "highlight":
+        assert run["reply"]["highlighted"], run
+        run["painted"] = wait(page, "() => window.__benchPaintedAt")
+        off = browser.call(RUN, [tab_id, action])
+        assert not off["reply"]["highlighted"], off
+    else:
+        tab = browser.tab_by_id(run["reply"]["reader_tab"])
+        reader = wait(tab, f"() => window.__benchPaintedAt && ({READER_MARKS})()")
+        run["painted"] = reader["painted"]
+        tab.close()
+        page.handle.bring_to_front()
+    return {"total": run["painted"] - run["clicked"], "host": run["reply"]["timings"]["host"],
+            "phases": phases(action, run, reader)}
+
+
+def summary(runs: list[dict]) -> dict:
+    first, warm = runs[0], runs[1:]
+    keys = list(warm[0]["phases"])
+    return {"first": first["total"], "median": statistics.median(r["total"] for r in warm),
+            "min": min(r["total"] for r in warm), "max": max(r["total"] for r in warm),
+            "host": statistics.median(r["host"] for r in warm), "first_host": first["host"],
+            "phases": {k: statistics.median(r["phases"][k] for r in warm) for k in keys}}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--pages", nargs="+", default=["article-1500", "blog-5000", "tables-4900"])
+    parser.add_argument("--actions", nargs="+", choices=["reader", "highlight"], default=["reader", "highlight"])
+    parser.add_argument("--repeats", type=int, default=7, help="warm runs per page and action, after the first")
+    parser.add_argument("--model-dir", help="the model the host serves (default: the shipped one)")
+    parser.add_argument("--extension", nargs="+", default=[f"this={EXTENSION}"], metavar="NAME=DIR",
+                        help="unpacked extensions to compare (default: this tree's extension/)")
+    args = parser.parse_args()
+    trees = dict(item.split("=", 1) for item in args.extension)
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
+        root = Path(tmp)
+        pages = root / "pages"
+        pages.mkdir()
+        counts = {}
+        for name in args.pages:
+            kind, size = name.rsplit("-", 1)
+            html, counts[name] = BUILDERS[kind](int(size))
+            (pages / f"{name}.html").write_text(html)
+        (pages / "warm-up.html").write_text(blog_with_elements(300)[0])
+        browsers = {}
+        for tree, directory in trees.items():
+            b = stack.enter_context(extension_browser("chromium", root / f"browser-{tree}", model_dir=args.model_dir,
+                                                      pages=pages, extension=Path(directory).resolve()))
+            b.context.add_init_script(PAINT_WATCH)
+            browsers[tree] = b
+        version = next(iter(browsers.values())).version
+        start = {}
+        for tree, b in browsers.items():  # the session's first action: the host starts and loads its model
+            page = b.open("warm-up.html")
+            start[tree] = one_run(b, page, b.tab_id(page), "reader")["total"]
+            page.close()
+        rows = []
+        for name in args.pages:
+            for action in args.actions:
+                for tree, b in browsers.items():
+                    page = b.open(f"{name}.html")
+                    tab_id = b.tab_id(page)
+                    runs = [one_run(b, page, tab_id, action) for _ in range(args.repeats + 1)]
+                    page.close()
+                    rows.append((name, action, tree, summary(runs)))
+                    print(f"{name} {action} {tree}: {rows[-1][3]['median']:.0f} ms", file=sys.stderr)
+    print(f"Chromium {version}, headless; {args.repeats} warm runs after the first per page and action\n")
+    print("First action of the session (host start and model load, reader view of a 300-element page): "
+          + ", ".join(f"{tree} {ms:.0f} ms" for tree, ms in start.items()) + "\n")
+    print("| page | elements | action | extension | first (ms) | median (ms) | min–max (ms) | host (ms) | "
+          "outside the host (ms) |")
+    print("|---|---:|---|---|---:|---:|---:|---:|---:|")
+    for name, action, tree, s in rows:
+        print(f"| {name} | {counts[name]:,} | {action} | {tree} | {s['first']:.0f} | **{s['median']:.0f}** | "
+              f"{s['min']:.0f}–{s['max']:.0f} | {s['host']:.0f} | {s['median'] - s['host']:.0f} |")
+    for name, action, tree, s in rows:
+        if s["phases"]:
+            print(f"\n{name}, {action}, {tree}: median of each phase (ms)\n\n| phase | ms |\n|---|---:|")
+            for phase, ms in s["phases"].items():
+                print(f"| {phase} | {ms:.1f} |")
+    print(json.dumps([{"page": n, "elements": counts[n], "action": a, "extension": t, **s} for n, a, t, s in rows]),
+          file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

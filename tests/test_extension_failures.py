@@ -23,9 +23,13 @@ def kind(request):
 def test_with_the_host_missing_the_user_sees_the_error_and_the_fix(tmp_path, kind):
     with extension_browser(kind, tmp_path, host="missing", pages=PAGES) as b:
         page = b.open("article.html")
+        tabs = len(b.tabs())
         reply = b.run("reader", page)
         assert reply["ok"] is False and reply["error"]["code"] == "host_missing"
         assert "`pith install`" in reply["error"]["message"]
+        # the reader tab, opened hidden while the host was asked, is closed again, its pending article removed
+        assert len(b.tabs()) == tabs
+        assert b.call("() => api.storage.session.get(null).then((all) => Object.keys(all))") == []
         popup = open_popup(b, page)
         popup.click("[data-action=reader]")
         popup.wait_for("() => document.querySelector('#status.error')")

@@ -4,7 +4,7 @@
 // current content.
 import "../limits.js";
 import { PithFailure, asFailure } from "./errors.js";
-import { clearHighlight, highlightActive, notify, showHighlight, takeSnapshot } from "./page.js";
+import { clearHighlight, highlightActive, notify, showHighlight, styleHighlight, takeSnapshot } from "./page.js";
 import { articleDocument, download } from "./save.js";
 
 const L = globalThis.PITH_LIMITS;
@@ -26,6 +26,9 @@ const DONE = {
 export const METADATA_FIELDS = ["title", "byline", "lang", "url", "date", "modified", "site_name", "dir",
                                 "description", "image", "canonical_url", "page_type", "word_count",
                                 "reading_minutes"];
+// The time of each step, on a clock every extension page and tab shares, for the reply's `marks`
+// (bench/browser_speed.py splits an action into phases with them).
+const clock = () => performance.timeOrigin + performance.now();
 const SCORE_FLOOR = 0.5;  // a main block whose title or heading score is above this is outlined as such
 const READER_PAGE = "reader/reader.html";
 
@@ -55,26 +58,57 @@ function describeProgress(p) {
   return `The helper is ${String(p.stage || "working").replace(/_/g, " ")}${count}\u2026`;
 }
 
-async function storeForReader(article, tabId) {
-  const key = `article:${Date.now()}:${Math.random().toString(36).slice(2)}`;
-  const all = await api.storage.session.get(null);
-  const old = Object.keys(all).filter((k) => k.startsWith("article:")).sort();
-  const excess = old.slice(0, Math.max(0, old.length - L.MAX_STORED_ARTICLES + 1));
-  if (excess.length) await api.storage.session.remove(excess);
-  await api.storage.session.set({ [key]: { article, sourceTabId: tabId, savedAt: Date.now() } });
-  return key;
+/** The keys of the stored articles, oldest first (without reading the articles themselves). */
+async function storedKeys() {
+  const area = api.storage.session;
+  const keys = typeof area.getKeys === "function" ? await area.getKeys() : Object.keys(await area.get(null));
+  return keys.filter((k) => k.startsWith("article:")).sort();
 }
 
-async function openReader(article, tab) {
-  let key;
+// The reader tab opens hidden once the page has been read, so that it loads while the host works (not while
+// the page is read): it waits for its article under a key marked pending, and is shown once that is stored.
+// A run that fails closes it unseen.
+async function openReaderEarly(tab) {
+  const key = `article:${Date.now()}:${Math.random().toString(36).slice(2)}`;
+  const old = await storedKeys();
+  const excess = old.slice(0, Math.max(0, old.length - L.MAX_STORED_ARTICLES + 1));
+  if (excess.length) await api.storage.session.remove(excess);
+  await api.storage.session.set({ [key]: { pending: true, sourceTabId: tab.id, savedAt: Date.now() } });
+  const url = api.runtime.getURL(`${READER_PAGE}#${encodeURIComponent(key)}`);
+  const created = await api.tabs.create({ url, index: tab.index + 1, openerTabId: tab.id, active: false });
+  return { key, tabId: created.id };
+}
+
+/** Store `article` for the reader tab opened early and bring that tab to the front; returns its id. */
+async function showReader(early, article, tab, marks) {
+  let opened;
   try {
-    key = await storeForReader(article, tab.id);
+    opened = await early;
+    await api.storage.session.set({ [opened.key]: { article, sourceTabId: tab.id, savedAt: Date.now() } });
   } catch (error) {
     throw new PithFailure("reader_failed", error && error.message);
   }
-  const url = api.runtime.getURL(`reader/reader.html#${encodeURIComponent(key)}`);
-  const created = await api.tabs.create({ url, index: tab.index + 1, openerTabId: tab.id });
-  return created.id;
+  marks.stored = clock();
+  try {
+    await api.tabs.update(opened.tabId, { active: true });
+    marks.shown = clock();
+    return opened.tabId;
+  } catch (error) {  // the hidden tab was closed meanwhile: a new one reads the stored article
+    const url = api.runtime.getURL(`${READER_PAGE}#${encodeURIComponent(opened.key)}`);
+    return (await api.tabs.create({ url, index: tab.index + 1, openerTabId: tab.id })).id;
+  }
+}
+
+/** After a failed run: the reader tab opened early, and its pending key, are removed. */
+async function discardReader(early) {
+  let opened;
+  try {
+    opened = await early;
+  } catch (error) {
+    return;  // it never opened
+  }
+  await Promise.all([api.tabs.remove(opened.tabId).catch(() => {}),
+                     api.storage.session.remove(opened.key).catch(() => {})]);
 }
 
 /** The reader shortcut (or Esc, or the reader's back button) on a reader tab: back to the page it came from. */
@@ -96,7 +130,7 @@ export function makeRunner(host) {
   const lastArticle = new Map();  // tabId -> {title, text}, for the reply when highlight is toggled off
   api.tabs.onRemoved.addListener((tabId) => lastArticle.delete(tabId));
 
-  async function run(action, tabId) {
+  async function run(action, tabId, marks) {
     if (!ACTIONS.includes(action)) throw new PithFailure("bad_action", String(action));
     let tab;
     try {
@@ -113,21 +147,42 @@ export function makeRunner(host) {
       return { ok: true, action, highlighted: false, node_ids: [],
                article: lastArticle.get(tabId) || { title: tab.title || null, text: "" } };
     }
+    // What is made ready while the host works: the reader tab, the outlines' stylesheet.
+    const ready = { reader: null, style: null };
+    try {
+      return await extractAndShow(action, tab, ready, marks);
+    } catch (error) {
+      if (ready.reader) await discardReader(ready.reader);
+      if (ready.style) await ready.style.then(() => clearHighlight(tab.id, false), () => {});
+      throw error;
+    }
+  }
+
+  async function extractAndShow(action, tab, ready, marks) {
+    const tabId = tab.id;
     const progress = reporter(tabId, action);
     const slow = setTimeout(() => progress("Reading the page\u2026"), L.PROGRESS_AFTER_MS);
     let taken;
+    marks.snapshot_asked = clock();
     try {
       taken = await takeSnapshot(tabId);
     } finally {
       clearTimeout(slow);
     }
     const { snapshot, takenAt, ms, bytes } = taken;
+    Object.assign(marks, { snapshot_in: clock(), page_done: taken.doneAt, walk_ms: ms, json_ms: taken.json_ms });
     if (bytes > L.MAX_REQUEST_BYTES) {
       throw new PithFailure("too_large", `the page's snapshot is ${Math.round(bytes / 1048576)} MiB`);
     }
     progress(`Finding the main content of ${snapshot.nodes.length.toLocaleString()} page nodes\u2026`);
+    // Started now, not before the snapshot: they run while the host works, not while the page is read.
+    if (action === "reader") ready.reader = openReaderEarly(tab);
+    if (action === "highlight") ready.style = styleHighlight(tabId);
+    for (const started of [ready.reader, ready.style]) if (started) started.catch(() => {});  // awaited below
+    marks.host_in = clock();
     const reply = await host.extract(snapshot, WANT[action], {
       snapshotBytes: bytes, onProgress: (p) => progress(describeProgress(p)) });
+    marks.host_out = clock();
     const article = reply.article || {};
     const summary = { text: article.text || "" };
     for (const field of METADATA_FIELDS) summary[field] = article[field] ?? null;
@@ -136,11 +191,14 @@ export function makeRunner(host) {
     const answer = { ok: true, action, article: summary, node_ids: reply.node_ids, truncated: !!reply.truncated,
                      timings: { ...reply.timings, snapshot: Math.round(ms * 10) / 10 }, snapshot_bytes: bytes };
     if (action === "reader") {
-      answer.reader_tab = await openReader({ ...summary, html: article.html || "", markdown: article.markdown || "",
-                                             front_matter: article.front_matter || "" }, tab);
+      answer.reader_tab = await showReader(ready.reader, { ...summary, html: article.html || "",
+                                                    markdown: article.markdown || "",
+                                                    front_matter: article.front_matter || "" }, tab, marks);
     } else if (action === "highlight") {
+      await ready.style;
       answer.highlighted_elements = await showHighlight(tabId, highlightBlocks(reply.blocks || []), takenAt);
       answer.highlighted = true;
+      marks.drawn = clock();
     } else {
       const saved = { ...summary, markdown: article.markdown || "", front_matter: article.front_matter || "" };
       const doc = articleDocument(saved, await saveFormat());
@@ -149,13 +207,14 @@ export function makeRunner(host) {
     const extra = reply.truncated ? " The page was too large: only its first part was read." : "";
     const text = action === "highlight" ? `Run Highlight again to turn it off.${extra}` : `${summary.title || ""}${extra}`;
     notify(tabId, { state: "done", title: DONE[action], text });
+    answer.marks = marks;
     return answer;
   }
 
   /** Never throws: every failure becomes {ok: false, error} and a note in the page and on the toolbar. */
   return async function runAction(action, tabId) {
     try {
-      const answer = await run(action, tabId);
+      const answer = await run(action, tabId, { received: clock() });
       api.action.setBadgeText({ tabId, text: "" }).catch(() => {});
       return answer;
     } catch (error) {

@@ -64,23 +64,33 @@ export async function highlightActive(tabId) {
   }
 }
 
-/** Outline `blocks` ([{node_ids, kind}]) of the snapshot taken at `takenAt`; returns the number of elements. */
-export async function showHighlight(tabId, blocks, takenAt) {
+/** Insert the outlines' stylesheet; alone, before any mark is set, it shows nothing. */
+export async function styleHighlight(tabId) {
   try {
     await api.scripting.insertCSS({ target: { tabId }, files: HIGHLIGHT_CSS });
   } catch (error) {
     throw new PithFailure("page_unreadable", error && error.message);
   }
+}
+
+async function unstyleHighlight(tabId) {
+  try {
+    await api.scripting.removeCSS({ target: { tabId }, files: HIGHLIGHT_CSS });
+  } catch (error) { /* the marks are gone already; the stylesheet alone shows nothing */ }
+}
+
+/** Outline `blocks` ([{node_ids, kind}]) of the snapshot taken at `takenAt`, once `styleHighlight` has
+ * inserted the stylesheet; returns the number of elements. */
+export async function showHighlight(tabId, blocks, takenAt) {
   const outcome = await call(tabId, "__pithHighlight", "show", blocks, takenAt);
   if (outcome.error) throw new PithFailure("page_changed", outcome.error);
   return outcome.value;
 }
 
-export async function clearHighlight(tabId) {
-  await call(tabId, "__pithHighlight", "clear");
-  try {
-    await api.scripting.removeCSS({ target: { tabId }, files: HIGHLIGHT_CSS });
-  } catch (error) { /* the marks are gone already; the stylesheet alone shows nothing */ }
+/** Remove the marks and the stylesheet; `marked` false when no mark was set (a run that failed). */
+export async function clearHighlight(tabId, marked = true) {
+  if (marked) await call(tabId, "__pithHighlight", "clear");
+  await unstyleHighlight(tabId);
 }
 
 /** Show a note in the page (progress, done, error). Best effort: a page we cannot enter shows none. */

@@ -414,7 +414,8 @@
     // Sent as one JSON string: the browser copies a string between processes far faster than it converts
     // a tree of 10,000 small objects.
     const json = JSON.stringify(snapshot);
-    return { json, takenAt, ms: walked - started, json_ms: performance.now() - walked };
+    const done = performance.now();
+    return { json, takenAt, ms: walked - started, json_ms: done - walked, doneAt: performance.timeOrigin + done };
   }
 
   globalThis.__pithSnapshot = { take };

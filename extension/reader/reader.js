@@ -7,6 +7,7 @@ import "../limits.js";
 import { safeUrl, sanitize } from "./sanitize.js";
 import { articleDocument, download } from "../background/save.js";
 
+performance.mark("pith:script");  // this mark and the next two: bench/browser_speed.py's phases
 const L = globalThis.PITH_LIMITS;
 const api = globalThis.browser ?? globalThis.chrome;
 const $ = (id) => document.getElementById(id);
@@ -51,9 +52,6 @@ function applySettings(settings) {
   return settings;
 }
 
-async function load() {
-  current = applySettings(valid(await api.storage.local.get(SETTINGS)));
-}
 
 function change(update) {
   current = applySettings(valid({ ...current, ...update(current) }));
@@ -194,13 +192,32 @@ function wire() {
   });
 }
 
+/** The stored entry for `key`. The background opens this tab before the article is ready, under a key marked
+ * pending: then the entry is the one the background stores next (or null when it removes the key). */
+function storedArticle(key) {
+  return new Promise((resolve, reject) => {
+    const settle = (value) => {
+      if (value && value.pending) return false;
+      api.storage.onChanged.removeListener(changed);
+      resolve(value || null);
+      return true;
+    };
+    const changed = (changes, area) => {
+      if (area === "session" && key in changes) settle(changes[key].newValue);
+    };
+    api.storage.onChanged.addListener(changed);  // before the read: the article may be stored meanwhile
+    api.storage.session.get(key).then((found) => settle(found[key]), reject);
+  });
+}
+
 async function main() {
   wire();
-  await load();
-  const { saveFormat } = await api.storage.local.get("saveFormat");
-  $("format").value = saveFormat === "text" ? "text" : "markdown";
   const key = decodeURIComponent(location.hash.slice(1));
-  const stored = key.startsWith("article:") ? (await api.storage.session.get(key))[key] : null;
+  const reading = key.startsWith("article:") ? storedArticle(key) : null;  // read beside the settings
+  const settings = await api.storage.local.get([...SETTINGS, "saveFormat"]);
+  current = applySettings(valid(settings));
+  $("format").value = settings.saveFormat === "text" ? "text" : "markdown";
+  const stored = await reading;
   if (!stored || !stored.article) {
     for (const id of ["copy", "save", "format"]) $(id).disabled = true;
     showProblem("This reader view has expired (the browser was restarted or too many articles were opened since). "
@@ -208,7 +225,9 @@ async function main() {
     return;
   }
   article = stored.article;
+  performance.mark("pith:loaded");
   render(article);
+  performance.mark("pith:rendered");
   document.documentElement.dataset.ready = "true";
 }
 

@@ -2,7 +2,7 @@
 
     python -m bench.browser_speed [--repeats 7] [--pages article-1500 blog-5000 tables-4900]
                                   [--actions reader highlight] [--model-dir DIR]
-                                  [--extension NAME=DIR ...]
+                                  [--rounds 1] [--extension NAME=DIR ...]
 
 The pages are served on 127.0.0.1 and built here from bench/synthetic.py:
 * `article-N`, `blog-N`: the blog page (posts with headings, bylines, paragraphs with inline links, tag
@@ -13,7 +13,8 @@ The pages are served on 127.0.0.1 and built here from bench/synthetic.py:
 
 An action starts where the popup's click starts it: `runtime.sendMessage({type: "pith.run"})` from an
 extension page. It ends when the result is on screen: for Highlight, the frame after the page's first outline
-attribute is set; for the reader, the frame after the reader tab marks itself ready (its article rendered).
+attribute is set; for the reader, the frame after the reader tab shows the article's first screen
+(`data-shown` on its root; a reader without it: `data-ready`, the whole article rendered).
 "The frame after" is a requestAnimationFrame callback's setTimeout, stamped by a script the driver adds to
 every page (Playwright's init script), so the extension carries nothing for the end-to-end figure. Clocks are
 `performance.timeOrigin + performance.now()` in every process.
@@ -23,14 +24,13 @@ the host already started by a warm-up page) and the median of `repeats` warm run
 pages, the first action of the browser session (starting the host and loading its model) is reported alone.
 The extension's own stamps (the `marks` of the `pith.run` reply, the reader page's performance marks) split
 each run into phases; an extension without them (an older tree, `--extension old=DIR`) gets the end-to-end
-figure and the host's own time only. With several `--extension`s every browser is started first and the runs
-alternate page by page, so the trees are compared on the same machine at the same moment.
+figure and the host's own time only. With several `--extension`s, each gets its own browser session in turn,
+`--rounds` times, so that the trees are compared on the same machine in the same run.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import statistics
 import sys
@@ -50,10 +50,13 @@ PAINT_WATCH = """(() => {
   const watch = () => {
     const root = document.documentElement;
     if (location.protocol.endsWith('-extension:')) {
-      new MutationObserver(() => {
-        if (root.dataset.ready === 'true' && !window.__benchReadyAt) { window.__benchReadyAt = clock();
-                                                                        afterFrame('__benchPaintedAt'); }
-      }).observe(root, {attributes: true, attributeFilter: ['data-ready']});
+      new MutationObserver(() => {  // the article's first screen (data-shown), or all of it (data-ready)
+        if ((root.dataset.shown === 'true' || root.dataset.ready === 'true') && !window.__benchShownAt) {
+          window.__benchShownAt = clock();
+          afterFrame('__benchPaintedAt');
+        }
+        if (root.dataset.ready === 'true' && !window.__benchReadyAt) window.__benchReadyAt = clock();
+      }).observe(root, {attributes: true, attributeFilter: ['data-shown', 'data-ready']});
     } else {
       new MutationObserver((records) => {
         if (window.__benchMarkedAt || !records.some((r) => r.target.hasAttribute('data-pith-hl'))) return;
@@ -124,6 +127,7 @@ def phases(action: str, run: dict, reader: dict | None) -> dict[str, float]:
             out["reader reads article"] = r["loaded"] - r["script"]
         out["reader renders"] = r["rendered"] - r["loaded"]
         out["to painted"] = reader["painted"] - r["rendered"]
+        out["(after: the rest of the article added)"] = max(0.0, reader["ready"] - reader["painted"])
     return out
 
 
@@ -151,7 +155,7 @@ def one_run(browser, page, tab_id: int, action: str) -> dict:
         assert not off["reply"]["highlighted"], off
     else:
         tab = browser.tab_by_id(run["reply"]["reader_tab"])
-        reader = wait(tab, f"() => window.__benchPaintedAt && ({READER_MARKS})()")
+        reader = wait(tab, f"() => window.__benchPaintedAt && window.__benchReadyAt && ({READER_MARKS})()")
         run["painted"] = reader["painted"]
         tab.close()
         page.handle.bring_to_front()
@@ -159,26 +163,50 @@ def one_run(browser, page, tab_id: int, action: str) -> dict:
             "phases": phases(action, run, reader)}
 
 
-def summary(runs: list[dict]) -> dict:
-    first, warm = runs[0], runs[1:]
+def summary(rounds: list[list[dict]]) -> dict:
+    """Each round's first run and warm runs, pooled over the rounds."""
+    firsts = [runs[0] for runs in rounds]
+    warm = [run for runs in rounds for run in runs[1:]]
     keys = list(warm[0]["phases"])
-    return {"first": first["total"], "median": statistics.median(r["total"] for r in warm),
+    return {"first": statistics.median(r["total"] for r in firsts), "median": statistics.median(r["total"] for r in warm),
             "min": min(r["total"] for r in warm), "max": max(r["total"] for r in warm),
-            "host": statistics.median(r["host"] for r in warm), "first_host": first["host"],
+            "host": statistics.median(r["host"] for r in warm), "first_host": statistics.median(r["host"] for r in firsts),
             "phases": {k: statistics.median(r["phases"][k] for r in warm) for k in keys}}
+
+
+def measure_tree(directory: Path, root: Path, pages: Path, names: list[str], actions: list[str], repeats: int,
+                 model_dir: str | None) -> tuple[float, dict]:
+    """One browser with the extension in `directory`: its first action (starting the host), then each page
+    and action in a fresh tab, the first run and `repeats` more."""
+    with extension_browser("chromium", root, model_dir=model_dir, pages=pages, extension=directory) as b:
+        b.context.add_init_script(PAINT_WATCH)
+        page = b.open("warm-up.html")
+        start = one_run(b, page, b.tab_id(page), "reader")["total"]
+        page.close()
+        runs = {}
+        for name in names:
+            for action in actions:
+                page = b.open(f"{name}.html")
+                tab_id = b.tab_id(page)
+                runs[name, action] = [one_run(b, page, tab_id, action) for _ in range(repeats + 1)]
+                page.close()
+        return b.version, start, runs
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--pages", nargs="+", default=["article-1500", "blog-5000", "tables-4900"])
     parser.add_argument("--actions", nargs="+", choices=["reader", "highlight"], default=["reader", "highlight"])
-    parser.add_argument("--repeats", type=int, default=7, help="warm runs per page and action, after the first")
+    parser.add_argument("--repeats", type=int, default=7, help="warm runs per page, action and round, after the first")
+    parser.add_argument("--rounds", type=int, default=1, help="browser sessions per extension, alternating")
     parser.add_argument("--model-dir", help="the model the host serves (default: the shipped one)")
     parser.add_argument("--extension", nargs="+", default=[f"this={EXTENSION}"], metavar="NAME=DIR",
                         help="unpacked extensions to compare (default: this tree's extension/)")
     args = parser.parse_args()
-    trees = dict(item.split("=", 1) for item in args.extension)
-    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
+    trees = {name: Path(directory).resolve() for name, directory in (item.split("=", 1) for item in args.extension)}
+    starts: dict[str, list[float]] = {tree: [] for tree in trees}
+    runs: dict[tuple, list[list[dict]]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         pages = root / "pages"
         pages.mkdir()
@@ -188,31 +216,21 @@ def main() -> None:
             html, counts[name] = BUILDERS[kind](int(size))
             (pages / f"{name}.html").write_text(html)
         (pages / "warm-up.html").write_text(blog_with_elements(300)[0])
-        browsers = {}
-        for tree, directory in trees.items():
-            b = stack.enter_context(extension_browser("chromium", root / f"browser-{tree}", model_dir=args.model_dir,
-                                                      pages=pages, extension=Path(directory).resolve()))
-            b.context.add_init_script(PAINT_WATCH)
-            browsers[tree] = b
-        version = next(iter(browsers.values())).version
-        start = {}
-        for tree, b in browsers.items():  # the session's first action: the host starts and loads its model
-            page = b.open("warm-up.html")
-            start[tree] = one_run(b, page, b.tab_id(page), "reader")["total"]
-            page.close()
-        rows = []
-        for name in args.pages:
-            for action in args.actions:
-                for tree, b in browsers.items():
-                    page = b.open(f"{name}.html")
-                    tab_id = b.tab_id(page)
-                    runs = [one_run(b, page, tab_id, action) for _ in range(args.repeats + 1)]
-                    page.close()
-                    rows.append((name, action, tree, summary(runs)))
-                    print(f"{name} {action} {tree}: {rows[-1][3]['median']:.0f} ms", file=sys.stderr)
-    print(f"Chromium {version}, headless; {args.repeats} warm runs after the first per page and action\n")
-    print("First action of the session (host start and model load, reader view of a 300-element page): "
-          + ", ".join(f"{tree} {ms:.0f} ms" for tree, ms in start.items()) + "\n")
+        for round_ in range(args.rounds):
+            for tree, directory in trees.items():
+                version, start, measured = measure_tree(directory, root / f"browser-{tree}-{round_}", pages,
+                                                        args.pages, args.actions, args.repeats, args.model_dir)
+                starts[tree].append(start)
+                for (name, action), r in measured.items():
+                    runs.setdefault((name, action, tree), []).append(r)
+                    print(f"round {round_ + 1}, {tree}: {name} {action} "
+                          f"{statistics.median(x['total'] for x in r[1:]):.0f} ms", file=sys.stderr)
+    rows = [(name, action, tree, summary(runs[name, action, tree]))
+            for name in args.pages for action in args.actions for tree in trees]
+    print(f"Chromium {version}, headless; {args.rounds} browser session(s) per extension, in turn; in each, "
+          f"{args.repeats} warm runs after the first per page and action\n")
+    print("First action of a session (host start and model load, reader view of a 300-element page), median: "
+          + ", ".join(f"{tree} {statistics.median(ms):.0f} ms" for tree, ms in starts.items()) + "\n")
     print("| page | elements | action | extension | first (ms) | median (ms) | min–max (ms) | host (ms) | "
           "outside the host (ms) |")
     print("|---|---:|---|---|---:|---:|---:|---:|---:|")

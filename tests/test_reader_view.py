@@ -96,6 +96,19 @@ def test_a_table_keeps_its_structure_and_scrolls_when_wide(browser):
     close(reader, page)
 
 
+def test_a_long_article_arrives_whole_and_in_order(browser):
+    # The reader paints the first screen before adding the rest: once ready, all of it is there, in order.
+    words = "the harbour master kept a ledger of every crossing made that winter".split()
+    paras = "".join(f"<p>Entry {i}: " + " ".join(words[(i + k) % len(words)] for k in range(60)) + ".</p>"
+                    for i in range(40))
+    page = browser.open_markup("long.html", f"<!doctype html><html lang='en'><head><title>Ledger</title></head>"
+                                            f"<body><nav><a href='/'>Home</a></nav><main>{paras}</main></body></html>")
+    _, reader = open_reader(browser, page)
+    entries = reader.evaluate("() => [...document.querySelectorAll('#article p')].map((p) => p.textContent.split(':')[0])")
+    assert entries == [f"Entry {i}" for i in range(40)]
+    close(reader, page)
+
+
 def test_footnotes_link_both_ways_inside_the_reader(browser):
     page, _, reader = reader_for(browser, "footnotes.html")
     links = reader.evaluate("""() => [...document.querySelectorAll('#article a')].map((a) => ({

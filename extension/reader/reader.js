@@ -22,6 +22,8 @@ const ATTRIBUTE = { readerFont: "font", readerWidth: "width", readerLineHeight: 
 const SETTINGS = [...Object.keys(CHOICES), "readerFontPx"];
 const LANG = /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/;
 const STATUS_MS = 4000;
+const FIRST_SCREEN_CHARS = 4000;  // more text than a screen holds: rendered before the first paint
+const AFTER_PAINT_MAX_MS = 100;
 
 let article = null;     // what the background stored: {title, byline, url, html, markdown, text, date, ...}
 let current = valid({});  // the settings shown; changes apply to it at once, so quick clicks add up
@@ -114,6 +116,8 @@ function renderHeader(article, source) {
   }
 }
 
+/** Render the header and the first screen of the article; returns the rest (a fragment), to append after the
+ * first frame: a long article's layout would otherwise hold back the first screen's paint. */
 function render(article) {
   if (article.lang && LANG.test(article.lang)) document.documentElement.lang = article.lang;
   // The page's direction when the host read it; else each part finds its own from its first letters.
@@ -128,10 +132,24 @@ function render(article) {
     table.replaceWith(box);
     box.append(table);
   }
-  $("article").replaceChildren(body);
+  const first = document.createDocumentFragment();
+  for (let chars = 0; body.firstChild && chars < FIRST_SCREEN_CHARS;) {
+    chars += body.firstChild.textContent.length;
+    first.append(body.firstChild);
+  }
+  $("article").replaceChildren(first);
   // Without a direction from the host, the whole view (header included) follows the one the article's own
   // first letters gave it.
   if (!$("main").dir) $("main").dir = getComputedStyle($("article")).direction === "rtl" ? "rtl" : "ltr";
+  return body;
+}
+
+/** After the next frame is painted (or soon, in a tab not shown, which paints no frames). */
+function afterPaint() {
+  return new Promise((resolve) => {
+    requestAnimationFrame(() => setTimeout(resolve));
+    setTimeout(resolve, AFTER_PAINT_MAX_MS);
+  });
 }
 
 async function copyMarkdown() {
@@ -226,9 +244,14 @@ async function main() {
   }
   article = stored.article;
   performance.mark("pith:loaded");
-  render(article);
+  const rest = render(article);
   performance.mark("pith:rendered");
-  document.documentElement.dataset.ready = "true";
+  document.documentElement.dataset.shown = "true";
+  if (rest.firstChild) {
+    await afterPaint();
+    $("article").append(rest);
+  }
+  document.documentElement.dataset.ready = "true";  // the whole article is there
 }
 
 main().catch((error) => showProblem(`The article could not be shown: ${error.message}`));

@@ -48,7 +48,8 @@ def open_reader(b: ExtensionBrowser, page: Tab) -> tuple[dict, Tab]:
     reply = b.run("reader", page)
     assert reply["ok"], reply
     reader = b.tab_by_id(reply["reader_tab"])
-    reader.wait_for("() => document.documentElement.dataset.ready === 'true'")
+    # The tab opens while the host works, hidden: it may still be between documents when it is found.
+    reader.wait_for("() => document.documentElement?.dataset.ready === 'true'")
     return reply, reader
 
 

@@ -4,7 +4,7 @@
 // the way the reader left the last one. Copy as Markdown and Save work on the article shown; Esc (or the
 // reader shortcut again) goes back to the page.
 import "../limits.js";
-import { safeUrl, sanitize } from "./sanitize.js";
+import { parseArticle, safeUrl, sanitizeNodes } from "./sanitize.js";
 import { articleDocument, download } from "../background/save.js";
 
 performance.mark("pith:script");  // this mark and the next two: bench/browser_speed.py's phases
@@ -116,8 +116,21 @@ function renderHeader(article, source) {
   }
 }
 
-/** Render the header and the first screen of the article; returns the rest (a fragment), to append after the
- * first frame: a long article's layout would otherwise hold back the first screen's paint. */
+/** Sanitised `nodes`, each wide table in a box of its own that scrolls sideways. */
+function articlePart(nodes, base) {
+  const part = sanitizeNodes(nodes, base);
+  for (const table of part.querySelectorAll("table")) {
+    const box = document.createElement("div");
+    box.className = "table-scroll";
+    table.replaceWith(box);
+    box.append(table);
+  }
+  return part;
+}
+
+/** Render the header and the first screen of the article; returns a function that makes the rest (a
+ * fragment; null when nothing is left), to append after the first frame: a long article's sanitising and
+ * layout would otherwise hold back the first screen's paint. */
 function render(article) {
   if (article.lang && LANG.test(article.lang)) document.documentElement.lang = article.lang;
   // The page's direction when the host read it; else each part finds its own from its first letters.
@@ -125,23 +138,14 @@ function render(article) {
   const source = article.url ? safeUrl(article.url, undefined, new Set(["http:", "https:"])) : null;
   renderHeader(article, source);
   // The host's article is the body alone: its headline, byline and dateline are the header above.
-  const body = sanitize(article.html, source || undefined);
-  for (const table of body.querySelectorAll("table")) {  // a wide table scrolls sideways, in its own box
-    const box = document.createElement("div");
-    box.className = "table-scroll";
-    table.replaceWith(box);
-    box.append(table);
-  }
-  const first = document.createDocumentFragment();
-  for (let chars = 0; body.firstChild && chars < FIRST_SCREEN_CHARS;) {
-    chars += body.firstChild.textContent.length;
-    first.append(body.firstChild);
-  }
-  $("article").replaceChildren(first);
+  const nodes = parseArticle(article.html);
+  let split = 0;
+  for (let chars = 0; split < nodes.length && chars < FIRST_SCREEN_CHARS; split++) chars += nodes[split].textContent.length;
+  $("article").replaceChildren(articlePart(nodes.slice(0, split), source || undefined));
   // Without a direction from the host, the whole view (header included) follows the one the article's own
   // first letters gave it.
   if (!$("main").dir) $("main").dir = getComputedStyle($("article")).direction === "rtl" ? "rtl" : "ltr";
-  return body;
+  return split < nodes.length ? () => articlePart(nodes.slice(split), source || undefined) : null;
 }
 
 /** After the next frame is painted (or soon, in a tab not shown, which paints no frames). */
@@ -247,9 +251,9 @@ async function main() {
   const rest = render(article);
   performance.mark("pith:rendered");
   document.documentElement.dataset.shown = "true";
-  if (rest.firstChild) {
+  if (rest) {
     await afterPaint();
-    $("article").append(rest);
+    $("article").append(rest());
   }
   document.documentElement.dataset.ready = "true";  // the whole article is there
 }

@@ -95,14 +95,22 @@ function safeDecode(text) {
   }
 }
 
+/** `html` parsed into an inert document: its top-level nodes, for `sanitizeNodes`. */
+export function parseArticle(html) {
+  const parsed = new DOMParser().parseFromString(String(html || ""), "text/html");
+  return parsed.body ? [...parsed.body.childNodes] : [];
+}
+
 /** Sanitised copy of `html` as a DocumentFragment of `doc`, URLs made absolute against `base`. */
 export function sanitize(html, base, doc = document) {
-  const parsed = new DOMParser().parseFromString(String(html || ""), "text/html");
+  return sanitizeNodes(parseArticle(html), base, doc);
+}
+
+/** Sanitised copies of `nodes` (top-level nodes from `parseArticle`) as a DocumentFragment of `doc`. */
+export function sanitizeNodes(nodes, base, doc = document) {
   const fragment = doc.createDocumentFragment();
   const stack = [];
-  for (let c = parsed.body ? parsed.body.lastChild : null; c; c = c.previousSibling) {
-    stack.push([c, fragment, 0, false]);
-  }
+  for (let i = nodes.length - 1; i >= 0; i--) stack.push([nodes[i], fragment, 0, false]);
   while (stack.length) {
     const [node, parent, depth, inMath] = stack.pop();
     if (node.nodeType === Node.TEXT_NODE) {

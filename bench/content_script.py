@@ -1,6 +1,6 @@
 """Serialisation time of the extension's content script (extension/content/snapshot.js) in a headless browser.
 
-    python -m bench.content_script [--browser chromium|firefox] [--sizes 1000 5000 20000] [--repeats 9]
+    python -m bench.content_script [--browser chromium|firefox] [--sizes 980 4900 19500] [--repeats 9]
                                    [--host [--model-dir DIR]]
 
 Synthetic article pages (the sections of bench/synthetic.py: headings, paragraphs, lists, tables, link
@@ -97,7 +97,7 @@ def measure_highlight(browser, name: str, repeats: int) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--browser", choices=KINDS, default="chromium")
-    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 5000, 20000])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[980, 4900, 19500])
     parser.add_argument("--repeats", type=int, default=21)
     parser.add_argument("--host", action="store_true", help="also time Highlight through the installed host")
     parser.add_argument("--model-dir", help="with --host: the model to serve instead of the shipped one")

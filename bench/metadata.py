@@ -3,6 +3,7 @@
     python -m bench.metadata                     # the table: Pith and trafilatura, same pages, same run
     python -m bench.metadata --sources           # and how often each of Pith's sources is right when it speaks
     python -m bench.metadata --date-libraries    # and dateparser / htmldate against Pith's own date parser
+    python -m bench.metadata --split train --misses titles.jsonl   # each wrong title with every source's
 
 Pages: the dev records that carry a gold title, author or date (WCXB through its sidecar, fundus, zh-cwce,
 and the titles of GoogleTrends, MSV and CANOLA). Scoring rules, one per field:
@@ -19,6 +20,7 @@ is not scored for that field; a page where an extractor says nothing counts as w
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import shlex
 import statistics
@@ -114,7 +116,8 @@ def pipeline_parts(extractor, html: str, url: str | None):
     return snapshot, blocks, scores, main, structured
 
 
-def run(split: str, limit: int | None, model_dir: str | None, sources: bool, date_libraries: bool) -> str:
+def run(split: str, limit: int | None, model_dir: str | None, sources: bool, date_libraries: bool,
+        misses: str | None = None) -> str:
     from native_host import Extractor
     from native_host.pipeline import metadata
 
@@ -127,6 +130,7 @@ def run(split: str, limit: int | None, model_dir: str | None, sources: bool, dat
     clocks: dict[str, float] = defaultdict(float)
     page_types = Counter()
     libraries = _date_libraries() if date_libraries else {}
+    wrong_titles = open(misses, "w", encoding="utf-8") if misses else None
     for record in progress(records, total=len(records), desc=f"{split} pages"):
         html, url = record["html"], record.get("url")
         groups = ["all", record["dataset"]]
@@ -147,9 +151,12 @@ def run(split: str, limit: int | None, model_dir: str | None, sources: bool, dat
             page_types["pages"] += 1
             page_types["stated"] += result.page_type is not None
             page_types["right"] += result.page_type == record["page_type"]
-        if sources or libraries:
+        title_wrong = bool(record.get("title")) and not right("title", result.title, record["title"])
+        if sources or libraries or (wrong_titles and title_wrong):
             snapshot, blocks, scores, main, structured = pipeline_parts(extractor, html, url)
             found, _ = metadata.read_sources(snapshot, blocks, main, scores, extractor.model.labels, structured)
+            if wrong_titles and title_wrong:
+                wrong_titles.write(json.dumps(_title_miss(record, result, snapshot, found), ensure_ascii=False) + "\n")
             for gold_name, ours, _ in FIELDS:
                 gold = record.get(gold_name)
                 if not gold:
@@ -167,6 +174,8 @@ def run(split: str, limit: int | None, model_dir: str | None, sources: bool, dat
                     when = find(record, snapshot, blocks, scores, main, structured, extractor.model.labels)
                     clocks[name] += time.perf_counter() - t0
                     dates.add("date", groups, name, right("date", when, record["date"]))
+    if wrong_titles:
+        wrong_titles.close()
     out = [f"# Article metadata on the {split} split\n",
            f"- command: `python -m bench.metadata {shlex.join(sys.argv[1:])}`",
            f"- date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}", f"- machine: {machine()}",
@@ -194,6 +203,17 @@ def run(split: str, limit: int | None, model_dir: str | None, sources: bool, dat
             imp, size = _import_ms(module), _installed_mb(module)
             out.append(f"| {name} | {clocks[name]:.2f} | {imp} | {size} |")
     return "\n".join(out)
+
+
+def _title_miss(record: dict, result, snapshot: dict, found: dict) -> dict:
+    """One wrong title, for reading the misses: the gold, Pith's answer and its source, every source's title
+    (site names cut) and the page's whole <title>."""
+    from native_host.pipeline.metadata import ORDER, choose_title
+
+    titles = {s: found[s]["title"] for s in ORDER["title"] if found.get(s, {}).get("title")}
+    chosen = choose_title(titles)
+    return {"dataset": record["dataset"], "url": record.get("url"), "gold": record["title"], "pith": result.title,
+            "source": chosen[0] if chosen else None, "titles": titles, "title_tag": snapshot.get("title")}
 
 
 def _date_libraries() -> dict[str, tuple[Callable, str | None]]:
@@ -291,9 +311,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--model-dir", default=None, help="score the model in this folder instead of the shipped one")
     ap.add_argument("--sources", action="store_true", help="also score each metadata source alone")
     ap.add_argument("--date-libraries", action="store_true", help="also score dateparser and htmldate for dates")
+    ap.add_argument("--misses", metavar="FILE", default=None,
+                    help="write each page whose title Pith gets wrong to FILE (JSON lines), with every source's title")
     args = ap.parse_args(argv)
     try:
-        print(run(args.split, args.limit, args.model_dir, args.sources, args.date_libraries))
+        print(run(args.split, args.limit, args.model_dir, args.sources, args.date_libraries, args.misses))
     except PithError as exc:
         print(f"bench: {exc.message}", file=sys.stderr)
         return 1

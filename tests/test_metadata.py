@@ -57,6 +57,41 @@ def test_a_page_with_no_structured_data(extractor, page):
     assert r.page_type is None and r.image is None and r.description is None
 
 
+def test_the_headline_the_page_shows_is_its_title(extractor, page):
+    """<title> and og:title say a search engine's version; the page's <h1> says about the same, and it is
+    what the reader sees."""
+    r = extract(extractor, page, "seo-title.html")
+    assert r.title == "The Best Tax Prep Software of 2025" and r.site_name == "Ledger Lane"
+
+
+def test_a_heading_that_shares_no_word_with_the_title_is_not_the_title(extractor, page):
+    """The first <h1> in the content is a section's ("Configuration"); <title> less its site is the title."""
+    r = extract(extractor, page, "teaser-heading.html")
+    assert r.title == "Survival Guide to SysV Init"
+
+
+@pytest.mark.parametrize("titles, expected", [
+    # the page's <h1> near another source's title wins: the rest is a site, a section or keywords
+    ({"opengraph": "Promise - JavaScript | MDN", "h1": "Promise", "title_tag": "Promise - JavaScript"},
+     ("h1", "Promise")),
+    # a heading sharing no word with any other source is a subheading or a teaser, whichever reader found it
+    ({"h1": "What's next?", "title_tag": "Five blockchain trends for 2026"},
+     ("title_tag", "Five blockchain trends for 2026")),
+    ({"dom": "3. Blu Mint", "title_tag": "Ten marketing firms for small shops"},
+     ("title_tag", "Ten marketing firms for small shops")),
+    # the model's own guess at a heading is trusted last: a tie goes to <title>
+    ({"dom": "Stop by your local garage for car maintenance", "title_tag": "Car maintenance schedule"},
+     ("title_tag", "Car maintenance schedule")),
+    # without an <h1>, the title most sources agree on; a lone heading stands when nothing else speaks
+    ({"json_ld": "Ferries return", "opengraph": "Night ferries return to the strait",
+      "title_tag": "Night ferries return to the strait"}, ("opengraph", "Night ferries return to the strait")),
+    ({"h1": "Only a heading"}, ("h1", "Only a heading")),
+    ({}, None),
+])
+def test_the_title_is_chosen_among_the_sources(titles, expected):
+    assert metadata.choose_title(titles) == expected
+
+
 def test_the_body_leaves_the_header_to_the_metadata(extractor, page):
     r = extract(extractor, page, "no-metadata.html")
     for rendering in (r.text, r.markdown, r.html):

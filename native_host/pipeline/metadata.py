@@ -29,11 +29,11 @@ from .page_values import join_url, url_host, url_scheme
 log = logging.getLogger(__name__)
 
 # Which source is asked first, per field (measured on dev: docs/metadata.md). Sources: "json_ld", "opengraph"
-# (og:, article:, twitter:), "meta" (other <meta> names), "microdata" (itemprop), "dom" (the page's text
-# near the main content, the model's cues included), "title_tag" (<title>, site name cut), "html" (<link
-# rel=canonical>, <html lang dir>).
+# (og:, article:, twitter:), "meta" (other <meta> names), "microdata" (itemprop), "h1" (the page's <h1> at the
+# top of the main content), "dom" (the page's text near the main content, the model's cues included),
+# "title_tag" (<title>, site name cut), "html" (<link rel=canonical>, <html lang dir>).
 ORDER: dict[str, tuple[str, ...]] = {
-    "title": ("json_ld", "opengraph", "meta", "microdata", "dom", "title_tag"),  # by agreement, ties in this order
+    "title": ("json_ld", "opengraph", "meta", "microdata", "h1", "title_tag", "dom"),  # `choose_title`, ties so
     "byline": ("json_ld", "meta", "opengraph", "microdata", "dom"),
     "date": ("json_ld", "opengraph", "meta", "microdata", "dom"),
     "modified": ("json_ld", "opengraph", "meta", "microdata"),
@@ -103,6 +103,7 @@ _AND = re.compile(r"\s*(?:,|;|&|\band\b|\bund\b|\bet\b|\bog\b|、)\s*", re.I)
 _TITLE_SEPARATORS = re.compile(r"\s+(?:\||-|–|—|::|·|•|»|«|/)\s+|\s*[|｜：]\s*|:\s+")
 SITE_WORDS = 5           # a part of a title taken for the site's name is at most this many words
 TITLE_AGREES = 0.8      # word-bag F1 at which two titles say the same
+H1_AGREES = 0.4         # word-bag F1 with another source's title at which the page's <h1> is its headline
 SHORT_PART_WORDS = 3     # a part of <title> this short, at an end, is cut even when the site is unknown
 _AUTHOR_CLASS = re.compile(r"author|byline|by-line|writer|posted-?by|contributor|creator|reporter|autor", re.I)
 _META_CLASS = re.compile(r"(?:^|[-_.])meta(?:$|[-_.])", re.I)
@@ -878,6 +879,8 @@ def read_sources(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], 
     dom: dict[str, Any] = {}
     dom["title"], head = _guarded("dom title", lambda: headline(blocks, scores, main, labels), (None, None))
     places["headline_block"] = head
+    # The page's <h1> and the model's guess at a heading are trusted differently (`choose_title`).
+    sources["h1"] = {"title": dom.pop("title")} if head is not None and blocks[head].tag_path[-1:] == ["h1"] else {}
     dom["byline"], places["byline_blocks"] = _guarded(
         "dom byline", lambda: dom_byline(snapshot, blocks, main, scores, labels, head), (None, []))
     dom["date"], places["date_blocks"] = _guarded(
@@ -892,6 +895,33 @@ def read_sources(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], 
     title, site_in_title = cut_site_name(snapshot.get("title"), site, host)
     sources["title_tag"] = {k: v for k, v in (("title", title), ("site_name", site_in_title)) if v}
     return sources, places
+
+
+def choose_title(titles: dict[str, str | None], order: Sequence[str] = ORDER["title"]) -> tuple[str, str] | None:
+    """The article's title among its sources' (source -> title, site names cut) and the source it came from.
+
+    1. A heading from the page's text (its <h1>, the model's guess) that shares no word with any other source's
+       title is a subheading or a teaser ("Examples", "3. Blu Mint", "Related stories"), not the title.
+    2. The page's <h1> that says about the same as another source (word-bag F1 >= H1_AGREES) is the title: it
+       is the headline the reader sees, where the others are often a search engine's or a social network's
+       variant of it, or the headline plus a section, a site or keywords ("Promise - JavaScript | MDN").
+    3. Otherwise the title most sources agree on (`agreed`); when that is "Story | Tagline" and the page's
+       heading is one of its parts, that part (`_part_like`)."""
+    titles = {source: titles[source] for source in order if titles.get(source)}
+    bags = {source: Counter(_title_words(value)) for source, value in titles.items()}
+
+    def best_overlap(source: str) -> float:
+        return max((_overlap(bags[source], bags[other]) for other in titles if other != source), default=1.0)
+
+    for source in ("h1", "dom"):
+        if source in titles and best_overlap(source) == 0:
+            del titles[source]
+    if "h1" in titles and best_overlap("h1") >= H1_AGREES:
+        return "h1", titles["h1"]
+    found = agreed(titles, order)
+    if found is None:
+        return None
+    return found[0], _part_like(found[1], titles.get("h1") or titles.get("dom"))
 
 
 def agreed(candidates: dict[str, str], order: Sequence[str]) -> tuple[str, str] | None:
@@ -956,9 +986,9 @@ def read_metadata(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool],
     meta = Metadata(**places)
     for fieldname, order in ORDER.items():
         if fieldname == "title":
-            found = agreed({source: sources.get(source, {}).get("title") for source in order}, order)
+            found = choose_title({source: sources.get(source, {}).get("title") for source in order}, order)
             if found:
-                meta.sources["title"], meta.title = found[0], _part_like(found[1], sources["dom"].get("title"))
+                meta.sources["title"], meta.title = found
             continue
         for source in order:
             value = sources.get(source, {}).get(fieldname)

@@ -194,6 +194,13 @@ def test_dates_become_iso_8601(text, lang, expected):
      ("Fortnite: Everything we know - start date, skins and more", None)),
     ("Engora Data Blog: Small adventures", None, "blog.engora.com", ("Small adventures", "Engora Data Blog")),
     ("Just a title", None, None, ("Just a title", None)),
+    ("Forbes.com: AMD More Fleet-Footed Than Intel", None, None, ("AMD More Fleet-Footed Than Intel", "Forbes.com")),
+    ("Tom Petty dies aged 66 | Express.co.uk", None, None, ("Tom Petty dies aged 66", "Express.co.uk")),
+    # the site's registered name is "microsoft", not "visualstudio": the product's name stays
+    ("Visual Studio Community | Download the latest free version", None, "visualstudio.microsoft.com",
+     ("Visual Studio Community | Download the latest free version", None)),
+    ("Azure Functions overview | Microsoft Learn", None, "learn.microsoft.com",
+     ("Azure Functions overview", "Microsoft Learn")),
     ("", None, None, (None, None)),
 ])
 def test_the_site_name_is_cut_from_a_title(title, site, host, expected):

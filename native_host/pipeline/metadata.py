@@ -217,13 +217,20 @@ def _is_site(part: str, site_name: str | None, host: str | None) -> bool:
         return False
     if site_name and squashed == _squash(site_name):
         return True
+    if _DOMAIN.fullmatch(part.strip()):  # "Forbes.com: Story", "Story | Express.co.uk"
+        return True
     if host:
-        name = next((label for label in host.split(".") if len(label) > 2 and label not in _GENERIC_LABELS), "")
+        labels = host.split(".")  # the name the site registered: "mozilla" in developer.mozilla.org
+        while len(labels) > 1 and (labels[-1] in _GENERIC_LABELS or len(labels[-1]) <= 2):
+            labels.pop()
+        name = labels[-1] if len(labels[-1]) > 2 and labels[-1] not in _GENERIC_LABELS else ""
         if squashed in _squash(host) or (name and _squash(name) in squashed):
             return True
     return False
 
 
+_DOMAIN = re.compile(r"(?:www\.)?[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|edu|gov|info|biz|io|co|tv|me|us|uk|de|fr|es|"
+                     r"it|nl|ch|at|au|ca|in|jp|ru|br|pl|se|no|dk|fi|be|ie|nz|za)", re.I)
 _GENERIC_LABELS = frozenset({"www", "com", "org", "net", "edu", "gov", "blog", "blogs", "news", "web", "online",
                              "m", "amp", "de", "co", "uk"})
 

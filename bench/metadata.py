@@ -1,7 +1,7 @@
 """Article metadata on the dev split: title, author and publish date right, Pith beside trafilatura.
 
     python -m bench.metadata                     # the table: Pith and trafilatura, same pages, same run
-    python -m bench.metadata --sources           # and how often each of Pith's sources is right when it speaks
+    python -m bench.metadata --sources           # and each of Pith's sources alone, and title policies
     python -m bench.metadata --date-libraries    # and dateparser / htmldate against Pith's own date parser
     python -m bench.metadata --split train --misses titles.jsonl   # each wrong title with every source's
 
@@ -41,6 +41,7 @@ from .evaluate import machine
 
 FIELDS = (("title", "title", "title"), ("author", "byline", "author"), ("date", "date", "date"))  # (gold, pith, traf.)
 TITLE_F1 = AUTHOR_F1 = 0.9
+WHOLE_TITLE_GOLDS = ("googletrends", "canola")  # datasets whose gold title is the whole <title>, site and all
 _CJK = re.compile(r"([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af])")
 
 
@@ -127,6 +128,7 @@ def run(split: str, limit: int | None, model_dir: str | None, sources: bool, dat
     tally = Tally()
     said: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])  # (field, source) -> pages, says, right
     dates = Tally()
+    policies = Counter()  # title policies, right per page (--sources): how far the golds' conventions reach
     clocks: dict[str, float] = defaultdict(float)
     page_types = Counter()
     libraries = _date_libraries() if date_libraries else {}
@@ -157,6 +159,8 @@ def run(split: str, limit: int | None, model_dir: str | None, sources: bool, dat
             found, _ = metadata.read_sources(snapshot, blocks, main, scores, extractor.model.labels, structured)
             if wrong_titles and title_wrong:
                 wrong_titles.write(json.dumps(_title_miss(record, result, snapshot, found), ensure_ascii=False) + "\n")
+            if sources and record.get("title"):
+                policies.update(_title_policies(record, result.title, snapshot, found))
             for gold_name, ours, _ in FIELDS:
                 gold = record.get(gold_name)
                 if not gold:
@@ -195,6 +199,13 @@ def run(split: str, limit: int | None, model_dir: str | None, sources: bool, dat
             if says:
                 out.append(f"| {field} | {source} | {pages} | {says / pages:.3f} | {ok / says:.3f} "
                            f"| {ok / pages:.3f} |")
+    if policies["pages"]:
+        out += ["\n## Title policies\n", "| policy | right |", "|---|---:|"]
+        out += [f"| {name} | {policies[name] / policies['pages']:.3f} |" for name in TITLE_POLICIES]
+        out += ["", "| the title's sources where `choose_title`'s rules act | pages | right |", "|---|---:|---:|"]
+        for name, what in (("h1 backed", "h1 backed"), ("h1 backed", "h1 backed, the vote"), ("h1 alone", "h1 alone"),
+                           ("model's guess", "model's guess")):
+            out.append(f"| {what} | {policies[name]} | {policies[what + ', right'] / max(1, policies[name]):.3f} |")
     if libraries:
         out += ["\n## Date parsers\n", dates.table(list(libraries)), "",
                 "| parser | seconds on these pages | import (ms) | installed (MB, with its requirements) |",
@@ -203,6 +214,43 @@ def run(split: str, limit: int | None, model_dir: str | None, sources: bool, dat
             imp, size = _import_ms(module), _installed_mb(module)
             out.append(f"| {name} | {clocks[name]:.2f} | {imp} | {size} |")
     return "\n".join(out)
+
+
+TITLE_POLICIES = ("the whole <title>, site name and all", "Pith's choice",
+                  f"Pith's choice, the whole <title> on {', '.join(WHOLE_TITLE_GOLDS)}",
+                  "Pith's choice or the whole <title>, whichever is right",
+                  "some source's title right, site name cut")
+
+
+def _title_policies(record: dict, ours: str | None, snapshot: dict, found: dict) -> dict[str, int]:
+    """Which title policies are right on one page: the single policies a reader view could follow, the one that
+    chases the whole-<title> golds' convention, and the ceilings of choosing between policies or sources."""
+    gold = record["title"]
+    whole, pith = right("title", snapshot.get("title"), gold), right("title", ours, gold)
+    any_source = any(right("title", fields.get("title"), gold) for fields in found.values() if fields.get("title"))
+    chased = whole if record["dataset"] in WHOLE_TITLE_GOLDS else pith
+    found_policies = dict(zip(("pages",) + TITLE_POLICIES, (1, whole, pith, chased, pith or whole, any_source)))
+    return found_policies | _title_rule_evidence(gold, {s: f["title"] for s, f in found.items() if f.get("title")})
+
+
+def _title_rule_evidence(gold: str, titles: dict[str, str]) -> dict[str, int]:
+    """The evidence for `choose_title`'s rules on one page: how often the page's <h1> is right where another
+    source backs it (and the vote among all sources there), where it shares no word with any, and how often
+    the model's guess at a heading is right."""
+    from native_host.pipeline.metadata import H1_AGREES, ORDER, _overlap, _title_words, agreed
+
+    bag = {s: Counter(_title_words(t)) for s, t in titles.items()}
+    found: dict[str, int] = {}
+    if "h1" in titles and len(titles) > 1:
+        best = max(_overlap(bag["h1"], bag[s]) for s in titles if s != "h1")
+        kind = "backed" if best >= H1_AGREES else "alone" if best == 0 else None
+        if kind:
+            found[f"h1 {kind}"], found[f"h1 {kind}, right"] = 1, right("title", titles["h1"], gold)
+        if kind == "backed":
+            found["h1 backed, the vote, right"] = right("title", agreed(titles, ORDER["title"])[1], gold)
+    if "dom" in titles:
+        found["model's guess"], found["model's guess, right"] = 1, right("title", titles["dom"], gold)
+    return found
 
 
 def _title_miss(record: dict, result, snapshot: dict, found: dict) -> dict:

@@ -3,10 +3,11 @@
 Each field is read from several sources: the page's structured data (JSON-LD, OpenGraph and Twitter
 cards, other `<meta>` tags, microdata), the page's own text near the main content (the headline, a byline,
 a dateline; the model's byline and date heads when it has them), and `<title>` with the site's name cut.
-For most fields the first source in `ORDER` with a usable value wins; the title goes to the value the
-sources agree on most. The orders are what the dev figures say to trust (docs/metadata.md, `python -m
-bench.metadata --sources`). Every source is read defensively: a malformed JSON-LD block, an author given as
-a number, a date that is no date, each is skipped, never raised.
+For most fields the first source in `ORDER` with a usable value wins; the title is the page's <h1> when
+another source backs it, else the value the sources agree on most (`choose_title`). The orders are what
+the dev figures say to trust (docs/metadata.md, `python -m bench.metadata --sources`). Every source is read
+defensively: a malformed JSON-LD block, an author given as a number, a date that is no date, each is
+skipped, never raised.
 
 Besides the fields, the reader returns where the headline, byline and dateline sit among the blocks, so the
 article's body can leave them out (they are the header now, not the body).

@@ -44,6 +44,8 @@ def main(argv: list[str] | None = None) -> int:
         return call
 
     pith.featurize._encode = timed("tokenizer", pith.featurize._encode)
+    if getattr(pith.featurize, "_ascii", None) is not None:  # ASCII texts' own tokenizer, where there is one
+        pith.featurize._ascii = timed("tokenizer", pith.featurize._ascii)
     pith.model.session.run = timed("model", pith.model.session.run)
     traf = registry.load("trafilatura")
     pages = load_pages(args.limit)

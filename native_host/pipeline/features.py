@@ -175,8 +175,9 @@ class Featurizer:
         # to a tokenizer sharing the same model without the normalizer; other text keeps the tokenizer's own
         # (Python's Unicode tables are not the tokenizer's: 127 code points, newer letters, differ).
         self._ascii = None
-        spec = json.loads((assets / TOKENIZER_FILE).read_text("utf-8"))
-        if spec.get("normalizer") == _NFKC_LOWER and [t["content"] for t in spec.get("added_tokens", [])] == [PAD]:
+        normalizer = self.tokenizer.normalizer  # as loaded: tokenizer.json is not read a second time
+        added = [t.content for t in self.tokenizer.get_added_tokens_decoder().values()]
+        if normalizer is not None and json.loads(normalizer.__getstate__()) == _NFKC_LOWER and added == [PAD]:
             plain = Tokenizer(self.tokenizer.model)
             plain.pre_tokenizer = self.tokenizer.pre_tokenizer
             plain.enable_truncation(TEXT_TOKENS)
@@ -189,12 +190,11 @@ class Featurizer:
         """int64 [N, TEXT_TOKENS]: the first token ids of each block's text, zero-padded."""
         texts = [b.text[:TEXT_CHARS] for b in blocks]
         unique = list(dict.fromkeys(texts))  # a page repeats a fifth of its block texts (menus, "Reply", dates)
-        ids = {}
+        ids: dict[str, list[int]] = {}
         if self._ascii is not None:
             # "<pad>", the one added token, is matched before normalizing: a text holding it in any case
             # takes the full path.
-            lowered = {t: t.lower() for t in unique if t.isascii()}
-            lowered = {t: low for t, low in lowered.items() if PAD not in low}
+            lowered = {t: low for t in unique if t.isascii() and PAD not in (low := t.lower())}
             if lowered:
                 encoded = self._ascii(list(lowered.values()))
                 ids = {t: enc.ids[:TEXT_TOKENS] for t, enc in zip(lowered, encoded)}

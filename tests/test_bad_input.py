@@ -147,6 +147,37 @@ def test_lone_surrogates_read_as_replacement_characters_and_the_rest_is_untouche
     assert all(not 0xD800 <= ord(c) <= 0xDFFF for c in replies[0]["error"]["message"])
 
 
+def _with_json(rid: int, text) -> dict:
+    return {"v": 1, "id": rid, "type": "extract", "snapshot_json": text}
+
+
+def test_a_snapshot_sent_as_json_text_is_read_under_the_same_rules_as_one_sent_as_an_object():
+    """`snapshot_json` (the page's JSON text, as the extension sends it) reaches the engine as the object would;
+    text that is not JSON is a bad snapshot at "$", a field that is not text a bad request; never a crash."""
+    good = snapshot_from_html("<p>first words</p>")
+    big = json.dumps(good).replace("first words", "x" * (limits.MAX_NODE_TEXT + 1))
+    messages = [
+        (_with_json(1, json.dumps(good)), "bad_snapshot", "$: first words"),  # the echo engine's word: it arrived
+        (_with_json(2, json.dumps(good).replace("first words", "a\\ud800b")), "bad_snapshot", "$: a\ufffdb"),
+        (_with_json(3, json.dumps(good)[:-1]), "bad_snapshot", "$: the snapshot's JSON text is not JSON"),
+        (_with_json(4, "[" * 100_000 + "]" * 100_000), "bad_snapshot", "nests too deeply"),
+        (_with_json(5, '{"x": NaN}'), "bad_snapshot", "NaN"),
+        (_with_json(6, '{"x": ' + "1" * 5000 + "}"), "bad_snapshot", "too many digits"),
+        (_with_json(7, "[1, 2]"), "bad_snapshot", "$: "),
+        (_with_json(8, big), "bad_snapshot", f"at most {limits.MAX_NODE_TEXT}"),
+        (_with_json(9, good), "bad_request", '"snapshot_json" must be a string'),
+        (_with_json(10, None), "bad_request", '"snapshot_json" must be a string'),
+        ({**_with_json(11, json.dumps(good)), "snapshot": good}, "bad_request", "not both"),
+        ({**_with_json(12, json.dumps(good)), "want": ["pdf"]}, "bad_request", "pdf"),
+    ]
+    _, replies = _serve(b"".join(frame(encode_message(m)) for m, _, _ in messages) + HELLO)
+    assert [r["id"] for r in replies] == [m["id"] for m, _, _ in messages] + [7]
+    for reply, (_, code, fragment) in zip(replies, messages):
+        assert reply["error"]["code"] == code and fragment in reply["error"]["message"], reply
+        assert ("path" in reply["error"]) == (code == "bad_snapshot")
+    assert replies[2]["error"]["path"] == "$" and replies[-1]["type"] == "hello"
+
+
 @pytest.mark.parametrize("field, value, path", [
     ("box", [0, 0, 1e400, 10], "$.nodes[1].box[2]"),        # 1e400 reads as infinity
     ("box", [-(10**400), 0, 1, 1], "$.nodes[1].box[0]"),     # an integer far past any float

@@ -177,6 +177,7 @@ def _result() -> Result:
     ({"highlight"}, {"node_ids", "blocks"}, {"html", "text", "markdown"}),
     ({"article"}, {"html"}, {"node_ids", "blocks", "text", "markdown"}),
     ({"text", "markdown"}, {"text", "markdown"}, {"node_ids", "html"}),
+    ({"outline", "text"}, {"outline", "text"}, {"node_ids", "blocks", "html", "markdown"}),
 ])
 def test_replies_carry_only_what_was_wanted(want, present, absent):
     reply = shape_result(5, _result(), frozenset(want))
@@ -184,6 +185,20 @@ def test_replies_carry_only_what_was_wanted(want, present, absent):
     assert present <= keys and not absent & keys
     assert {"title", "byline", "lang", "url"} <= set(reply["article"])
     assert reply["id"] == 5 and reply["type"] == "result" and reply["truncated"] is False
+
+
+def test_the_outline_holds_the_main_blocks_each_marked_title_heading_or_body():
+    """What the extension outlines, and how: its only reading of the scores."""
+    scores = [({"main": 0.9, "title": 0.8, "heading": 0.6}, True), ({"main": 0.9, "title": 0.1, "heading": 0.9}, True),
+              ({"main": 0.9, "title": 0.1, "heading": 0.2}, True), ({"main": 0.1, "title": 0.9, "heading": 0.9}, False),
+              ({"main": 0.9, "title": 0.5, "heading": 0.5}, True), ({"main": 0.9}, True)]
+    blocks = [BlockResult(i, [2 * i, 2 * i + 1], "x", s, main) for i, (s, main) in enumerate(scores)]
+    result = Result(url=None, title=None, byline=None, lang=None, text="x", markdown="", html="",
+                    node_ids=[i for b in blocks if b.main for i in b.node_ids], blocks=blocks, timings={})
+    assert shape_result(1, result, frozenset({"outline"}))["outline"] == [
+        {"node_ids": [0, 1], "kind": "title"}, {"node_ids": [2, 3], "kind": "heading"},
+        {"node_ids": [4, 5], "kind": "main"}, {"node_ids": [8, 9], "kind": "main"},
+        {"node_ids": [10, 11], "kind": "main"}]
 
 
 class _BrokenEngine:

@@ -72,6 +72,22 @@ def test_extract_answers_with_what_was_wanted(host, small_snapshot):
     assert "Bridges of the valley" not in full["article"]["markdown"]  # the headline is the header's
 
 
+def test_a_snapshot_as_json_text_gets_the_reply_the_object_gets_and_the_outline_is_its_main_blocks(host, small_snapshot):
+    """How the extension asks: the page's JSON text as it is, and the outline rather than every block's scores."""
+    hello = host.request({"v": 1, "id": 1, "type": "hello"})
+    assert hello["snapshot_json"] is True and "outline" in hello["wants"]
+    as_object = host.request(_extract(2, small_snapshot, ["highlight", "outline", "text"]))
+    as_text = host.request({"v": 1, "id": 3, "type": "extract", "snapshot_json": json.dumps(small_snapshot),
+                            "want": ["highlight", "outline", "text"]})
+    for reply in (as_object, as_text):
+        del reply["id"], reply["timings"]
+    assert as_text == as_object
+    main = [b for b in as_object["blocks"] if b["main"]]
+    assert [o["node_ids"] for o in as_object["outline"]] == [b["node_ids"] for b in main]
+    assert sorted({i for o in as_object["outline"] for i in o["node_ids"]}) == as_object["node_ids"]
+    assert {o["kind"] for o in as_object["outline"]} <= {"title", "heading", "main"}
+
+
 def test_pipelined_requests_are_answered_in_order_on_one_port(host, small_snapshot):
     requests = []
     for rid in range(10, 22):

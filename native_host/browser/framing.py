@@ -83,6 +83,21 @@ def _without_lone_surrogates(text: str) -> str:
     return _SURROGATE_ESCAPE.sub(lambda m: m.group(1) + "\\ufffd" if m.group(3) else m.group(0), text)
 
 
+def decode_json(text: str, what: str = "message") -> object:
+    """JSON text -> its value, with the protocol's rules (lone surrogates read as U+FFFD, no NaN, no
+    4,300-digit numbers, bounded nesting); a ProtocolError whose message names `what` says why not."""
+    try:
+        with gc_paused():
+            return json.loads(_without_lone_surrogates(text), parse_constant=_refuse_constant)
+    except json.JSONDecodeError as exc:
+        raise ProtocolError(f"{what} is not JSON ({exc.msg}: line {exc.lineno} column {exc.colno})") from None
+    except RecursionError:
+        raise ProtocolError(f"{what} nests too deeply to decode; flatten it (snapshots are flat node lists)") from None
+    except ValueError as exc:  # an integer literal over Python's 4,300-digit conversion limit
+        raise ProtocolError(f"{what} has a number with too many digits ({exc}); send numbers "
+                            "JavaScript can hold") from None
+
+
 def decode_message(payload: bytes | bytearray) -> dict:
     """UTF-8 JSON object -> dict; anything else is a ProtocolError (bad_request) whose message says why.
 
@@ -91,16 +106,7 @@ def decode_message(payload: bytes | bytearray) -> dict:
         text = payload.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ProtocolError(f"message is not UTF-8 (byte {exc.start}); messages are UTF-8 JSON") from None
-    try:
-        with gc_paused():
-            message = json.loads(_without_lone_surrogates(text), parse_constant=_refuse_constant)
-    except json.JSONDecodeError as exc:
-        raise ProtocolError(f"message is not JSON ({exc.msg}: line {exc.lineno} column {exc.colno})") from None
-    except RecursionError:
-        raise ProtocolError("message nests too deeply to decode; flatten it (snapshots are flat node lists)") from None
-    except ValueError as exc:  # an integer literal over Python's 4,300-digit conversion limit
-        raise ProtocolError(f"message has a number with too many digits ({exc}); send numbers "
-                            "JavaScript can hold") from None
+    message = decode_json(text)
     if not isinstance(message, dict):
         raise ProtocolError(f"message must be a JSON object, got {type(message).__name__}")
     return message

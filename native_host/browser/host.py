@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import BinaryIO, Callable, Protocol
 
 from .. import __version__, limits
-from ..errors import ProtocolError, TooLargeError
+from ..errors import PithError, ProtocolError, TooLargeError
 from .framing import READ_PIECE, StreamClosed, decode_message, encode_message, read_frame, write_frame
 from .identity import FIREFOX_EXTENSION_ID, chromium_origin
 from .logs import setup_logging
@@ -153,10 +153,15 @@ class Server:
             finally:
                 del payload
             try:
-                self.inbox.put(parse_request(message, received))
-            except ProtocolError as exc:
+                request = parse_request(message, received)
+            except PithError as exc:  # a bad envelope, or a snapshot_json that is not JSON
                 log.info("refused request %s: %s", request_id(message), exc.message)
                 self.inbox.put(error_reply(request_id(message), exc))
+            except Exception as exc:  # a bug must cost one reply, as above
+                log.exception("reading request %s failed", request_id(message))
+                self.inbox.put(internal_error_reply(request_id(message), exc, self.log_path))
+            else:
+                self.inbox.put(request)
 
     def _next(self):
         """The next inbox item, or None once the host has been idle for idle_timeout."""

@@ -3,10 +3,13 @@ against a fake port, file names and saved documents, how highlight kinds are cho
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from browser import KINDS, extension_browser, require
 from filename_cases import FILENAME_CASES
+from native_host import limits
 
 FAKE_PORT = """
   const { HostClient } = await import('/background/host.js');
@@ -110,7 +113,7 @@ def test_a_silent_host_times_out_and_is_ended(control):
 
 def test_a_model_that_cannot_load_is_reported_before_any_page_is_sent(control):
     result = control.evaluate("async () => {" + FAKE_PORT + """
-      const pending = outcome(client.extract({ nodes: [] }, ['text']));
+      const pending = outcome(client.extract('{"nodes":[]}', ['text']));
       const hello = ports[0].sent[0];
       ports[0].emit({ v: 1, id: hello.id, type: 'hello', model_id: null,
                       model_error: { code: 'model_unavailable', message: 'model.onnx is missing' } });
@@ -145,14 +148,59 @@ def test_the_saved_markdown_is_the_hosts_front_matter_and_body_as_the_cli_writes
     assert text["content"] == "Clockwork\n=========\n\nA. Keeper\nSource: https://news.example/a\n\nFirst.\n"
 
 
-def test_highlight_kinds_come_from_the_scores_of_main_blocks(control):
-    kinds = control.evaluate("""async () => (await import('/background/actions.js')).highlightBlocks([
-        {node_ids: [1], main: true, scores: {main: 0.9, title: 0.8, heading: 0.6}},
-        {node_ids: [2], main: true, scores: {main: 0.9, title: 0.1, heading: 0.9}},
-        {node_ids: [3, 4], main: true, scores: {main: 0.9, title: 0.1, heading: 0.2}},
-        {node_ids: [5], main: false, scores: {main: 0.1, title: 0.9, heading: 0.9}}])""")
-    assert kinds == [{"node_ids": [1], "kind": "title"}, {"node_ids": [2], "kind": "heading"},
-                     {"node_ids": [3, 4], "kind": "main"}]
+def test_the_snapshot_goes_as_its_json_text_and_an_older_host_gets_the_object_and_an_outline_made_for_it(control):
+    """The page's JSON text crosses untouched to a host whose hello says it reads `snapshot_json`; a host from
+    before that gets the parsed snapshot, and `highlight` in place of the `outline` it does not offer."""
+    text = json.dumps({"format": "pith-snapshot", "nodes": [{"id": 0, "text": 'say "hi" \\ \u00e9 \U0001F600'}]},
+                      ensure_ascii=False)
+    result = control.evaluate("async (text) => {" + FAKE_PORT + """
+      const answer = async (hello, reply) => {
+        const port = ports[ports.length - 1];
+        port.emit({ v: 1, id: port.sent[0].id, type: 'hello', model_id: 'm', ...hello });
+        await new Promise((r) => setTimeout(r, 0));
+        port.emit({ v: 1, id: port.sent[1].id, type: 'result', ...reply });
+      };
+      let pending = client.extract(text, ['outline', 'text']);
+      await answer({ snapshot_json: true, wants: ['highlight', 'outline', 'text'] },
+                   { outline: [{ node_ids: [0], kind: 'title' }] });
+      const now = { sent: ports[0].sent[1], reply: await pending };
+      client.reset();
+      pending = client.extract(text, ['outline', 'text']);
+      await answer({ wants: ['highlight', 'text'] }, { node_ids: [0, 2], blocks: [
+        { index: 0, node_ids: [0], main: true, scores: {} }, { index: 1, node_ids: [1], main: false, scores: {} },
+        { index: 2, node_ids: [2], main: true, scores: {} }] });
+      return { now, older: { sent: ports[1].sent[1], reply: await pending } };
+    }""", text)
+    now, older = result["now"], result["older"]
+    assert now["sent"]["snapshot_json"] == text and "snapshot" not in now["sent"]
+    assert now["sent"]["want"] == ["outline", "text"] and now["reply"]["outline"] == [{"node_ids": [0], "kind": "title"}]
+    assert older["sent"]["snapshot"] == json.loads(text) and "snapshot_json" not in older["sent"]
+    assert older["sent"]["want"] == ["highlight", "text"]
+    assert older["reply"]["outline"] == [{"node_ids": [0], "kind": "main"}, {"node_ids": [2], "kind": "main"}]
+
+
+def test_the_main_content_node_ids_come_from_the_outline_as_the_host_gives_them(control):
+    ids = control.evaluate("""async () => (await import('/background/actions.js')).mainNodeIds([
+        {node_ids: [9, 10], kind: 'title'}, {node_ids: [3, 4], kind: 'main'}, {node_ids: [4, 100], kind: 'main'}])""")
+    assert ids == [3, 4, 9, 10, 100]
+
+
+def test_the_size_check_counts_the_request_as_it_crosses_to_the_host(control):
+    """The extension's count of an `extract` request carrying the page's JSON text agrees with the request's
+    encoded size (each quote and backslash escaped, other characters as UTF-8), so it refuses exactly what
+    would cross the host's cap (limits.MAX_REQUEST_BYTES); `bytes` pads the text's size up to the cap."""
+    text = '{"nodes":[{"text":"say \\"hi\\" \\\\ é 中 😀"}]}'
+    want = ["outline", "text"]
+    request = {"v": 1, "id": 2**53 - 1, "type": "extract", "snapshot_json": text, "want": want}
+    size = len(json.dumps(request, ensure_ascii=False, separators=(",", ":")).encode())
+    pad = limits.MAX_REQUEST_BYTES - size
+    over = control.evaluate("""async ([text, bytes, want]) => {
+        const { requestOverCap } = await import('/background/host.js');
+        const utf8 = new TextEncoder().encode(text).length;
+        return [requestOverCap(text, utf8 + bytes, want), requestOverCap(text, utf8 + bytes + 1, want),
+                requestOverCap(text, utf8, want)];
+    }""", [text, pad, want])
+    assert over == [None, limits.MAX_REQUEST_BYTES + 1, None]
 
 
 def test_the_reader_sanitiser_drops_only_the_values_no_parser_accepts(control):

@@ -4,6 +4,7 @@
 // current content.
 import "../limits.js";
 import { PithFailure, asFailure } from "./errors.js";
+import { requestOverCap } from "./host.js";
 import { clearHighlight, highlightActive, notify, showHighlight, styleHighlight, takeSnapshot } from "./page.js";
 import { articleDocument, download } from "./save.js";
 
@@ -11,10 +12,12 @@ const L = globalThis.PITH_LIMITS;
 const api = globalThis.browser ?? globalThis.chrome;
 
 export const ACTIONS = ["reader", "highlight", "save"];
+// "outline", not "highlight": the main blocks alone, each with how to outline it, not every block with every
+// score (at 5,000 elements the reply is a third the size, and the browser builds far fewer objects).
 const WANT = {
-  reader: ["highlight", "article", "markdown", "text"],  // markdown: the reader's Copy as Markdown and Save
-  highlight: ["highlight", "text"],
-  save: ["highlight", "markdown", "text"],
+  reader: ["outline", "article", "markdown", "text"],  // markdown: the reader's Copy as Markdown and Save
+  highlight: ["outline", "text"],
+  save: ["outline", "markdown", "text"],
 };
 const DONE = {
   reader: "Opened in reader view",
@@ -29,18 +32,13 @@ export const METADATA_FIELDS = ["title", "byline", "lang", "url", "date", "modif
 // The time of each step, on a clock every extension page and tab shares, for the reply's `marks`
 // (bench/browser_speed.py splits an action into phases with them).
 const clock = () => performance.timeOrigin + performance.now();
-const SCORE_FLOOR = 0.5;  // a main block whose title or heading score is above this is outlined as such
 const READER_PAGE = "reader/reader.html";
 
-/** How to outline each main block: the page title, a heading, or body text. */
-export function highlightBlocks(blocks) {
-  return blocks.filter((b) => b.main).map((b) => {
-    const s = b.scores || {};
-    let kind = "main";
-    if ((s.title || 0) > SCORE_FLOOR && (s.title || 0) >= (s.heading || 0)) kind = "title";
-    else if ((s.heading || 0) > SCORE_FLOOR) kind = "heading";
-    return { node_ids: b.node_ids, kind };
-  });
+/** The snapshot node ids of the main content, ascending: the host's `node_ids`, from its `outline`. */
+export function mainNodeIds(outline) {
+  const ids = new Set();
+  for (const block of outline) for (const id of block.node_ids) ids.add(id);
+  return Array.from(ids).sort((a, b) => a - b);
 }
 
 /** Where progress goes: the page's note and any open popup. */
@@ -169,26 +167,27 @@ export function makeRunner(host) {
     } finally {
       clearTimeout(slow);
     }
-    const { snapshot, takenAt, ms, bytes } = taken;
+    const { json, nodes, takenAt, ms, bytes } = taken;
     Object.assign(marks, { snapshot_in: clock(), page_done: taken.doneAt, walk_ms: ms, json_ms: taken.json_ms });
-    if (bytes > L.MAX_REQUEST_BYTES) {
-      throw new PithFailure("too_large", `the page's snapshot is ${Math.round(bytes / 1048576)} MiB`);
-    }
-    progress(`Finding the main content of ${snapshot.nodes.length.toLocaleString()} page nodes\u2026`);
+    const over = requestOverCap(json, bytes, WANT[action]);
+    if (over !== null) throw new PithFailure("too_large", `the page's snapshot is ${Math.round(over / 1048576)} MiB`);
+    progress(`Finding the main content of ${nodes.toLocaleString()} page nodes\u2026`);
     // Started now, not before the snapshot: they run while the host works, not while the page is read.
     if (action === "reader") ready.reader = openReaderEarly(tab);
     if (action === "highlight") ready.style = styleHighlight(tabId);
     for (const started of [ready.reader, ready.style]) if (started) started.catch(() => {});  // awaited below
     marks.host_in = clock();
-    const reply = await host.extract(snapshot, WANT[action], {
+    const reply = await host.extract(json, WANT[action], {
       snapshotBytes: bytes, onProgress: (p) => progress(describeProgress(p)) });
     marks.host_out = clock();
     const article = reply.article || {};
     const summary = { text: article.text || "" };
     for (const field of METADATA_FIELDS) summary[field] = article[field] ?? null;
-    if (!reply.node_ids || !reply.node_ids.length || !summary.text.trim()) throw new PithFailure("no_content");
+    const outline = reply.outline || [];
+    const nodeIds = mainNodeIds(outline);
+    if (!nodeIds.length || !summary.text.trim()) throw new PithFailure("no_content");
     lastArticle.set(tabId, { title: summary.title, text: summary.text });
-    const answer = { ok: true, action, article: summary, node_ids: reply.node_ids, truncated: !!reply.truncated,
+    const answer = { ok: true, action, article: summary, node_ids: nodeIds, truncated: !!reply.truncated,
                      timings: { ...reply.timings, snapshot: Math.round(ms * 10) / 10 }, snapshot_bytes: bytes };
     if (action === "reader") {
       answer.reader_tab = await showReader(ready.reader, { ...summary, html: article.html || "",
@@ -196,7 +195,7 @@ export function makeRunner(host) {
                                                     front_matter: article.front_matter || "" }, tab, marks);
     } else if (action === "highlight") {
       await ready.style;
-      answer.highlighted_elements = await showHighlight(tabId, highlightBlocks(reply.blocks || []), takenAt);
+      answer.highlighted_elements = await showHighlight(tabId, outline, takenAt);
       answer.highlighted = true;
       marks.drawn = clock();
     } else {

@@ -159,10 +159,31 @@ export class HostClient {
     return hello;
   }
 
-  /** Extract one snapshot; `want` as in docs/protocol.md. */
-  async extract(snapshot, want, { onProgress = null, snapshotBytes = 0 } = {}) {
-    await this.ready(onProgress);
+  /** Extract the snapshot whose JSON text is `snapshotJson`; `want` as in docs/protocol.md. A host older than
+   * this extension is still served: the text goes as it is (`snapshot_json`) only to a host whose hello says
+   * it reads it, else parsed; an `outline` it does not offer is made from its `blocks` (every main block
+   * outlined as body text). */
+  async extract(snapshotJson, want, { onProgress = null, snapshotBytes = 0 } = {}) {
+    const hello = await this.ready(onProgress);
     const timeoutMs = L.EXTRACT_TIMEOUT_MS + L.EXTRACT_TIMEOUT_MS_PER_MB * (snapshotBytes / 1e6);
-    return this.request("extract", { snapshot, want }, { timeoutMs, onProgress });
+    const fields = hello.snapshot_json === true ? { snapshot_json: snapshotJson } : { snapshot: JSON.parse(snapshotJson) };
+    const outlined = !want.includes("outline") || (Array.isArray(hello.wants) && hello.wants.includes("outline"));
+    if (outlined) return this.request("extract", { ...fields, want }, { timeoutMs, onProgress });
+    const older = want.map((w) => (w === "outline" ? "highlight" : w));
+    const reply = await this.request("extract", { ...fields, want: older }, { timeoutMs, onProgress });
+    reply.outline = (reply.blocks || []).filter((b) => b.main).map((b) => ({ node_ids: b.node_ids, kind: "main" }));
+    return reply;
   }
+}
+
+/** The UTF-8 size of the `extract` request carrying `snapshotJson` (`bytes` of UTF-8) as `snapshot_json`,
+ * which the host's cap (MAX_REQUEST_BYTES) counts, when it is over that cap; else null. Written into the
+ * request, the text grows by a byte for each `"` and `\` (escaped); it holds no control character or lone
+ * surrogate, which JSON.stringify has escaped already. As no byte more than doubles, a text under half the
+ * cap is not counted. */
+export function requestOverCap(snapshotJson, bytes, want) {
+  const envelope = JSON.stringify({ v: 1, id: Number.MAX_SAFE_INTEGER, type: "extract", snapshot_json: "", want }).length;
+  if (envelope + 2 * bytes <= L.MAX_REQUEST_BYTES) return null;
+  const size = envelope + bytes + JSON.stringify(snapshotJson).length - snapshotJson.length - 2;
+  return size > L.MAX_REQUEST_BYTES ? size : null;
 }

@@ -33,8 +33,8 @@ async function activeTabId() {
 
 async function snapshotReply(tabId) {
   try {
-    const { snapshot, ms, json_ms: jsonMs, bytes } = await takeSnapshot(tabId);
-    return { ok: true, snapshot, ms, json_ms: jsonMs, bytes };
+    const { json, ms, json_ms: jsonMs, bytes } = await takeSnapshot(tabId);
+    return { ok: true, snapshot: JSON.parse(json), ms, json_ms: jsonMs, bytes };
   } catch (error) {
     return { ok: false, error: asFailure(error).toJSON() };
   }

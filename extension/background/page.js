@@ -46,13 +46,14 @@ export function utf8Bytes(text) {
   return utf8.encode(text).length;
 }
 
-/** A fresh snapshot of the page as it is now: {snapshot, bytes (UTF-8), takenAt, ms (the walk), json_ms}. */
+/** A fresh snapshot of the page as it is now, as its JSON text: {json, bytes (UTF-8), nodes (how many),
+ * takenAt, ms (the walk), json_ms}. The text goes to the host as it is (`snapshot_json`): parsing it here
+ * only for the browser to serialise the objects again cost more than the walk. */
 export async function takeSnapshot(tabId) {
   await injectContentScripts(tabId);
   const outcome = await call(tabId, "__pithSnapshot", "take");
   if (outcome.error) throw new PithFailure("internal", `reading the page: ${outcome.error}`);
-  const { json, ...rest } = outcome.value;
-  return { snapshot: JSON.parse(json), bytes: utf8Bytes(json), ...rest };
+  return { ...outcome.value, bytes: utf8Bytes(outcome.value.json) };
 }
 
 export async function highlightActive(tabId) {

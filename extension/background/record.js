@@ -18,8 +18,8 @@ export function recordDocument(snapshot, recordedAt = new Date()) {
 
 /** Snapshot the tab and download it; resolves with {downloadId, filename, bytes}. */
 export async function recordPage(tabId) {
-  const { snapshot } = await takeSnapshot(tabId);
-  const doc = recordDocument(snapshot);
+  const { json } = await takeSnapshot(tabId);
+  const doc = recordDocument(JSON.parse(json));
   const saved = await download(doc);
   return { ...saved, bytes: doc.content.length };
 }

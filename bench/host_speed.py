@@ -4,8 +4,10 @@ the host's peak memory, and the size of the model files it ships.
     python -m bench.host_speed [--nodes 1000 5000 20000] [--repeats 9] [--model-dir DIR]
 
 Live snapshots of bench.synthetic's blog page at each size (about eight nodes a block; `--nodes 80000` gives
-some 10,000 blocks, whose full reply is chunked) are sent `repeats` times each, with a highlight-only `want`
-and with every view, to one running `pith host` after a first request. Reported, as medians:
+some 10,000 blocks, whose full reply is chunked) are sent `repeats` times each to one running `pith host` after
+a first request: as the extension sends them (the page's JSON text as `snapshot_json`, with its highlight and
+its reader view's wants) and as a Python caller does (the snapshot object, `highlight` with every view).
+Reported, as medians:
 * validate ... article: the engine's stages (the reply's `timings`);
 * engine: the reply's `timings.total`; host: `timings.host`, from the request fully read to its reply shaped;
 * round trip: from the first byte sent to the whole reply received and joined, as the browser would see it
@@ -35,7 +37,10 @@ from native_host.pipeline.inference import default_model_dir
 
 from .synthetic import live_snapshot
 
-WANTS = (["highlight"], ["highlight", "article", "text", "markdown"])
+# (how the snapshot travels, want): the extension's highlight and reader actions (extension/background/actions.js),
+# then a Python caller's request with every block's scores and every view.
+REQUESTS = (("snapshot_json", ["outline", "text"]), ("snapshot_json", ["outline", "article", "markdown", "text"]),
+            ("snapshot", ["highlight", "article", "text", "markdown"]))
 STAGES = ("validate", "blocks", "features", "inference", "article")
 
 
@@ -51,6 +56,7 @@ class Row:
     snapshot: dict
     blocks: int
     megabytes: float          # the snapshot's JSON
+    carried: str              # "snapshot" (the object) or "snapshot_json" (its JSON text)
     want: list[str]
     engine_ms: list[float]
     host_ms: list[float]
@@ -59,15 +65,16 @@ class Row:
     stages: dict[str, list[float]]
 
 
-def warm(host: HostProcess, snapshot: dict, want: list[str], repeats: int
+def warm(host: HostProcess, snapshot: dict, carried: str, want: list[str], repeats: int
          ) -> tuple[list[float], list[float], list[float], int, dict[str, list[float]]]:
     """Engine, host and round-trip ms of `repeats` requests after a first one, the last reply's frame count,
-    and each engine stage's ms."""
+    and each engine stage's ms. The snapshot goes as `carried` names: the object, or its JSON text."""
+    payload = encode_message(snapshot).decode("utf-8") if carried == "snapshot_json" else snapshot
     engine_ms, host_ms, round_trip_ms = [], [], []
     stages: dict[str, list[float]] = {}
     frames = 0
     for i in range(repeats + 1):
-        data = frame(encode_message({"v": 1, "id": i, "type": "extract", "snapshot": snapshot, "want": want}))
+        data = frame(encode_message({"v": 1, "id": i, "type": "extract", carried: payload, "want": want}))
         t0 = time.perf_counter()
         before = len(host.frame_sizes)
         host.send_raw(data)
@@ -85,12 +92,12 @@ def warm(host: HostProcess, snapshot: dict, want: list[str], repeats: int
 
 
 def sweep(host: HostProcess, snapshots: list[tuple[dict, int]], repeats: int) -> Iterator[Row]:
-    """Every snapshot with every `want` of WANTS, `repeats` warm requests each."""
+    """Every snapshot in every way of REQUESTS, `repeats` warm requests each."""
     for snapshot, blocks in snapshots:
         size = len(encode_message(snapshot)) / 1e6
-        for want in WANTS:
-            engine_ms, host_ms, trip_ms, frames, stages = warm(host, snapshot, want, repeats)
-            yield Row(snapshot, blocks, size, want, engine_ms, host_ms, trip_ms, frames, stages)
+        for carried, want in REQUESTS:
+            engine_ms, host_ms, trip_ms, frames, stages = warm(host, snapshot, carried, want, repeats)
+            yield Row(snapshot, blocks, size, carried, want, engine_ms, host_ms, trip_ms, frames, stages)
 
 
 def cold_start(model_dir: str | None, snapshot: dict, repeats: int) -> tuple[list[float], list[float]]:
@@ -132,14 +139,14 @@ def main(argv: list[str] | None = None) -> int:
     median = statistics.median
     snapshots = [live_snapshot(n) for n in args.nodes]
     print("### Host round trip, live snapshots through the real framing (medians, ms)\n")
-    print("| nodes | blocks | snapshot JSON | want | " + " | ".join(STAGES)
+    print("| nodes | blocks | snapshot JSON | sent as | want | " + " | ".join(STAGES)
           + " | engine | host | round trip | reply frames |")
-    print("|---:|---:|---:|---|" + "---:|" * (len(STAGES) + 4))
+    print("|---:|---:|---:|---|---|" + "---:|" * (len(STAGES) + 4))
     with _start(args.model_dir) as host:
         info = host.request({"v": 1, "id": 0, "type": "hello"})
         for r in sweep(host, snapshots, args.repeats):
             cells = " | ".join(f"{median(r.stages[s]):.1f}" for s in STAGES)
-            print(f"| {len(r.snapshot['nodes']):,} | {r.blocks:,} | {r.megabytes:.2f} MB | {'+'.join(r.want)} | "
+            print(f"| {len(r.snapshot['nodes']):,} | {r.blocks:,} | {r.megabytes:.2f} MB | {r.carried} | {'+'.join(r.want)} | "
                   f"{cells} | {median(r.engine_ms):.1f} | {median(r.host_ms):.1f} | {median(r.trip_ms):.1f} | "
                   f"{r.frames} |")
         rss = peak_rss_mb(host.proc.pid)

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 from .. import limits
 
@@ -69,25 +68,20 @@ def _clean(parts: list[str | None]) -> str:
     return text.strip()
 
 
-class _Inherited(NamedTuple):
-    """What an element passes down to the nodes inside it."""
+class _Inherited:
+    """What an element passes down to the nodes inside it. A slotted class, not a NamedTuple: one is made per
+    element, and this builds in half the time (a typed struct where the module is compiled, blocks.pxd)."""
 
-    owner: int        # the nearest ancestor-or-self that is not an inline tag: its block holds their text
-    excluded: bool    # inside (or is) a form control or embedded media: its text makes no block
-    in_link: bool     # inside (or is) an <a href>
-    hidden: bool      # hidden by markup, itself or an ancestor
+    __slots__ = ("owner", "excluded", "in_link", "hidden")
 
-
-_TOP = _Inherited(owner=-1, excluded=False, in_link=False, hidden=False)  # above the root; owner unused
-
-
-def _inherited(owner: int, excluded: bool, in_link: bool, hidden: bool) -> _Inherited:
-    """_Inherited(...) at a third of the cost: one is made per element, and NamedTuple's own constructor
-    made segmenting a page about a tenth slower."""
-    return _new_tuple(_Inherited, (owner, excluded, in_link, hidden))
+    def __init__(self, owner: int, excluded: bool, in_link: bool, hidden: bool):
+        self.owner = owner        # the nearest ancestor-or-self that is not an inline tag: its block holds their text
+        self.excluded = excluded  # inside (or is) a form control or embedded media: its text makes no block
+        self.in_link = in_link    # inside (or is) an <a href>
+        self.hidden = hidden      # hidden by markup, itself or an ancestor
 
 
-_new_tuple = tuple.__new__
+_TOP = _Inherited(-1, False, False, False)  # above the root; owner unused
 
 
 class _Run:
@@ -152,7 +146,8 @@ def _search(nodes: list[dict]) -> list[_Run]:
                 continue
             owner = up.owner if parent >= 0 else i
             if current is None or current.owner != owner:
-                current = _Run(owner, owner != i and inherited[owner].hidden)
+                above = inherited[owner] if owner != i else None
+                current = _Run(owner, above is not None and above.hidden)
                 runs.append(current)
             current.add_text(nodes, i, node["text"], up.in_link)
             continue
@@ -161,7 +156,7 @@ def _search(nodes: list[dict]) -> list[_Run]:
         if inline and parent >= 0 and not (excludes or links or hides):
             mine = up  # most inline elements change nothing for the text inside them
         else:
-            mine = _inherited(up.owner if inline and parent >= 0 else i, up.excluded or excludes,
+            mine = _Inherited(up.owner if inline and parent >= 0 else i, up.excluded or excludes,
                               up.in_link or links, up.hidden or hides)
         inherited[i] = mine
         if not inline:
@@ -272,18 +267,13 @@ def _make_block(nodes, paths: _Paths, index, owner, ids, text, link):
                  depth=nodes[owner]["depth"], link_chars=link, flags=_flags(tagset))
 
 
-class _Siblings(NamedTuple):
-    """What two blocks' owners must share for the blocks to merge."""
-
-    parent: int
-    tag: str
-    classes: tuple[str, ...]
-    has_id: bool  # an element with an id is a thing of its own: never merged
-
-
-def _siblings(nodes: list[dict], owner: int) -> _Siblings:
+def _siblings(nodes: list[dict], owner: int) -> tuple[int, str, tuple[str, ...]] | None:
+    """What two blocks' owners must share for the blocks to merge: the parent, the tag and the classes; None
+    for an owner with an id, a thing of its own that never merges."""
     node = nodes[owner]
-    return _Siblings(node["parent"], node["tag"], tuple(node.get("classes", ())), node.get("html_id") is not None)
+    if node.get("html_id") is not None:
+        return None
+    return node["parent"], node["tag"], tuple(node.get("classes", ()))
 
 
 def _linky(b: Block) -> bool:
@@ -294,10 +284,10 @@ def _combine(nodes: list[dict], blocks: list[Block]) -> list[Block]:
     """SemText's combine phase, kept to link lists: a link-heavy block joins the one before it when that one
     is link-heavy too and their owners are different siblings of the same tag and classes, without an id."""
     out: list[Block] = []
-    last: _Siblings | None = None  # the previous block's
+    last: tuple | None = None  # the previous block's
     for b in blocks:
         key = _siblings(nodes, b.owner)
-        if (out and key == last and not key.has_id and b.owner != out[-1].owner
+        if (out and key is not None and key == last and b.owner != out[-1].owner
                 and _linky(b) and _linky(out[-1])):
             prev = out[-1]
             prev.node_ids.extend(b.node_ids)

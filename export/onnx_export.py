@@ -2,9 +2,10 @@
 
     python -m export.onnx_export --data runs/data --run runs/model --assets native_host/assets
 
-Exports with a dynamic block count, quantizes weights to int8 with onnxruntime's dynamic quantizer, then
-scores the dev pages with fp32 torch and with the int8 ONNX model through the serving code path: the word-F1
-drop must stay within MAX_PARITY_DROP or nothing is written to the assets.
+Exports with a dynamic block count, quantizes weights to int8 with onnxruntime's dynamic quantizer (one scale
+per output channel: one per tensor cost the 12-epoch model .0052 on a dataset, per channel .0020, at the same
+speed), then scores the dev pages with fp32 torch and with the int8 ONNX model through the serving code path:
+the word-F1 drop must stay within MAX_PARITY_DROP or nothing is written to the assets.
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ def export_fp32(model: ContentModel, example, path: Path) -> None:
 def quantize(src: Path, dst: Path) -> None:
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
-    quantize_dynamic(str(src), str(dst), weight_type=QuantType.QInt8, op_types_to_quantize=["MatMul", "Gather"])
+    quantize_dynamic(str(src), str(dst), weight_type=QuantType.QInt8, op_types_to_quantize=["MatMul", "Gather"], per_channel=True)
 
 
 def main(argv=None) -> int:

@@ -38,7 +38,7 @@ from .metric import words
 from .model import ContentModel, ModelConfig
 from .prepare import Page, load_pages
 
-EPOCHS = 6              # the shipped run: 34 minutes on 2 cores (docs/model.md)
+EPOCHS = 12             # the shipped run: its time on 2 cores is in docs/model.md
 BATCH_BLOCKS = 6000      # blocks per batch (pages are packed up to this many, padded)
 CROP = 512               # training windows: longer pages are cropped at a random place each epoch
 LR = 2e-3

@@ -70,7 +70,7 @@ def _clean(parts: list[str | None]) -> str:
 
 class _Inherited:
     """What an element passes down to the nodes inside it. A slotted class, not a NamedTuple: one is made per
-    element, and this builds in half the time (a typed struct where the module is compiled, blocks.pxd)."""
+    element, and this builds in half the time."""
 
     __slots__ = ("owner", "excluded", "in_link", "hidden")
 
@@ -146,8 +146,7 @@ def _search(nodes: list[dict]) -> list[_Run]:
                 continue
             owner = up.owner if parent >= 0 else i
             if current is None or current.owner != owner:
-                above = inherited[owner] if owner != i else None
-                current = _Run(owner, above is not None and above.hidden)
+                current = _Run(owner, owner != i and inherited[owner].hidden)
                 runs.append(current)
             current.add_text(nodes, i, node["text"], up.in_link)
             continue

@@ -62,3 +62,25 @@ def test_every_post_of_a_forum_thread_stays(extractor, page):
     assert r.page_type == "forum" and r.byline == "gearwright" and r.title == "Winding a turret clock by hand"
     for post in ("Our village church", "About ten minutes", "Seconding the cable", "Thank you both"):
         assert post in r.text, post
+
+
+def test_a_page_whose_scores_are_low_all_over_still_has_its_text():
+    html = ("<nav><a href='/'>Home</a> <a href='/news'>News</a></nav><h1>Winter ferry timetable</h1>"
+            "<p class='by'>By A. Writer</p>"
+            + "".join(f"<p>Paragraph {i} of the story, long enough to be running text that a reader reads.</p>"
+                      for i in range(4))
+            + "<footer><p>Copyright and the terms of use of this website, which nobody reads.</p></footer>")
+    snapshot, blocks = page_blocks(html)
+    story = [b.index for b in blocks if b.text.startswith("Paragraph")]
+    footer = [b.index for b in blocks if b.text.startswith("Copyright")]
+    scores = np.zeros((len(blocks), 1), dtype=np.float32)
+    for b in blocks:
+        scores[b.index, 0] = 0.8 if b.tag_path[-1] == "h1" else 0.15 if b.index in story else 0.02
+    main = main_blocks(snapshot, blocks, scores, 0.3, "article")
+    assert [i for i, m in enumerate(main) if m and i not in story] == [b.index for b in blocks if b.tag_path[-1] == "h1"]
+    assert all(main[i] for i in story) and not any(main[i] for i in footer)
+    # a confident page is left as the model decided it, and a page of low scores everywhere keeps nothing
+    scores[story, 0] = 0.9
+    assert [i for i, m in enumerate(main_blocks(snapshot, blocks, scores, 0.3, "article")) if m] == sorted(
+        story + [b.index for b in blocks if b.tag_path[-1] == "h1"])
+    assert not any(main_blocks(snapshot, blocks, np.zeros_like(scores), 0.3, "article"))

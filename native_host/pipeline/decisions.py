@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .blocks import Block
+from .blocks import HEADINGS as ANY_HEADING, Block
 
 # Tags whose subtree is one unit, and the tags that may sit between a unit and a unit nested in it (a list
 # in a list item, a table in a cell): the nested one belongs to the outer unit.
@@ -35,8 +35,15 @@ UNIT_CELL_CHARS = 250    # a cell or item longer than this holds running text: a
 RUN_GAP = 3              # non-main blocks that may sit inside one run of main content
 TEASER_LINK_SHARE = 0.3  # of a run's characters inside links: a rail of teasers
 TEASER_WORDS = 60        # a run this short that opens with a heading is a teaser
-HEADINGS = frozenset({"h1", "h2", "h3", "h4"})
+HEADINGS = frozenset({"h1", "h2", "h3", "h4"})  # a teaser's heading
 ONE_ARTICLE_TYPES = (None, "article")  # page types the rule runs on: on dev it cost service pages .014
+
+# The safety net (docs/metadata.md): main blocks holding fewer characters than this, headings aside, is
+# "nothing kept"; the threshold then falls to FALLBACK_SHARE of the best score of a block of at least
+# RUNNING_TEXT_CHARS characters (shorter blocks are links and labels, whose high scores mean little).
+NEARLY_EMPTY_CHARS = 100
+FALLBACK_SHARE = 0.5
+RUNNING_TEXT_CHARS = 60
 
 
 def units(snapshot: dict, blocks: Sequence[Block]) -> list[list[int]]:
@@ -138,7 +145,24 @@ def one_article(blocks: Sequence[Block], main: list[bool]) -> list[bool]:
 def main_blocks(snapshot: dict, blocks: Sequence[Block], scores, threshold: float,
                 page_type: str | None = None) -> list[bool]:
     """The model's decision at `threshold`, then whole units, then one article (on article pages and pages
-    of unknown type)."""
+    of unknown type); again at a lower threshold when that keeps next to nothing (`fallback_threshold`)."""
+    main = _decide(snapshot, blocks, scores, threshold, page_type)
+    lower = fallback_threshold(blocks, scores, main, threshold)
+    return main if lower is None else _decide(snapshot, blocks, scores, lower, page_type)
+
+
+def fallback_threshold(blocks: Sequence[Block], scores, main: Sequence[bool], threshold: float) -> float | None:
+    """The lower threshold for a page whose main blocks hold under NEARLY_EMPTY_CHARS characters besides
+    headings, or None where the decision stands (or no block of running text could lower it)."""
+    kept = sum(len(b.text) for b, m in zip(blocks, main) if m and b.tag_path and b.tag_path[-1] not in ANY_HEADING)
+    if kept >= NEARLY_EMPTY_CHARS:
+        return None
+    running = [float(scores[b.index, 0]) for b in blocks if len(b.text) >= RUNNING_TEXT_CHARS]
+    lower = FALLBACK_SHARE * max(running, default=0.0)
+    return lower if 0 < lower < threshold else None
+
+
+def _decide(snapshot: dict, blocks: Sequence[Block], scores, threshold: float, page_type: str | None) -> list[bool]:
     main = [bool(s) for s in scores[:, 0] >= threshold] if len(blocks) else []
     main = whole_units(snapshot, blocks, main)
     if page_type in ONE_ARTICLE_TYPES:

@@ -252,3 +252,21 @@ def test_the_metadata_benchmark_scores_by_its_stated_rules(field, pred, gold, ok
     from bench.metadata import right
 
     assert right(field, pred, gold) is ok
+
+
+def test_a_heading_passed_over_for_the_title_stays_in_the_body():
+    """The header shows the title, so only a headline that says the title leaves the body."""
+    import numpy as np
+
+    text = "A paragraph of the guide, long enough to be running text. " * 3
+    snapshot = snapshot_from_html(f"<title>Survival Guide to SysV Init - Tux Pages</title><p>{text}</p>"
+                                  f"<h1>Configuration</h1><p>{text}</p>")
+    blocks = blocks_from_snapshot(snapshot)
+    scores = np.zeros((len(blocks), 6), dtype=np.float32)
+    scores[:, 0] = 1.0
+    meta = read_metadata(snapshot, blocks, [True] * len(blocks), scores)
+    assert meta.title == "Survival Guide to SysV Init" and meta.header_blocks() == set()
+    titled = snapshot_from_html(f"<title>Configuration - Tux Pages</title><h1>Configuration</h1><p>{text}</p>")
+    blocks = blocks_from_snapshot(titled)
+    meta = read_metadata(titled, blocks, [True] * len(blocks), np.ones((len(blocks), 6), dtype=np.float32))
+    assert meta.title == "Configuration" and meta.header_blocks() == {0}

@@ -932,6 +932,16 @@ def choose_title(titles: dict[str, str | None], order: Sequence[str] = ORDER["ti
     return found[0], _part_like(found[1], titles.get("h1") or titles.get("dom"))
 
 
+def _shown_headline(blocks: Sequence[Block], head: int | None, title: str | None, source: str | None
+                    ) -> int | None:
+    """The headline's block when the header shows what it says, else None: a section's heading passed over
+    for another source's title ("Configuration" under "Survival Guide to SysV Init") stays in the body."""
+    if head is None or source in ("h1", "dom"):
+        return head
+    shown = Counter(_title_words(title or ""))
+    return head if _overlap(Counter(_title_words(blocks[head].text)), shown) >= H1_AGREES else None
+
+
 def agreed(candidates: dict[str, str], order: Sequence[str]) -> tuple[str, str] | None:
     """The value most of the other sources agree with (summed word overlap), ties to the earlier source in
     `order`: a page's og:title, JSON-LD headline, <h1> and <title> mostly say the same, and the odd one out
@@ -997,6 +1007,7 @@ def read_metadata(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool],
             found = choose_title({source: sources.get(source, {}).get("title") for source in order}, order)
             if found:
                 meta.sources["title"], meta.title = found
+            meta.headline_block = _shown_headline(blocks, meta.headline_block, meta.title, meta.sources.get("title"))
             continue
         for source in order:
             value = sources.get(source, {}).get(fieldname)

@@ -84,3 +84,14 @@ def test_a_page_whose_scores_are_low_all_over_still_has_its_text():
     assert [i for i, m in enumerate(main_blocks(snapshot, blocks, scores, 0.3, "article")) if m] == sorted(
         story + [b.index for b in blocks if b.tag_path[-1] == "h1"])
     assert not any(main_blocks(snapshot, blocks, np.zeros_like(scores), 0.3, "article"))
+
+
+def test_text_inside_navigation_or_a_footer_is_not_content_unless_it_is_all_there_is():
+    para = "A paragraph of the story, long enough to be running text that a reader reads through."
+    snapshot, blocks = page_blocks(f"<header><nav><ul><li><a href='/x'>{para} menu</a></li></ul></nav></header>"
+                                   f"<main><p>{para}</p><p>{para}</p></main><footer><p>{para} footer</p></footer>")
+    everything = np.ones((len(blocks), 1), dtype=np.float32)
+    main = main_blocks(snapshot, blocks, everything, 0.3, "article")
+    assert [b.text.endswith(("menu", "footer")) for b in blocks] == [not m for m in main]
+    only = page_blocks(f"<nav><h1>Field notes</h1></nav><footer><p>{para}</p><p>{para}</p></footer>")
+    assert all(main_blocks(*only, np.ones((len(only[1]), 1), dtype=np.float32), 0.3, "article"))

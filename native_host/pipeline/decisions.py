@@ -1,7 +1,7 @@
-"""The model's scores -> which blocks are main content, with two page-level rules on top of the threshold.
+"""The model's scores -> which blocks are main content, with page-level rules on top of the threshold.
 
-The model decides block by block. Two things it cannot see that way, each measured on dev
-(docs/evaluation.md, "Page-level rules"):
+The model decides block by block. Things it cannot see that way, each measured on dev (docs/metadata.md,
+"Page-level rules on the model's decisions"):
 
 * **Structure is whole.** A table, a list, a figure with its caption or a code block is main or not as a
   unit: half a table is a wrong table. A unit is main when at least `UNIT_SHARE` of its text is in main
@@ -10,6 +10,12 @@ The model decides block by block. Two things it cannot see that way, each measur
   it by boilerplate, that reads as a teaser (mostly links, or a heading over a few lines) is a "read next"
   rail or a second article, not this page's content. Pages of other types (forums, listings, products,
   services, documentation) keep every run: there every item is content.
+* **Navigation is not content.** A main block inside a `<nav>` or a `<footer>` is dropped (a mega-menu of
+  products, a footer's blurb), unless that would leave the page next to nothing: a site that wraps its
+  content in one of them still gets it.
+* **A page with text has main content.** When the model keeps next to nothing but headings, its scores are
+  low all over the page, not the content absent: the threshold falls to a share of the best score that a
+  block of running text got, and the rules above run again on that.
 """
 
 from __future__ import annotations
@@ -37,6 +43,10 @@ TEASER_LINK_SHARE = 0.3  # of a run's characters inside links: a rail of teasers
 TEASER_WORDS = 60        # a run this short that opens with a heading is a teaser
 HEADINGS = frozenset({"h1", "h2", "h3", "h4"})  # a teaser's heading
 ONE_ARTICLE_TYPES = (None, "article")  # page types the rule runs on: on dev it cost service pages .014
+
+# Elements whose text is never the page's content. <aside> was measured too and is not: its sidebars of
+# quotes and notes are in the golds (docs/metadata.md).
+NOT_CONTENT = frozenset({"nav", "footer"})
 
 # The safety net (docs/metadata.md): main blocks holding fewer characters than this, headings aside, is
 # "nothing kept"; the threshold then falls to FALLBACK_SHARE of the best score of a block of at least
@@ -154,8 +164,7 @@ def main_blocks(snapshot: dict, blocks: Sequence[Block], scores, threshold: floa
 def fallback_threshold(blocks: Sequence[Block], scores, main: Sequence[bool], threshold: float) -> float | None:
     """The lower threshold for a page whose main blocks hold under NEARLY_EMPTY_CHARS characters besides
     headings, or None where the decision stands (or no block of running text could lower it)."""
-    kept = sum(len(b.text) for b, m in zip(blocks, main) if m and b.tag_path and b.tag_path[-1] not in ANY_HEADING)
-    if kept >= NEARLY_EMPTY_CHARS:
+    if _body_chars(blocks, main) >= NEARLY_EMPTY_CHARS:
         return None
     running = [float(scores[b.index, 0]) for b in blocks if len(b.text) >= RUNNING_TEXT_CHARS]
     lower = FALLBACK_SHARE * max(running, default=0.0)
@@ -167,4 +176,31 @@ def _decide(snapshot: dict, blocks: Sequence[Block], scores, threshold: float, p
     main = whole_units(snapshot, blocks, main)
     if page_type in ONE_ARTICLE_TYPES:
         main = one_article(blocks, main)
-    return main
+    return outside_navigation(snapshot, blocks, main)
+
+
+def outside_navigation(snapshot: dict, blocks: Sequence[Block], main: list[bool]) -> list[bool]:
+    """`main` less the blocks inside a NOT_CONTENT element, unless that leaves next to nothing."""
+    nodes = snapshot["nodes"]
+    inside: dict[int, bool] = {-1: False}  # element -> whether it is or sits in a NOT_CONTENT element
+
+    def within(i: int) -> bool:
+        path = []
+        while i not in inside:
+            path.append(i)
+            i = nodes[i]["parent"]
+        found = inside[i]
+        for j in reversed(path):
+            found = found or nodes[j]["tag"] in NOT_CONTENT
+            inside[j] = found
+        return found
+
+    out = [m and not within(b.owner) for b, m in zip(blocks, main)]
+    if out == main or _body_chars(blocks, out) < NEARLY_EMPTY_CHARS <= _body_chars(blocks, main):
+        return main
+    return out
+
+
+def _body_chars(blocks: Sequence[Block], main: Sequence[bool]) -> int:
+    """Characters of the main blocks besides headings."""
+    return sum(len(b.text) for b, m in zip(blocks, main) if m and b.tag_path and b.tag_path[-1] not in ANY_HEADING)

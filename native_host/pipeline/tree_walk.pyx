@@ -16,10 +16,11 @@ them out, and no lexbor function is called or linked: the tree comes in as the a
 Layouts are not a promised interface, hence the pin to one selectolax version (SELECTOLAX_VERSION).
 """
 
+from cpython.object cimport PyObject
 from cpython.unicode cimport PyUnicode_DecodeUTF8, PyUnicode_GET_LENGTH
 from libc.stdint cimport uintptr_t
 from libc.stdlib cimport malloc, realloc, free
-from libc.string cimport memcmp
+from libc.string cimport memcmp, memset
 
 # The selectolax release whose lexbor these declarations were checked against (its wheels bundle lexbor);
 # snapshot.py uses this module with that release only.
@@ -123,6 +124,7 @@ cdef enum:
     TAG_DOCTYPE = 5       # "-doctype"
     # A name id below this is one of lexbor's built-in names; above, the address of a name entry.
     BUILTIN_LIMIT = 0x10000
+    ATTR_CACHE = 256      # slots of a walk's cache of attribute names past the built-in ones
 
 # The element names lexbor has built-in ids for (lexbor/tag/const.h), as of selectolax 1.0.2's lexbor; the ids
 # themselves are learnt at import (_learn_builtin_tags), and a built-in id not learnt makes the walk refuse the
@@ -167,6 +169,11 @@ cdef object _builtin_key = None      # the rules _builtin_info was made with
 cdef list _builtin_info = []         # by id: (name, name cut to MAX_TAG_CHARS, flags)
 cdef int _builtin_attr_wanted[BUILTIN_LIMIT]  # by lexbor's built-in attribute id: index into _WANTED, or -1
 _WANTED_BYTES = tuple(name.encode("ascii") for name in _WANTED)
+cdef const char *_wanted_name[N_WANTED]
+cdef size_t _wanted_length[N_WANTED]
+for _i, _name in enumerate(_WANTED_BYTES):
+    _wanted_name[_i] = <const char *> _name
+    _wanted_length[_i] = len(_name)
 
 
 cdef tuple _BUILTIN_TAGS = ()  # by lexbor's built-in tag id: the name, or None
@@ -284,6 +291,7 @@ cdef inline str _decode(const unsigned char *data, size_t length):
 cdef struct Frame:
     pith_lxb_node *node
     Py_ssize_t parent
+    PyObject *parent_id  # the parent's "id" value, owned by its entry in `nodes`
     Py_ssize_t depth
     bint in_pre        # the parent is a <pre> or inside one
 
@@ -292,7 +300,8 @@ cdef class _Walk:
     cdef _Helpers h
     cdef list builtin        # lexbor's built-in tag names' info, by id
     cdef dict names          # name id past the built-in ones -> tag info (ids are addresses: one page only)
-    cdef dict attr_names     # the same for attribute names -> index into _WANTED, or -1
+    cdef uintptr_t attr_ids[ATTR_CACHE]  # attribute name ids past the built-in ones, last seen in each slot
+    cdef int attr_indexes[ATTR_CACHE]    # and their index into _WANTED, or -1
     cdef object base
     cdef dict joined
     cdef pith_lxb_attr *found[N_WANTED]
@@ -301,7 +310,7 @@ cdef class _Walk:
         self.h = helpers
         self.builtin = helpers.builtin_tags()
         self.names = {}
-        self.attr_names = {}
+        memset(self.attr_ids, 0, sizeof(self.attr_ids))
         self.base = base
         self.joined = {}
 
@@ -319,22 +328,24 @@ cdef class _Walk:
             info = self.names[key] = self.h.tag_info(_tag_name(id))
         return <tuple> info
 
-    cdef int attr_index(self, pith_lxb_attr *attr) except -2:
+    cdef int attr_index(self, pith_lxb_attr *attr) noexcept:
+        """The attribute's index into _WANTED, or -1."""
         cdef uintptr_t id = attr.qualified_name if attr.qualified_name != 0 else attr.node.local_name
-        cdef size_t length
+        cdef size_t length, slot
         cdef const unsigned char *name
+        cdef int i, index = -1
         if id < BUILTIN_LIMIT:
             return _builtin_attr_wanted[id]
-        key = <size_t> id
-        index = self.attr_names.get(key)
-        if index is None:
-            name = pith_lxb_entry_name(id, &length)
-            index = -1
-            for i, wanted in enumerate(_WANTED_BYTES):
-                if len(<bytes> wanted) == length and memcmp(<const char *> wanted, name, length) == 0:
-                    index = i
-                    break
-            self.attr_names[key] = index
+        slot = ((id >> 4) ^ (id >> 12)) & (ATTR_CACHE - 1)
+        if self.attr_ids[slot] == id:
+            return self.attr_indexes[slot]
+        name = pith_lxb_entry_name(id, &length)
+        for i in range(N_WANTED):
+            if _wanted_length[i] == length and memcmp(_wanted_name[i], name, length) == 0:
+                index = i
+                break
+        self.attr_ids[slot] = id
+        self.attr_indexes[slot] = index
         return index
 
     cdef bint collect(self, pith_lxb_node *node) except -1:
@@ -359,6 +370,11 @@ cdef class _Walk:
         if attr == NULL or attr.value == NULL or attr.value.data == NULL:
             return None
         return _decode(attr.value.data, attr.value.length)
+
+    cdef join(self, ref):
+        """snapshot._join, its cache read here: menus repeat their links."""
+        url = self.joined.get(ref)
+        return url if url is not None else self.h.join(self.base, ref, self.joined)
 
     cdef str cut(self, value):
         """snapshot._attr: stripped, cut to MAX_ATTR_CHARS, "" for none."""
@@ -404,7 +420,7 @@ cdef class _Walk:
                 entry["itemtype"] = self.cut(itemtype)
         if flags & T_A and self.found[A_HREF] != NULL:
             href = self.cut(self.get(A_HREF))
-            entry["href"] = self.h.join(self.base, href, self.joined) if self.base else href
+            entry["href"] = self.join(href) if self.base else href
             rel = self.get(A_REL)
             if rel and rel.strip():
                 entry["rel"] = self.cut(rel)
@@ -420,7 +436,7 @@ cdef class _Walk:
             hidden = self.hidden(flags)
             src = self.h.image_source(attrs, self.picture_srcsets(node))  # overwrites `found`: read first
             if src:
-                entry["src"] = self.h.join(self.base, src, self.joined) if self.base else src
+                entry["src"] = self.join(src) if self.base else src
             if alt and alt.strip():
                 entry["alt"] = self.cut(alt)
             if hidden:
@@ -456,6 +472,7 @@ cdef class _Walk:
         cdef str text
         cdef dict entry
         cdef tuple info
+        cdef object id_object, minus_one = -1
         text_tag = self.h.text_tag
         if root == NULL:
             return nodes, False
@@ -463,7 +480,7 @@ cdef class _Walk:
         if stack == NULL:
             raise MemoryError()
         try:
-            stack[0] = Frame(root, -1, 0, False)
+            stack[0] = Frame(root, -1, <PyObject *> minus_one, 0, False)
             size = 1
             while size:
                 size -= 1
@@ -476,7 +493,7 @@ cdef class _Walk:
                         raise MemoryError()
                     stack = grown
                 if node.next != NULL and frame.parent >= 0:
-                    stack[size] = Frame(node.next, frame.parent, frame.depth, frame.in_pre)
+                    stack[size] = Frame(node.next, frame.parent, frame.parent_id, frame.depth, frame.in_pre)
                     size += 1
                 if node.local_name == TAG_TEXT:
                     if node.type != NODE_TEXT:
@@ -498,7 +515,7 @@ cdef class _Walk:
                     if total_text > max_total_text or len(nodes) >= max_nodes:
                         truncated = True
                         break
-                    nodes.append({"id": len(nodes), "parent": frame.parent, "depth": frame.depth,
+                    nodes.append({"id": len(nodes), "parent": <object> frame.parent_id, "depth": frame.depth,
                                   "tag": text_tag, "text": text})
                     continue
                 if node.local_name in (TAG_DOCUMENT, TAG_COMMENT, TAG_DOCTYPE) or node.type != NODE_ELEMENT:
@@ -511,12 +528,13 @@ cdef class _Walk:
                 if nid >= max_nodes:
                     truncated = True
                     break
-                entry = {"id": nid, "parent": frame.parent, "depth": frame.depth, "tag": info[1]}
+                id_object = nid
+                entry = {"id": id_object, "parent": <object> frame.parent_id, "depth": frame.depth, "tag": info[1]}
                 if self.collect(node):
                     self.markup_fields(entry, node, flags)
                 nodes.append(entry)
                 if not (flags & T_LEAF) and node.first_child != NULL:
-                    stack[size] = Frame(node.first_child, nid, frame.depth + 1,
+                    stack[size] = Frame(node.first_child, nid, <PyObject *> id_object, frame.depth + 1,
                                         bool(flags & T_PRE) or frame.in_pre)
                     size += 1
         finally:

@@ -5,14 +5,19 @@ nodes in document order, docs/snapshot.md), so everything after this step sees o
 render fields (visible, box, font size...) are left out here: only a browser can fill them.
 
 The walk is iterative (a page nested 100,000 deep must not hit Python's recursion limit) and never
-raises on broken HTML: lexbor repairs the markup the way browsers do.
+raises on broken HTML: lexbor repairs the markup the way browsers do. `_walk` is the reference; where the
+compiled walk (tree_walk.pyx) is built it runs instead, with the same result (docs/performance.md), unless
+the environment sets PITH_PURE_PYTHON=1.
 """
 
 from __future__ import annotations
 
 import codecs
+import os
 import re
+import sys
 
+import selectolax
 from selectolax.lexbor import LexborHTMLParser
 
 from .. import limits
@@ -207,8 +212,9 @@ def snapshot_from_html(html: bytes | str, url: str | None = None, charset: str |
     """Parse HTML into snapshot v2 (a dict that passes `validate_snapshot`); `charset`: the HTTP one, if known."""
     tree = LexborHTMLParser(decode_html(html, charset))
     title, base = _head_fields(tree, url)
-    lang, direction = _root_fields(tree.root)
-    nodes, truncated = _walk(tree.root, base)
+    root = tree.root
+    lang, direction = _root_fields(root)
+    nodes, truncated = _walk_tree(root, base)
     snapshot = {"format": FORMAT, "version": VERSION, "source": "html", "url": url, "title": title,
                 "lang": lang, "dir": direction, "viewport": None, **page_metadata(tree, base), "nodes": nodes}
     if truncated:
@@ -240,6 +246,16 @@ def _root_fields(root) -> tuple[str | None, str | None]:
         return None, None
     return (_attr(root.attributes.get("lang"))[: limits.MAX_LANG_CHARS] or None,
             text_direction(root.attributes.get("dir")))
+
+
+def _walk_tree(root, base: str | None) -> tuple[list[dict], bool]:
+    """`_walk`'s answer, from the compiled walk where it is in use."""
+    if _compiled is not None and root is not None:
+        try:
+            return _compiled.walk(root.mem_id, base, _THIS)
+        except _compiled.UnknownName:
+            pass  # a lexbor name id the compiled walk did not learn at import: the reference reads this page
+    return _walk(root, base)
 
 
 def _walk(root, base: str | None) -> tuple[list[dict], bool]:
@@ -343,3 +359,41 @@ def _hidden_by_markup(tag: str, attrs) -> bool:
     return ("hidden" in attrs or (attrs.get("aria-hidden") or "").strip().lower() == "true"
             or bool(style and _HIDDEN_STYLE.search(style))
             or (tag == "input" and (attrs.get("type") or "").lower() == "hidden"))
+
+
+# A page with something of every rule above, for the compiled walk to prove itself on before it is used.
+_PROBE_PAGE = """<!doctype html><html lang=en><head><title>t</title><script>x</script></head><body>
+<!-- c --><div class=" a  b " id=" i " role=main aria-label=l itemprop=p itemscope itemtype=t hidden>
+<p style="color:red; display : none !important">one  <b>two</b>\n\xa0</p><pre> <i> x </i>\n </pre>
+<a href="/x?y" rel=next>a</a><a href=#f>b</a><time datetime=" 2020 ">t</time><input type=HIDDEN>
+<picture><source data-srcset="s.jpg 2x, t.jpg 3x"><img src="data:x" alt=" alt " aria-hidden=" TRUE "></picture>
+<img data-lazy-src=l.png><svg viewBox="0 0 1 1"><clipPath><path d=""/></clipPath></svg><x-custom-el
+data-src=d>\ufffd</x-custom-el><template><p>t</p></template><select><option>o</select><style>s</style>
+</div></body></html>"""
+
+
+def _load_compiled():
+    """The compiled walk when it is built, was built for the installed selectolax (it reads lexbor's structs,
+    whose layout is no promised interface) and gives `_walk`'s answer on the probe page; else None, and the
+    Python walk runs. PITH_PURE_PYTHON=1 keeps the Python walk."""
+    if os.environ.get("PITH_PURE_PYTHON", "") not in ("", "0"):
+        return None
+    try:
+        from . import tree_walk
+    except ImportError:
+        return None
+    if tree_walk.SELECTOLAX_VERSION != selectolax.__version__:
+        return None
+    tree = LexborHTMLParser(_PROBE_PAGE)
+    for base in (None, "https://probe.example/a/"):
+        try:
+            same = tree_walk.walk(tree.root.mem_id, base, _THIS) == _walk(tree.root, base)
+        except Exception:  # noqa: BLE001 - any failure of the probe means the compiled walk is not used
+            same = False
+        if not same:
+            return None
+    return tree_walk
+
+
+_THIS = sys.modules[__name__]
+_compiled = _load_compiled()

@@ -1,0 +1,91 @@
+"""The HTML path's snapshot, compiled walk against the Python walk, on the dev pages.
+
+    python -m bench.walk_speed [--repeats 3] [--limit N]
+
+For every dev page: whether the two walks give the same snapshot (the count of pages that differ must be
+0), and the CPU time (time.process_time: the machine is shared) of `snapshot_from_html` with each walk,
+the two alternating, the median of `repeats` runs per page; then the walk alone and lexbor's parse alone.
+Prints medians and p95s over the pages, in ms (docs/performance.md, "Where the time goes").
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import statistics
+import sys
+import time
+
+from selectolax.lexbor import LexborHTMLParser
+
+from export.data import iter_records
+from native_host.pipeline import snapshot
+
+
+def _cpu_ms(fn) -> float:
+    start = time.process_time()
+    fn()
+    return (time.process_time() - start) * 1e3
+
+
+def _p95(values: list[float]) -> float:
+    return sorted(values)[int(0.95 * (len(values) - 1))]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--limit", type=int, default=None, help="pages per dataset")
+    args = parser.parse_args(argv)
+    compiled = snapshot._compiled
+    if compiled is None:
+        print("the compiled walk is not in use here (not built, another selectolax, or PITH_PURE_PYTHON)")
+        return 1
+    pages = [(r["html"], r.get("url")) for r in iter_records(split="dev", limit=args.limit)]
+    kinds = ("snapshot, compiled walk", "snapshot, Python walk", "walk alone, compiled", "walk alone, Python",
+             "lexbor parse alone")
+    times: dict[str, list[float]] = {k: [] for k in kinds}
+    differ = 0
+    gc.disable()
+    try:
+        for i, (html, url) in enumerate(pages):
+            runs: dict[str, list[float]] = {k: [] for k in kinds}
+            text = snapshot.decode_html(html)
+            tree = LexborHTMLParser(text)
+            _, base = snapshot._head_fields(tree, url)
+            root = tree.root
+            for rep in range(args.repeats):
+                first_compiled = (i + rep) % 2 == 0
+                for use_compiled in (first_compiled, not first_compiled):
+                    snapshot._compiled = compiled if use_compiled else None
+                    runs[kinds[0] if use_compiled else kinds[1]].append(
+                        _cpu_ms(lambda: snapshot.snapshot_from_html(html, url=url)))
+                    if use_compiled:
+                        runs[kinds[2]].append(_cpu_ms(lambda: compiled.walk(root.mem_id, base, snapshot)))
+                    else:
+                        runs[kinds[3]].append(_cpu_ms(lambda: snapshot._walk(root, base)))
+                snapshot._compiled = compiled
+                runs[kinds[4]].append(_cpu_ms(lambda: LexborHTMLParser(text)))
+            snapshot._compiled = None
+            python = snapshot.snapshot_from_html(html, url=url)
+            snapshot._compiled = compiled
+            differ += snapshot.snapshot_from_html(html, url=url) != python
+            for kind in kinds:
+                times[kind].append(statistics.median(runs[kind]))
+            gc.collect()
+    finally:
+        snapshot._compiled = compiled
+        gc.enable()
+    print(f"{len(pages)} dev pages; snapshots that differ between the walks: {differ}")
+    print(f"CPU ms per page (median of {args.repeats} runs each, alternating):")
+    print("| | median (ms) | p95 (ms) |\n|---|---:|---:|")
+    for kind in kinds:
+        print(f"| {kind} | {statistics.median(times[kind]):.2f} | {_p95(times[kind]):.2f} |")
+    ratio = [statistics.median(times[kinds[1]]) / statistics.median(times[kinds[0]]),
+             _p95(times[kinds[1]]) / _p95(times[kinds[0]])]
+    print(f"| **snapshot: Python ÷ compiled** | {ratio[0]:.2f} × | {ratio[1]:.2f} × |")
+    return 1 if differ else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -5,7 +5,8 @@
 For every dev page: whether the two walks give the same snapshot (the count of pages that differ must be
 0), and the CPU time (time.process_time: the machine is shared) of `snapshot_from_html` with each walk,
 the two alternating, the median of `repeats` runs per page; then the walk alone and lexbor's parse alone.
-Prints medians and p95s over the pages, in ms (docs/performance.md, "Where the time goes").
+Prints medians and p95s (nearest rank, as bench.speed) over the pages, in ms (docs/performance.md, "Where
+the time goes").
 """
 
 from __future__ import annotations
@@ -14,22 +15,14 @@ import argparse
 import gc
 import statistics
 import sys
-import time
 
 from selectolax.lexbor import LexborHTMLParser
 
 from export.data import iter_records
 from native_host.pipeline import snapshot
 
-
-def _cpu_ms(fn) -> float:
-    start = time.process_time()
-    fn()
-    return (time.process_time() - start) * 1e3
-
-
-def _p95(values: list[float]) -> float:
-    return sorted(values)[int(0.95 * (len(values) - 1))]
+from .schema_speed import cpu_ms
+from .speed import pct
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -59,13 +52,13 @@ def main(argv: list[str] | None = None) -> int:
                 for use_compiled in (first_compiled, not first_compiled):
                     snapshot._compiled = compiled if use_compiled else None
                     runs[kinds[0] if use_compiled else kinds[1]].append(
-                        _cpu_ms(lambda: snapshot.snapshot_from_html(html, url=url)))
+                        cpu_ms(lambda: snapshot.snapshot_from_html(html, url=url)))
                     if use_compiled:
-                        runs[kinds[2]].append(_cpu_ms(lambda: compiled.walk(root.mem_id, base, snapshot)))
+                        runs[kinds[2]].append(cpu_ms(lambda: compiled.walk(root.mem_id, base, snapshot)))
                     else:
-                        runs[kinds[3]].append(_cpu_ms(lambda: snapshot._walk(root, base)))
+                        runs[kinds[3]].append(cpu_ms(lambda: snapshot._walk(root, base)))
                 snapshot._compiled = compiled
-                runs[kinds[4]].append(_cpu_ms(lambda: LexborHTMLParser(text)))
+                runs[kinds[4]].append(cpu_ms(lambda: LexborHTMLParser(text)))
             snapshot._compiled = None
             python = snapshot.snapshot_from_html(html, url=url)
             snapshot._compiled = compiled
@@ -80,9 +73,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"CPU ms per page (median of {args.repeats} runs each, alternating):")
     print("| | median (ms) | p95 (ms) |\n|---|---:|---:|")
     for kind in kinds:
-        print(f"| {kind} | {statistics.median(times[kind]):.2f} | {_p95(times[kind]):.2f} |")
+        print(f"| {kind} | {statistics.median(times[kind]):.2f} | {pct(times[kind], 0.95):.2f} |")
     ratio = [statistics.median(times[kinds[1]]) / statistics.median(times[kinds[0]]),
-             _p95(times[kinds[1]]) / _p95(times[kinds[0]])]
+             pct(times[kinds[1]], 0.95) / pct(times[kinds[0]], 0.95)]
     print(f"| **snapshot: Python ÷ compiled** | {ratio[0]:.2f} × | {ratio[1]:.2f} × |")
     return 1 if differ else 0
 

@@ -13,7 +13,6 @@ the environment sets PITH_PURE_PYTHON=1.
 from __future__ import annotations
 
 import codecs
-import os
 import re
 import sys
 
@@ -21,6 +20,7 @@ import selectolax
 from selectolax.lexbor import LexborHTMLParser
 
 from .. import limits
+from .compiled import load_compiled
 from .page_values import join_url, text_codec
 
 FORMAT = "pith-snapshot"
@@ -372,28 +372,15 @@ data-src=d>\ufffd</x-custom-el><template><p>t</p></template><select><option>o</s
 </div></body></html>"""
 
 
-def _load_compiled():
-    """The compiled walk when it is built, was built for the installed selectolax (it reads lexbor's structs,
-    whose layout is no promised interface) and gives `_walk`'s answer on the probe page; else None, and the
-    Python walk runs. PITH_PURE_PYTHON=1 keeps the Python walk."""
-    if os.environ.get("PITH_PURE_PYTHON", "") not in ("", "0"):
-        return None
-    try:
-        from . import tree_walk
-    except ImportError:
-        return None
+def _probe(tree_walk) -> bool:
+    """The compiled walk was built for the installed selectolax (it reads lexbor's structs, whose layout is
+    no promised interface) and gives `_walk`'s answer on the probe page."""
     if tree_walk.SELECTOLAX_VERSION != selectolax.__version__:
-        return None
+        return False
     tree = LexborHTMLParser(_PROBE_PAGE)
-    for base in (None, "https://probe.example/a/"):
-        try:
-            same = tree_walk.walk(tree.root.mem_id, base, _THIS) == _walk(tree.root, base)
-        except Exception:  # noqa: BLE001 - any failure of the probe means the compiled walk is not used
-            same = False
-        if not same:
-            return None
-    return tree_walk
+    return all(tree_walk.walk(tree.root.mem_id, base, _THIS) == _walk(tree.root, base)
+               for base in (None, "https://probe.example/a/"))
 
 
 _THIS = sys.modules[__name__]
-_compiled = _load_compiled()
+_compiled = load_compiled("tree_walk", _probe)

@@ -1,7 +1,8 @@
-"""The optional compiled module (native_host/pipeline/tree_walk.pyx); everything else is in pyproject.toml.
+"""The optional compiled modules (native_host/pipeline/*.pyx); everything else is in pyproject.toml.
 
-Without Cython or a C compiler the package installs as pure Python and runs the Python walk, the reference
-(docs/performance.md). A built module is used only with the selectolax release it names."""
+Without Cython or a C compiler the package installs as pure Python and runs the Python code, the reference
+(docs/performance.md). A built module is used only where it gives the reference's answer on its probe
+(native_host/pipeline/compiled.py)."""
 
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
@@ -14,23 +15,24 @@ class OptionalBuildExt(build_ext):
         try:
             super().run()
         except Exception as exc:  # noqa: BLE001 - any failure here means "no compiled module", never "no install"
-            print(f"pith: compiled tree walk not built ({exc}); the Python walk will be used")
+            print(f"pith: compiled modules not built ({exc}); the Python code will be used")
 
     def build_extension(self, ext):
         try:
             super().build_extension(ext)
         except Exception as exc:  # noqa: BLE001
-            print(f"pith: compiled tree walk not built ({exc}); the Python walk will be used")
+            print(f"pith: {ext.name} not built ({exc}); its Python reference will be used")
 
 
 def extensions():
     try:
         from Cython.Build import cythonize
     except ImportError:
-        print("pith: Cython not found; the Python walk will be used")
+        print("pith: Cython not found; the Python code will be used")
         return []
     from setuptools import Extension
-    return cythonize([Extension("native_host.pipeline.tree_walk", ["native_host/pipeline/tree_walk.pyx"])],
+    return cythonize([Extension("native_host.pipeline.tree_walk", ["native_host/pipeline/tree_walk.pyx"]),
+                      Extension("native_host.pipeline.feature_core", ["native_host/pipeline/feature_core.pyx"])],
                      language_level=3, quiet=True)
 
 

@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from .blocks import Block
+from .compiled import load_compiled
 
 TEXT_TOKENS = 48       # token ids kept per block (the start of its text)
 TEXT_CHARS = 320       # characters of a block handed to the tokenizer: its 48th token ends by 281 in 99% of
@@ -116,8 +117,12 @@ _SCALES = np.array([c.scale for c in NUMERIC], dtype=np.float32)
 
 _SPLIT = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+|[^\W\d_]+", re.UNICODE)
 _WORD = re.compile(r"\w+")
-_PUNCT = re.compile(r"[.,;:!?()\"'«»“”‘’\-–—]")
-_SENT = re.compile(r"[.!?。！？](?:\s|$)")
+# The marks counted as punctuation and as sentence ends: the patterns are made of them, and the compiled
+# counts (feature_core.pyx) are handed them.
+PUNCT_MARKS = ".,;:!?()\"'«»“”‘’-–—"
+SENTENCE_MARKS = ".!?。！？"
+_PUNCT = re.compile(f"[{re.escape(PUNCT_MARKS)}]")
+_SENT = re.compile(f"[{re.escape(SENTENCE_MARKS)}](?:\\s|$)")
 # Common-word tokens: a run of letters, but each CJK character (and kana, hangul) alone, as those scripts write
 # no spaces between words.
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
@@ -157,7 +162,9 @@ class Featurizer:
 
     Speed matters here (it was half of a page's time): the tokenizer gets the whole page in one batch,
     each node's class words are split and looked up once per page however many blocks sit under it,
-    and rows are built as Python lists and handed to numpy once, not assigned row by row."""
+    and rows are built as Python lists and handed to numpy once, not assigned row by row. Where the
+    compiled counts (feature_core.pyx) are built, they give the tag and class paths and the per-block
+    numbers instead of `_path_ids` and `_block_numbers`, the reference, with the same result."""
 
     def __init__(self, assets: str | Path):
         from tokenizers import Tokenizer
@@ -185,6 +192,7 @@ class Featurizer:
         vocab = json.loads((assets / CLASS_VOCAB_FILE).read_text("utf-8"))
         self.class_ids = {w: i for i, w in enumerate(vocab)}  # 0 pad, 1 unk
         self.common = frozenset(json.loads((assets / COMMON_WORDS_FILE).read_text("utf-8")))
+        self._core = None if _compiled is None else _compiled.FeatureCore(self.class_ids, self.common, **_CORE_RULES)
 
     def text_ids(self, blocks: list[Block]) -> np.ndarray:
         """int64 [N, TEXT_TOKENS]: the first token ids of each block's text, zero-padded."""
@@ -203,39 +211,53 @@ class Featurizer:
             ids.update((t, enc.ids[:TEXT_TOKENS]) for t, enc in zip(unique, self._encode(unique)))
         return _padded([ids[t] for t in texts], TEXT_TOKENS)
 
-    def _node_words(self, node: dict) -> list[int]:
-        """Vocabulary ids of one element's class and id words, in the order the model was trained on."""
-        names = list(node.get("classes", ()))
-        if node.get("html_id"):
-            names.append(node["html_id"])
-        get = self.class_ids.get
-        return [get(w, 1) for name in names for w in class_words(name)]
-
     def __call__(self, snapshot: dict, blocks: list[Block]) -> PageInputs:
-        nodes = snapshot["nodes"]
-        page = _Page(snapshot, blocks)
-        words_of: dict[int, list[int]] = {}  # node id -> its class word ids, filled as blocks need them
-        tag_rows, class_rows, level_rows = [], [], []
-        for b in blocks:
-            tag_rows.append([TAG_IDS.get(t, 1) for t in b.tag_path[: -TAG_PATH - 1: -1]])
-            ids: list[int] = []
-            levels: list[int] = []
-            j = b.owner
-            level = 0
-            while j >= 0 and level < CLASS_LEVELS and len(ids) < CLASS_TOKENS:
-                node = nodes[j]
-                words = words_of.get(j)
-                if words is None:
-                    words = words_of[j] = self._node_words(node)
-                if words:
-                    ids.extend(words)
-                    levels.extend([level] * len(words))
-                level += 1
-                j = node["parent"]
-            class_rows.append(ids[:CLASS_TOKENS])
-            level_rows.append(levels[:CLASS_TOKENS])
-        return PageInputs(self.text_ids(blocks), _padded(tag_rows, TAG_PATH), _padded(class_rows, CLASS_TOKENS),
-                          _padded(level_rows, CLASS_TOKENS), _numeric(blocks, page, self.common))
+        core = self._core
+        if core is not None:
+            try:
+                paths, raw = core.path_ids(snapshot["nodes"], blocks), core.block_numbers(snapshot, blocks)
+            except Exception:  # noqa: BLE001 - a page the compiled counts refuse (odd values) is the reference's
+                core = None
+        if core is None:
+            paths = _path_ids(snapshot["nodes"], blocks, self.class_ids)
+            raw = _block_numbers(snapshot, blocks, self.common)
+        return PageInputs(self.text_ids(blocks), *paths, _numeric(raw, snapshot))
+
+
+def _node_words(node: dict, class_ids: dict[str, int]) -> list[int]:
+    """Vocabulary ids of one element's class and id words, in the order the model was trained on."""
+    names = list(node.get("classes", ()))
+    if node.get("html_id"):
+        names.append(node["html_id"])
+    get = class_ids.get
+    return [get(w, 1) for name in names for w in class_words(name)]
+
+
+def _path_ids(nodes: list[dict], blocks: list[Block], class_ids: dict[str, int]
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Tag ids [N, TAG_PATH], class word ids and their levels [N, CLASS_TOKENS] (0 = the owner's own classes,
+    1 = its parent's, ...)."""
+    words_of: dict[int, list[int]] = {}  # node id -> its class word ids, filled as blocks need them
+    tag_rows, class_rows, level_rows = [], [], []
+    for b in blocks:
+        tag_rows.append([TAG_IDS.get(t, 1) for t in b.tag_path[: -TAG_PATH - 1: -1]])
+        ids: list[int] = []
+        levels: list[int] = []
+        j = b.owner
+        level = 0
+        while j >= 0 and level < CLASS_LEVELS and len(ids) < CLASS_TOKENS:
+            node = nodes[j]
+            words = words_of.get(j)
+            if words is None:
+                words = words_of[j] = _node_words(node, class_ids)
+            if words:
+                ids.extend(words)
+                levels.extend([level] * len(words))
+            level += 1
+            j = node["parent"]
+        class_rows.append(ids[:CLASS_TOKENS])
+        level_rows.append(levels[:CLASS_TOKENS])
+    return _padded(tag_rows, TAG_PATH), _padded(class_rows, CLASS_TOKENS), _padded(level_rows, CLASS_TOKENS)
 
 
 # The tokenizer's normalizer, as tokenizer.json writes it, that plain lower case matches on ASCII text, and
@@ -250,15 +272,11 @@ def _padded(rows: list[list[int]], width: int) -> np.ndarray:
 
 
 class _Page:
-    """What every block's numbers read of the whole page, computed once: the viewport, the title's words,
-    each owner's siblings, and for every element the text, link text and blocks beneath it."""
+    """What every block's numbers read of the whole page, computed once: the title's words, each owner's
+    siblings, and for every element the text, link text and blocks beneath it."""
 
     def __init__(self, snapshot: dict, blocks: list[Block]):
         nodes = self.nodes = snapshot["nodes"]
-        self.n = len(blocks)
-        viewport = snapshot.get("viewport") or {}
-        self.vw = float(viewport.get("width") or 1280) or 1280.0
-        self.vh = float(viewport.get("height") or 800) or 800.0
         self.title_words = set(_WORD.findall((snapshot.get("title") or "").lower()))
         self.children, self.place = _siblings(nodes, blocks)
         # Subtree sums, by one pass from the last node up: a node's parent always comes before it.
@@ -333,65 +351,115 @@ def _title_overlap(words: list[str], title: set[str]) -> float:
 _LIVE_INLINE = ("inline", "inline-block", "inline-flex")
 
 
-def _numeric(blocks: list[Block], page: _Page, common: frozenset[str]) -> np.ndarray:
-    """float32 [N, len(NUMERIC)]: NUMERIC for every block, each column divided by its scale. Column by column
-    over the page (a Python expression per block and column was most of the feature stage's time)."""
+# The per-block values `_numeric` reads, one row each in this order ([len(RAW), N], float64). Counted by
+# `_block_numbers` (the reference) or by the compiled `FeatureCore.block_numbers`, which must give the same
+# numbers to the last bit; the arithmetic on them is `_numeric`'s alone, so the two share it.
+RAW = ("chars", "words", "link_chars", "depth", "punct", "letters", "digits", "uppers", "sentence_ends",
+       "word_chars", "hidden", "heading", "list", "table", "paragraph", "pre", "blockquote", "log_merged",
+       "siblings", "place", "title_overlap", "has_live", "visible", "box_x", "box_y", "box_w", "box_h",
+       "font_size", "font_weight", "display_inline", "common_words",
+       *(f"a{level}_{v}" for level in range(1, ANCESTOR_LEVELS + 1)
+         for v in ("log_chars", "link_density", "log_blocks", "text_share")))
+
+
+def _block_numbers(snapshot: dict, blocks: list[Block], common: frozenset[str]) -> np.ndarray:
+    """float64 [len(RAW), N]: the counts and values behind NUMERIC, per block."""
     n = len(blocks)
     if not n:
-        return np.zeros((0, len(NUMERIC)), dtype=np.float32)
+        return np.zeros((len(RAW), 0), dtype=np.float64)
+    page = _Page(snapshot, blocks)
     nodes = page.nodes
     texts = [b.text for b in blocks]
     owners = [nodes[b.owner] for b in blocks]
     words = [_WORD.findall(t) for t in texts]
-    chars = np.array([len(t) for t in texts], dtype=np.float64)
-    nwords = np.array([len(w) for w in words], dtype=np.float64)
     counts = np.array([_char_counts(t) for t in texts], dtype=np.float64).reshape(n, 3)
-    letters = np.maximum(counts[:, 0], 1.0)
-    has = chars > 0
-    safe = np.where(has, chars, 1.0)
-    link = np.array([b.link_chars for b in blocks], dtype=np.float64)
-    punct = np.array([len(_PUNCT.findall(t)) for t in texts], dtype=np.float64)
-    word_len = np.array([sum(map(len, w)) for w in words], dtype=np.float64)
     flags = np.array([(f.get("hidden", False), f["heading"], f["list"], f["table"], f["paragraph"], f["pre"],
                        f["blockquote"]) for f in (b.flags for b in blocks)], dtype=np.float64).reshape(n, 7)
-    siblings = np.array([page.children.get(o["parent"], 1) for o in owners], dtype=np.float64)
-    place = np.array([page.place.get(b.owner, 0) for b in blocks], dtype=np.float64)
     boxes = np.array([o.get("box") or (0, 0, 0, 0) for o in owners], dtype=np.float64).reshape(n, 4)
     ancestors = np.array([_ancestor_row(o["parent"], page) for o in owners], dtype=np.float64).reshape(
         n, 4 * ANCESTOR_LEVELS)
     title = page.title_words
-    columns = [
-        np.log1p(chars),
-        np.log1p(nwords),
-        np.where(has, np.minimum(1.0, link / safe), 0.0),
+    return np.array([
+        [len(t) for t in texts],
+        [len(w) for w in words],
+        [b.link_chars for b in blocks],
         [b.depth for b in blocks],
-        np.arange(n) / max(1, n - 1),
-        np.where(has, punct / safe, 0.0),
-        np.where(has, counts[:, 1] / safe, 0.0),
-        counts[:, 2] / letters,
+        [len(_PUNCT.findall(t)) for t in texts],
+        *counts.T,
         [min(10, len(_SENT.findall(t))) for t in texts],
-        np.where(nwords > 0, np.minimum(12.0, word_len / np.maximum(nwords, 1.0)), 0.0),
+        [sum(map(len, w)) for w in words],
         *flags.T,
         [math.log(b.merged) for b in blocks],
-        np.log1p(siblings),
-        place / np.maximum(1.0, siblings - 1),
-        np.full(n, math.log1p(n)),
+        [page.children.get(o["parent"], 1) for o in owners],
+        [page.place.get(b.owner, 0) for b in blocks],
         [_title_overlap(w, title) for w in words] if title else np.zeros(n),
         [float("visible" in o or "box" in o) for o in owners],
         [float(o.get("visible", False)) for o in owners],
-        boxes[:, 0] / page.vw,
-        np.minimum(boxes[:, 1] / page.vh, 50.0),
-        boxes[:, 2] / page.vw,
-        np.minimum(boxes[:, 3] / page.vh, 10.0),
+        *boxes.T,
         [o.get("font_size") or 0.0 for o in owners],
         [o.get("font_weight") or 0.0 for o in owners],
         [float(o.get("display", "") in _LIVE_INLINE) for o in owners],
         [_common_share(t, common) for t in texts],
-        chars / page.total,
-        (np.cumsum(chars) - chars) / page.total,
         *ancestors.T,
+    ], dtype=np.float64).reshape(len(RAW), n)
+
+
+def _numeric(raw: np.ndarray, snapshot: dict) -> np.ndarray:
+    """float32 [N, len(NUMERIC)]: NUMERIC for every block from its RAW values, each column divided by its
+    scale. Column by column over the page (a Python expression per block and column was most of the feature
+    stage's time)."""
+    n = raw.shape[1]
+    if not n:
+        return np.zeros((0, len(NUMERIC)), dtype=np.float32)
+    vw, vh = _viewport(snapshot)
+    (chars, nwords, link, depth, punct, letters, digits, uppers, sentences, word_len, *rest) = raw
+    flags, (log_merged, siblings, place, title, has_live, visible, box_x, box_y, box_w, box_h, font_size,
+            font_weight, inline, common) = rest[:7], rest[7:21]
+    ancestors = rest[21:]
+    # log1p runs on arrays of their own, as when the model was trained: numpy's vectorised loops may take
+    # another path on a view into `raw`.
+    chars = chars.copy()
+    has = chars > 0
+    safe = np.where(has, chars, 1.0)
+    total = max(1.0, chars.sum())
+    columns = [
+        np.log1p(chars),
+        np.log1p(nwords.copy()),
+        np.where(has, np.minimum(1.0, link / safe), 0.0),
+        depth,
+        np.arange(n) / max(1, n - 1),
+        np.where(has, punct / safe, 0.0),
+        np.where(has, digits / safe, 0.0),
+        uppers / np.maximum(letters, 1.0),
+        sentences,
+        np.where(nwords > 0, np.minimum(12.0, word_len / np.maximum(nwords, 1.0)), 0.0),
+        *flags,
+        log_merged,
+        np.log1p(siblings.copy()),
+        place / np.maximum(1.0, siblings - 1),
+        np.full(n, math.log1p(n)),
+        title,
+        has_live,
+        visible,
+        box_x / vw,
+        np.minimum(box_y / vh, 50.0),
+        box_w / vw,
+        np.minimum(box_h / vh, 10.0),
+        font_size,
+        font_weight,
+        inline,
+        common,
+        chars / total,
+        (np.cumsum(chars) - chars) / total,
+        *ancestors,
     ]
     return np.array(columns, dtype=np.float64).T.astype(np.float32) / _SCALES
+
+
+def _viewport(snapshot: dict) -> tuple[float, float]:
+    """The viewport's width and height in CSS pixels; a desktop window's where the snapshot has none."""
+    viewport = snapshot.get("viewport") or {}
+    return float(viewport.get("width") or 1280) or 1280.0, float(viewport.get("height") or 800) or 800.0
 
 
 def _ancestor_row(a: int, page: _Page) -> tuple[float, ...]:
@@ -407,3 +475,51 @@ def _ancestor_row(a: int, page: _Page) -> tuple[float, ...]:
                 total / page.total)
         a = nodes[a]["parent"]
     return tuple(row)
+
+
+# What the compiled counts are handed of this module's rules, so that they live here only.
+_CORE_RULES = dict(tag_ids=TAG_IDS, punct=PUNCT_MARKS, sentence_ends=SENTENCE_MARKS, cjk=_CJK, live_inline=_LIVE_INLINE,
+                   tag_path=TAG_PATH, class_levels=CLASS_LEVELS, class_tokens=CLASS_TOKENS,
+                   ancestor_levels=ANCESTOR_LEVELS, raw_rows=len(RAW))
+# The compiled counts' probe: texts where a character class, a case rule or a script could go wrong, on a
+# page with live fields, a title and class names of every kind.
+PROBE_TEXTS = ("", " ", "\n", "Hello, World! It's 10:30. OK? (yes) - fine; done: \"x\" 'y'", "İstanbul İİ ǅǈ ß ﬁ ΣΟΦΊΑ ος",
+               "漢字かな・カナー 한국어 ＡＢＣ１２。次！終わり？ 豈", "x² ½ Ⅻ ٣٤ ०१ ¹²³ _under_score_ __ a_1", "e\u0301 a\u0308 Å <pad> <PAD>",
+               "\U0001d400\U0001d41a \U0001F600 \U00020000\U0002a6d6 \U000e0041", "tabs\tand\nlines.\u3000end!\u2029ok?\x1c",
+               "«quotes» “double” ‘single’ – — -- ...", "THE and The the OF of", "a " * 70 + "title words",
+               "\u0130stanbul \u0131\u0307 \u1e9e \u2126 \u212a", "\u00a0\u2007\u202f\u200b. . .\u00a0")
+PROBE_CLASSES = ("navMenu__itemActive2", "HTMLParser x² ÉTÉ étéAb", "main_Content-٣ ABc aBC", "\u0130\u0131 ǅa ٣b Ⅻ ½x",
+                 "\U0001d400a \u3042b 漢 a1b22c333", "")
+
+
+def _probe_page() -> tuple[dict, list[Block]]:
+    nodes = [{"id": 0, "parent": -1, "tag": "html"}, {"id": 1, "parent": 0, "tag": "body"}]
+    blocks = []
+    for i, text in enumerate(PROBE_TEXTS):
+        classes = PROBE_CLASSES[i % len(PROBE_CLASSES)].split()
+        parent = 1 if i % 3 == 0 else len(nodes) - 1
+        owner = {"id": len(nodes), "parent": parent, "tag": "p", "classes": classes, "html_id": classes[-1:] and
+                 classes[-1] + "Id"}
+        if i % 2:
+            owner.update(visible=i % 4 == 1, box=[i, 2.5 * i, 100, 20.25], font_size=16 - i, font_weight=400 + i,
+                         display=("inline", "block")[i % 2 == 0])
+        nodes += [owner, {"id": len(nodes) + 1, "parent": len(nodes), "tag": "#text"}]
+        blocks.append(Block(i, owner["id"], [owner["id"]], text, ["html", "body", "p"][: 1 + i % 3] + ["x-y"] * (i % 7),
+                            [], i % 5, link_chars=i % 3, merged=1 + i % 2,
+                            flags=dict(heading=i % 2 == 0, list=i % 3 == 0, table=False, paragraph=True, pre=i == 4,
+                                       blockquote=False, **({"hidden": True} if i == 5 else {}))))
+    return {"title": "İstanbul: Hello WORLD — 漢字 ٣ x² the title", "viewport": {"width": 1000}, "nodes": nodes}, blocks
+
+
+def _probe(feature_core) -> bool:
+    """The compiled counts give the reference's numbers and paths on the probe page."""
+    class_ids = {w: i for i, w in enumerate(["<pad>", "<unk>", *{w for c in PROBE_CLASSES for w in class_words(c)}])}
+    common = frozenset(["the", "and", "of", "a", "字", "か", "ος", "istanbul", "ok"])
+    core = feature_core.FeatureCore(class_ids, common, **_CORE_RULES)
+    snapshot, blocks = _probe_page()
+    return (np.array_equal(core.block_numbers(snapshot, blocks), _block_numbers(snapshot, blocks, common))
+            and all(np.array_equal(a, b) for a, b in zip(core.path_ids(snapshot["nodes"], blocks),
+                                                         _path_ids(snapshot["nodes"], blocks, class_ids))))
+
+
+_compiled = load_compiled("feature_core", _probe)

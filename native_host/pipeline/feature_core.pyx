@@ -1,0 +1,608 @@
+# cython: language_level=3, nonecheck=True
+"""The features stage's per-block counting in C (features.py is the reference; docs/performance.md).
+
+`FeatureCore.block_numbers` gives `features._block_numbers`'s float64 rows and `FeatureCore.path_ids` gives
+`Featurizer._path_ids`'s arrays, bit for bit: what the regular expressions of features.py find is found here
+by one loop over each text's code points, with CPython's own character predicates (the ones `re` and the
+str methods use: `\\w` is Py_UNICODE_ISALNUM or '_', `\\d` Py_UNICODE_ISDECIMAL, `\\s` Py_UNICODE_ISSPACE),
+and the common words and the title's words are looked up in hash tables of code points, so that no string
+is made per word. Lower case is str.lower's: ASCII is lowered here, other text by str.lower itself.
+
+A value the reference would take in a way this module does not (a string where a number belongs, an
+owner outside the nodes) raises here, and the featurizer hands that page to the reference.
+"""
+
+from libc.math cimport log, log1p
+from libc.stdint cimport int64_t, uint32_t, uint64_t
+from libc.stdlib cimport free, malloc, calloc
+from libc.string cimport memset
+from cpython.unicode cimport (PyUnicode_READ, PyUnicode_KIND, PyUnicode_DATA, Py_UNICODE_ISALNUM,
+                              Py_UNICODE_ISALPHA, Py_UNICODE_ISDECIMAL, Py_UNICODE_ISDIGIT, Py_UNICODE_ISSPACE,
+                              Py_UNICODE_ISUPPER)
+
+import numpy as np
+
+cdef extern from "Python.h":
+    Py_ssize_t PyUnicode_GET_LENGTH(object o)
+    bint PyUnicode_IS_ASCII(object o)
+    object PyUnicode_Substring(object s, Py_ssize_t start, Py_ssize_t end)
+
+
+class Refused(ValueError):
+    """A value the compiled counts do not read as the reference would: the page goes to the reference."""
+
+
+# ---- characters ---------------------------------------------------------------------------------------------
+
+cdef inline bint is_word(Py_UCS4 c) noexcept:
+    """`\\w` of `re` on str."""
+    return c == 95 or Py_UNICODE_ISALNUM(c)
+
+
+cdef inline bint is_az(Py_UCS4 c) noexcept:
+    return 97 <= c <= 122
+
+
+cdef inline bint is_AZ(Py_UCS4 c) noexcept:
+    return 65 <= c <= 90
+
+
+cdef inline Py_UCS4 lower_ascii(Py_UCS4 c) noexcept:
+    return <Py_UCS4> (<uint32_t> c + 32) if 65 <= <uint32_t> c <= 90 else c
+
+
+cdef inline bint is_letter_token(Py_UCS4 c) noexcept:
+    """`[^\\W\\d_]`: a word character that is neither a decimal digit nor '_'."""
+    return c != 95 and Py_UNICODE_ISALNUM(c) and not Py_UNICODE_ISDECIMAL(c)
+
+
+cdef class _Marks:
+    """A small set of code points (punctuation, sentence ends): a byte table below 256, a list above."""
+
+    cdef unsigned char low[256]
+    cdef Py_UCS4 high[32]
+    cdef int n_high
+
+    def __init__(self, str marks):
+        memset(self.low, 0, sizeof(self.low))
+        self.n_high = 0
+        for ch in marks:
+            c = ord(ch)
+            if c < 256:
+                self.low[c] = 1
+            elif self.n_high < 32:
+                self.high[self.n_high] = c
+                self.n_high += 1
+            else:
+                raise ValueError("at most 32 marks above U+00FF")
+
+    cdef inline bint has(self, Py_UCS4 c) noexcept:
+        cdef int k
+        if c < 256:
+            return self.low[c]
+        for k in range(self.n_high):
+            if self.high[k] == c:
+                return True
+        return False
+
+
+# ---- word tables --------------------------------------------------------------------------------------------
+
+cdef inline uint64_t _mix(uint64_t h, Py_UCS4 c) noexcept:
+    return (h ^ <uint64_t> c) * <uint64_t> 1099511628211ULL
+
+
+cdef class _Words:
+    """A set of strings keyed by their code points: looked up from a slice of any str without making one."""
+
+    cdef Py_UCS4 *pool
+    cdef Py_ssize_t *start
+    cdef Py_ssize_t *length
+    cdef Py_ssize_t *slot
+    cdef Py_ssize_t mask, count, capacity, pool_used, pool_size
+
+    def __cinit__(self, Py_ssize_t expected, Py_ssize_t chars):
+        cdef Py_ssize_t size = 8
+        while size < 2 * expected + 2:
+            size *= 2
+        self.mask = size - 1
+        self.capacity = expected + 1
+        self.pool_size = chars + 1
+        self.pool = <Py_UCS4 *> malloc(self.pool_size * sizeof(Py_UCS4))
+        self.start = <Py_ssize_t *> malloc(self.capacity * sizeof(Py_ssize_t))
+        self.length = <Py_ssize_t *> malloc(self.capacity * sizeof(Py_ssize_t))
+        self.slot = <Py_ssize_t *> malloc(size * sizeof(Py_ssize_t))
+        if not (self.pool and self.start and self.length and self.slot):
+            raise MemoryError()
+        for i in range(size):
+            self.slot[i] = -1
+        self.count = 0
+        self.pool_used = 0
+
+    def __dealloc__(self):
+        free(self.pool)
+        free(self.start)
+        free(self.length)
+        free(self.slot)
+
+    cdef Py_ssize_t find(self, int kind, const void *data, Py_ssize_t i, Py_ssize_t j, bint lower,
+                         bint add) except -2:
+        """Index of text[i:j] (ASCII lowered first when `lower`), or -1; with `add`, added when missing."""
+        cdef uint64_t h = 1469598103934665603ULL
+        cdef Py_ssize_t k, s, e, n = j - i
+        cdef Py_UCS4 c
+        for k in range(i, j):
+            c = PyUnicode_READ(kind, data, k)
+            h = _mix(h, lower_ascii(c) if lower else c)
+        s = <Py_ssize_t> (h & <uint64_t> self.mask)
+        while True:
+            e = self.slot[s]
+            if e < 0:
+                break
+            if self.length[e] == n and self._same(e, kind, data, i, lower):
+                return e
+            s = (s + 1) & self.mask
+        if not add:
+            return -1
+        if self.count >= self.capacity or self.pool_used + n > self.pool_size:
+            raise ValueError("word table full")
+        e = self.count
+        self.count += 1
+        self.start[e] = self.pool_used
+        self.length[e] = n
+        for k in range(n):
+            c = PyUnicode_READ(kind, data, i + k)
+            self.pool[self.pool_used + k] = lower_ascii(c) if lower else c
+        self.pool_used += n
+        self.slot[s] = e
+        return e
+
+    cdef inline bint _same(self, Py_ssize_t e, int kind, const void *data, Py_ssize_t i, bint lower) noexcept:
+        cdef Py_ssize_t k
+        cdef Py_UCS4 c
+        cdef Py_UCS4 *w = self.pool + self.start[e]
+        for k in range(self.length[e]):
+            c = PyUnicode_READ(kind, data, i + k)
+            if (lower_ascii(c) if lower else c) != w[k]:
+                return False
+        return True
+
+    cdef Py_ssize_t find_str(self, str word, bint add) except -2:
+        return self.find(PyUnicode_KIND(word), PyUnicode_DATA(word), 0, PyUnicode_GET_LENGTH(word), False, add)
+
+
+cdef _Words _words_of(words):
+    cdef list items = [w for w in words]
+    cdef _Words table = _Words(len(items), sum(len(w) for w in items))
+    for w in items:
+        table.find_str(w, True)
+    return table
+
+
+cdef _Words _title_words(title):
+    """`set(_WORD.findall(title.lower()))`, as a table."""
+    if title is None or not title:
+        title = ""
+    cdef str low = title.lower()
+    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(low), i = 0, j
+    cdef int kind = PyUnicode_KIND(low)
+    cdef const void *data = PyUnicode_DATA(low)
+    cdef _Words table = _Words(n // 2 + 1, n)
+    while i < n:
+        if is_word(PyUnicode_READ(kind, data, i)):
+            j = i + 1
+            while j < n and is_word(PyUnicode_READ(kind, data, j)):
+                j += 1
+            table.find(kind, data, i, j, False, True)
+            i = j
+        else:
+            i += 1
+    return table
+
+
+# ---- one pass over a block's text ---------------------------------------------------------------------------
+
+cdef enum:
+    MAX_TITLE_WORDS = 50    # features._title_overlap reads a block's first 50 words
+    MAX_SENTENCES = 10      # the sentence-end count is capped at 10 (features.NUMERIC)
+
+
+cdef class FeatureCore:
+    """The featurizer's per-block counts, with its vocabularies and rules (features._CORE_RULES)."""
+
+    cdef dict class_ids, tag_ids
+    cdef _Words common
+    cdef _Marks punct, sentence_ends
+    cdef Py_UCS4 cjk_low[16]
+    cdef Py_UCS4 cjk_high[16]
+    cdef int n_cjk
+    cdef tuple live_inline
+    cdef int tag_path, class_levels, class_tokens, ancestor_levels, raw_rows
+    cdef dict _split_cache
+
+    def __init__(self, dict class_ids, common, *, dict tag_ids, str punct, str sentence_ends, str cjk,
+                 tuple live_inline, int tag_path, int class_levels, int class_tokens, int ancestor_levels,
+                 int raw_rows):
+        self.class_ids = class_ids
+        self.tag_ids = tag_ids
+        self.common = _words_of(common)
+        self.punct = _Marks(punct)
+        self.sentence_ends = _Marks(sentence_ends)
+        if len(cjk) % 3 or len(cjk) // 3 > 16 or any(cjk[k] != "-" for k in range(1, len(cjk), 3)):
+            raise ValueError("cjk: ranges 'a-b', at most 16")
+        self.n_cjk = len(cjk) // 3
+        for k in range(self.n_cjk):
+            self.cjk_low[k] = ord(cjk[3 * k])
+            self.cjk_high[k] = ord(cjk[3 * k + 2])
+        self.live_inline = live_inline
+        self.tag_path, self.class_levels, self.class_tokens = tag_path, class_levels, class_tokens
+        self.ancestor_levels = ancestor_levels
+        self.raw_rows = raw_rows
+        if raw_rows != 31 + 4 * ancestor_levels:
+            raise ValueError("features.RAW has rows this module does not fill")
+
+    cdef inline bint is_cjk(self, Py_UCS4 c) noexcept:
+        cdef int k
+        for k in range(self.n_cjk):
+            if self.cjk_low[k] <= c <= self.cjk_high[k]:
+                return True
+        return False
+
+    cdef void text_counts(self, str text, _Words title, double[:, ::1] raw, Py_ssize_t b) except *:
+        """Rows chars, words, punct, letters, digits, uppers, sentence_ends, word_chars and title_overlap
+        of block `b`, as features._block_numbers counts them with _WORD, _PUNCT, _SENT and str methods."""
+        cdef Py_ssize_t n = PyUnicode_GET_LENGTH(text), i, words = 0, word_chars = 0, start = 0
+        cdef Py_ssize_t punct = 0, letters = 0, digits = 0, uppers = 0, sentences = 0
+        cdef Py_ssize_t first[MAX_TITLE_WORDS]
+        cdef Py_ssize_t last[MAX_TITLE_WORDS]
+        cdef bint ascii_word[MAX_TITLE_WORDS]
+        cdef bint in_word = False, word_ascii = True
+        cdef int kind = PyUnicode_KIND(text)
+        cdef const void *data = PyUnicode_DATA(text)
+        cdef Py_UCS4 c
+        for i in range(n):
+            c = PyUnicode_READ(kind, data, i)
+            if is_word(c):
+                word_chars += 1
+                if not in_word:
+                    in_word = True
+                    word_ascii = True
+                    start = i
+                if c >= 128:
+                    word_ascii = False
+            elif in_word:
+                in_word = False
+                if words < MAX_TITLE_WORDS:
+                    first[words], last[words], ascii_word[words] = start, i, word_ascii
+                words += 1
+            if Py_UNICODE_ISALPHA(c):
+                letters += 1
+            if Py_UNICODE_ISDIGIT(c):
+                digits += 1
+            if Py_UNICODE_ISUPPER(c):
+                uppers += 1
+            if self.punct.has(c):
+                punct += 1
+            if self.sentence_ends.has(c) and (i + 1 == n or Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i + 1))):
+                sentences += 1
+        if in_word:
+            if words < MAX_TITLE_WORDS:
+                first[words], last[words], ascii_word[words] = start, n, word_ascii
+            words += 1
+        raw[0, b] = n
+        raw[1, b] = words
+        raw[4, b] = punct
+        raw[5, b] = letters
+        raw[6, b] = digits
+        raw[7, b] = uppers
+        raw[8, b] = sentences if sentences < MAX_SENTENCES else MAX_SENTENCES
+        raw[9, b] = word_chars
+        if title.count and words:
+            raw[20, b] = self._title_overlap(text, kind, data, first, last, ascii_word,
+                                             words if words < MAX_TITLE_WORDS else MAX_TITLE_WORDS, title)
+
+    cdef double _title_overlap(self, str text, int kind, const void *data, Py_ssize_t *first, Py_ssize_t *last,
+                               bint *ascii_word, Py_ssize_t words, _Words title) except? -1.0:
+        """len({w.lower() for w in words[:50]} & title) / len(title)."""
+        cdef Py_ssize_t k, j, e, hits = 0
+        cdef str low
+        cdef bint seen[MAX_TITLE_WORDS]
+        cdef Py_ssize_t found[MAX_TITLE_WORDS]
+        for k in range(words):
+            if ascii_word[k]:
+                e = title.find(kind, data, first[k], last[k], True, False)
+            else:
+                low = PyUnicode_Substring(text, first[k], last[k]).lower()
+                e = title.find_str(low, False)
+            found[k] = e
+        for k in range(words):  # distinct title words: the table's entries found, each counted once
+            e = found[k]
+            if e >= 0:
+                hits += 1
+                for j in range(k):
+                    if found[j] == e:
+                        hits -= 1
+                        break
+        return hits / <double> title.count
+
+    cdef double common_share(self, str text) except? -1.0:
+        """features._common_share: the share of word_tokens(text) in the common words."""
+        cdef str low = text
+        cdef bint lower = PyUnicode_IS_ASCII(text)  # ASCII: lowered here, letter by letter
+        if not lower:
+            low = text.lower()
+        cdef Py_ssize_t n = PyUnicode_GET_LENGTH(low), i = 0, j, tokens = 0, hits = 0
+        cdef int kind = PyUnicode_KIND(low)
+        cdef const void *data = PyUnicode_DATA(low)
+        cdef Py_UCS4 c
+        while i < n:
+            c = PyUnicode_READ(kind, data, i)
+            if self.is_cjk(c):
+                j = i + 1
+            elif is_letter_token(c):
+                j = i + 1
+                while j < n:
+                    c = PyUnicode_READ(kind, data, j)
+                    if not is_letter_token(c) or self.is_cjk(c):
+                        break
+                    j += 1
+            else:
+                i += 1
+                continue
+            tokens += 1
+            if self.common.find(kind, data, i, j, lower, False) >= 0:
+                hits += 1
+            i = j
+        return hits / <double> tokens if tokens else 0.0
+
+    def block_numbers(self, dict snapshot, list blocks):
+        """features._block_numbers(snapshot, blocks, common): float64 [len(features.RAW), N]."""
+        cdef list nodes = snapshot["nodes"]
+        cdef Py_ssize_t n = len(blocks), size = len(nodes), i, k, p, a, o, level, total_chars = 0
+        raw_array = np.zeros((self.raw_rows, n), dtype=np.float64)
+        if not n:
+            return raw_array
+        cdef double[:, ::1] raw = raw_array
+        cdef _Words title = _title_words(snapshot.get("title"))
+        cdef Py_ssize_t *parent = <Py_ssize_t *> malloc((size + 1) * sizeof(Py_ssize_t))
+        cdef int64_t *chars = <int64_t *> calloc(size + 1, sizeof(int64_t))
+        cdef int64_t *links = <int64_t *> calloc(size + 1, sizeof(int64_t))
+        cdef int64_t *count = <int64_t *> calloc(size + 1, sizeof(int64_t))
+        cdef int64_t *children = <int64_t *> calloc(size + 1, sizeof(int64_t))  # by parent + 1 (root: -1)
+        cdef int64_t *place = <int64_t *> calloc(size + 1, sizeof(int64_t))
+        cdef unsigned char *kind = <unsigned char *> calloc(size + 1, 1)  # 1: an owner's parent; 2: owner
+        cdef Py_ssize_t *owner = <Py_ssize_t *> malloc(n * sizeof(Py_ssize_t))
+        cdef int64_t total, ln
+        cdef dict node, flags
+        cdef str text
+        if not (parent and chars and links and count and children and place and kind and owner):
+            free(parent); free(chars); free(links); free(count); free(children); free(place); free(kind)
+            free(owner)
+            raise MemoryError()
+        try:
+            for i in range(size):
+                node = nodes[i]
+                if node is None or node["id"] != i:
+                    raise Refused("node ids are not their places")
+                p = node["parent"]
+                if p < -1 or p >= size:
+                    raise Refused("a parent outside the nodes")
+                parent[i] = p
+            # _Page: text, link text and blocks under every node, and each owner's place among its siblings.
+            for i in range(n):
+                b = blocks[i]
+                o = b.owner
+                if o < 0 or o >= size:
+                    raise Refused("an owner outside the nodes")
+                owner[i] = o
+                text = b.text
+                if text is None:
+                    raise Refused("a block without text")
+                ln = PyUnicode_GET_LENGTH(text)
+                total_chars += ln
+                chars[o] += ln
+                links[o] += b.link_chars
+                count[o] += 1
+                kind[parent[o] + 1] |= 1
+            for i in range(n):
+                kind[owner[i] + 1] |= 2
+            for i in range(size - 1, 0, -1):
+                if count[i]:
+                    p = parent[i]
+                    if p >= 0:
+                        chars[p] += chars[i]
+                        links[p] += links[i]
+                        count[p] += count[i]
+            for i in range(size):
+                p = parent[i]
+                if kind[p + 1] & 1 and nodes[i]["tag"] != "#text":
+                    if kind[i + 1] & 2:
+                        place[i] = children[p + 1]
+                    children[p + 1] += 1
+            total = total_chars if total_chars > 1 else 1
+            for i in range(n):
+                b = blocks[i]
+                o = owner[i]
+                node = nodes[o]
+                self.text_counts(b.text, title, raw, i)
+                raw[2, i] = _number(b.link_chars)
+                raw[3, i] = _number(b.depth)
+                flags = b.flags
+                raw[10, i] = _number(flags.get("hidden", False))
+                raw[11, i] = _number(flags["heading"])
+                raw[12, i] = _number(flags["list"])
+                raw[13, i] = _number(flags["table"])
+                raw[14, i] = _number(flags["paragraph"])
+                raw[15, i] = _number(flags["pre"])
+                raw[16, i] = _number(flags["blockquote"])
+                raw[17, i] = _log(b.merged)
+                raw[18, i] = children[parent[o] + 1]
+                raw[19, i] = place[o]
+                raw[21, i] = 1.0 if ("visible" in node or "box" in node) else 0.0
+                raw[22, i] = _number(node.get("visible", False))
+                box = node.get("box")
+                if box:
+                    if type(box) is not list or len(<list> box) != 4:
+                        raise Refused("a box that is not four numbers")
+                    for k in range(4):
+                        raw[23 + k, i] = _number((<list> box)[k])
+                raw[27, i] = _number(node.get("font_size") or 0.0)
+                raw[28, i] = _number(node.get("font_weight") or 0.0)
+                raw[29, i] = 1.0 if node.get("display", "") in self.live_inline else 0.0
+                raw[30, i] = self.common_share(b.text)
+                # _ancestor_row: from the owner's parent up.
+                a = parent[o]
+                for level in range(self.ancestor_levels):
+                    if a < 0:
+                        continue  # zeros, as raw starts
+                    ln = chars[a]
+                    raw[31 + 4 * level, i] = log1p(<double> ln)
+                    raw[32 + 4 * level, i] = links[a] / <double> ln if ln else 0.0
+                    raw[33 + 4 * level, i] = log1p(<double> count[a])
+                    raw[34 + 4 * level, i] = ln / <double> total
+                    a = parent[a]
+        finally:
+            free(parent); free(chars); free(links); free(count); free(children); free(place); free(kind)
+            free(owner)
+        return raw_array
+
+    # ---- tag and class paths ----------------------------------------------------------------------------
+
+    cdef list class_word_ids(self, str name):
+        """[class_ids.get(w, 1) for w in features.class_words(name)]: _SPLIT's four alternatives, in order,
+        at each place: [A-Z]?[a-z]+, [A-Z]+(?![a-z]), \\d+ (dropped: all digits), [^\\W\\d_]+."""
+        cdef Py_ssize_t n = PyUnicode_GET_LENGTH(name), i = 0, j, k
+        cdef int kind = PyUnicode_KIND(name)
+        cdef const void *data = PyUnicode_DATA(name)
+        cdef Py_UCS4 c
+        cdef bint lower, all_digits
+        cdef list ids = []
+        get = self.class_ids.get
+        while i < n:
+            c = PyUnicode_READ(kind, data, i)
+            lower = False
+            if is_AZ(c) and i + 1 < n and is_az(PyUnicode_READ(kind, data, i + 1)):
+                j = i + 2
+                while j < n and is_az(PyUnicode_READ(kind, data, j)):
+                    j += 1
+                lower = True
+            elif is_az(c):
+                j = i + 1
+                while j < n and is_az(PyUnicode_READ(kind, data, j)):
+                    j += 1
+            elif is_AZ(c):
+                j = i + 1
+                while j < n and is_AZ(PyUnicode_READ(kind, data, j)):
+                    j += 1
+                if j < n and is_az(PyUnicode_READ(kind, data, j)):
+                    j -= 1  # the lookahead: the last capital starts the next word
+                lower = True
+            elif Py_UNICODE_ISDECIMAL(c):
+                j = i + 1
+                while j < n and Py_UNICODE_ISDECIMAL(PyUnicode_READ(kind, data, j)):
+                    j += 1
+                i = j  # digits only: class_words drops it
+                continue
+            elif is_letter_token(c):
+                j = i + 1
+                all_digits = Py_UNICODE_ISDIGIT(c)
+                while j < n:
+                    c = PyUnicode_READ(kind, data, j)
+                    if not is_letter_token(c):
+                        break
+                    all_digits = all_digits and Py_UNICODE_ISDIGIT(c)
+                    j += 1
+                if all_digits:  # superscripts and the like: str.isdigit, dropped
+                    i = j
+                    continue
+                lower = True
+            else:
+                i += 1
+                continue
+            word = PyUnicode_Substring(name, i, j)
+            ids.append(get(word.lower() if lower else word, 1))
+            i = j
+        return ids
+
+    cdef list node_words(self, dict node):
+        """Featurizer._node_words."""
+        cdef list ids = []
+        classes = node.get("classes", ())
+        for name in classes:
+            if type(name) is not str:
+                raise Refused("a class name that is not a string")
+            ids.extend(self.class_word_ids(name))
+        html_id = node.get("html_id")
+        if html_id:
+            if type(html_id) is not str:
+                raise Refused("an id that is not a string")
+            ids.extend(self.class_word_ids(html_id))
+        return ids
+
+    def class_words(self, str name):
+        """The class-word ids of one name (for the probe and the tests)."""
+        return self.class_word_ids(name)
+
+    def path_ids(self, list nodes, list blocks):
+        """Featurizer._path_ids(nodes, blocks): tag ids [N, TAG_PATH], class word ids and levels."""
+        cdef Py_ssize_t n = len(blocks), size = len(nodes), i, j, k, m, level, used
+        tags_array = np.zeros((n, self.tag_path), dtype=np.int64)
+        classes_array = np.zeros((n, self.class_tokens), dtype=np.int64)
+        levels_array = np.zeros((n, self.class_tokens), dtype=np.int64)
+        if not n:
+            return tags_array, classes_array, levels_array
+        cdef int64_t[:, ::1] tags = tags_array, classes = classes_array, levels = levels_array
+        cdef list words_of = [None] * size
+        cdef list path, words
+        cdef dict node
+        for i in range(n):
+            b = blocks[i]
+            path = b.tag_path
+            if path is None:
+                raise Refused("a block without a tag path")
+            m = len(path)
+            k = 0
+            j = m - 1
+            while j >= 0 and k < self.tag_path:
+                tags[i, k] = self.tag_ids.get(path[j], 1)
+                k += 1
+                j -= 1
+            j = b.owner
+            if j >= size:
+                raise Refused("an owner outside the nodes")
+            level = 0
+            used = 0
+            while j >= 0 and level < self.class_levels and used < self.class_tokens:
+                node = nodes[j]
+                if node is None:
+                    raise Refused("a node that is not a dict")
+                words = words_of[j]
+                if words is None:
+                    words = words_of[j] = self.node_words(node)
+                for w in words:
+                    if used == self.class_tokens:
+                        break
+                    classes[i, used] = w
+                    levels[i, used] = level
+                    used += 1
+                level += 1
+                j = node["parent"]
+                if j >= size:
+                    raise Refused("a parent outside the nodes")
+        return tags_array, classes_array, levels_array
+
+
+cdef inline double _number(value) except? -1.0:
+    """float(value) for the numbers and booleans of a snapshot; anything else is refused (numpy would read a
+    string of digits, say, which the reference then does)."""
+    cdef type t = type(value)
+    if t is bool or t is int or t is float:
+        return float(value)
+    raise Refused("a value that is not a number")
+
+
+cdef inline double _log(value) except? -1.0:
+    """math.log of a block's merge count: a positive integer."""
+    if type(value) is not int or value <= 0:
+        raise Refused("a merge count that is not a positive integer")
+    return log(<double> value)

@@ -492,11 +492,16 @@ PROBE_CLASSES = ("navMenu__itemActive2", "HTMLParser x² ÉTÉ étéAb", "main_C
                  "\U0001d400a \u3042b 漢 a1b22c333", "")
 
 
-def _probe_page() -> tuple[dict, list[Block]]:
+PROBE_TITLE = "İstanbul: Hello WORLD — 漢字 ٣ x² the title"
+
+
+def probe_page(texts=PROBE_TEXTS, names=PROBE_CLASSES, title=PROBE_TITLE) -> tuple[dict, list[Block]]:
+    """A snapshot and its blocks, one block per text, owned by elements with `names` as classes and ids,
+    nested in a few ways, every other one with live fields."""
     nodes = [{"id": 0, "parent": -1, "tag": "html"}, {"id": 1, "parent": 0, "tag": "body"}]
     blocks = []
-    for i, text in enumerate(PROBE_TEXTS):
-        classes = PROBE_CLASSES[i % len(PROBE_CLASSES)].split()
+    for i, text in enumerate(texts):
+        classes = names[i % len(names)].split()
         parent = 1 if i % 3 == 0 else len(nodes) - 1
         owner = {"id": len(nodes), "parent": parent, "tag": "p", "classes": classes, "html_id": classes[-1:] and
                  classes[-1] + "Id"}
@@ -508,7 +513,7 @@ def _probe_page() -> tuple[dict, list[Block]]:
                             [], i % 5, link_chars=i % 3, merged=1 + i % 2,
                             flags=dict(heading=i % 2 == 0, list=i % 3 == 0, table=False, paragraph=True, pre=i == 4,
                                        blockquote=False, **({"hidden": True} if i == 5 else {}))))
-    return {"title": "İstanbul: Hello WORLD — 漢字 ٣ x² the title", "viewport": {"width": 1000}, "nodes": nodes}, blocks
+    return {"title": title, "viewport": {"width": 1000}, "nodes": nodes}, blocks
 
 
 def _probe(feature_core) -> bool:
@@ -516,7 +521,7 @@ def _probe(feature_core) -> bool:
     class_ids = {w: i for i, w in enumerate(["<pad>", "<unk>", *{w for c in PROBE_CLASSES for w in class_words(c)}])}
     common = frozenset(["the", "and", "of", "a", "字", "か", "ος", "istanbul", "ok"])
     core = feature_core.FeatureCore(class_ids, common, **_CORE_RULES)
-    snapshot, blocks = _probe_page()
+    snapshot, blocks = probe_page()
     return (np.array_equal(core.block_numbers(snapshot, blocks), _block_numbers(snapshot, blocks, common))
             and all(np.array_equal(a, b) for a, b in zip(core.path_ids(snapshot["nodes"], blocks),
                                                          _path_ids(snapshot["nodes"], blocks, class_ids))))

@@ -1,0 +1,216 @@
+"""The compiled feature counts (native_host/pipeline/feature_core.pyx) give the Python reference's model
+inputs, to the last bit, on tricky texts, on every page here and on seeded random text from all of Unicode;
+and they are in use wherever they were built."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from native_host.pipeline import features as F
+from native_host.pipeline.blocks import blocks_from_snapshot
+from native_host.pipeline.inference import default_model_dir
+from native_host.pipeline.snapshot import snapshot_from_html
+
+PAGES = Path(__file__).parent / "pages"
+ROOT = Path(__file__).resolve().parents[1]
+FEATURIZE = F.Featurizer(default_model_dir())
+
+try:
+    from native_host.pipeline import feature_core
+except ImportError:
+    feature_core = None
+
+pytestmark = pytest.mark.skipif(feature_core is None, reason="the compiled feature counts are not built here")
+
+
+def core_for(common=None, class_ids=None):
+    return feature_core.FeatureCore(FEATURIZE.class_ids if class_ids is None else class_ids,
+                                    FEATURIZE.common if common is None else common, **F._CORE_RULES)
+
+
+def assert_same_numbers(snapshot, blocks, core=None, common=None, class_ids=None):
+    core = core or core_for(common, class_ids)
+    common = FEATURIZE.common if common is None else common
+    class_ids = FEATURIZE.class_ids if class_ids is None else class_ids
+    compiled, python = core.block_numbers(snapshot, blocks), F._block_numbers(snapshot, blocks, common)
+    assert compiled.dtype == python.dtype and compiled.shape == python.shape
+    differ = np.argwhere(compiled != python)
+    assert not len(differ), [(F.RAW[r], blocks[b].text, compiled[r, b], python[r, b]) for r, b in differ[:5]]
+    for got, want in zip(core.path_ids(snapshot["nodes"], blocks), F._path_ids(snapshot["nodes"], blocks, class_ids)):
+        assert got.dtype == want.dtype and np.array_equal(got, want)
+
+
+def both_inputs(snapshot, blocks) -> tuple[F.PageInputs, F.PageInputs]:
+    assert FEATURIZE._core is not None
+    compiled = FEATURIZE(snapshot, blocks)
+    saved, FEATURIZE._core = FEATURIZE._core, None
+    try:
+        python = FEATURIZE(snapshot, blocks)
+    finally:
+        FEATURIZE._core = saved
+    return compiled, python
+
+
+def assert_same_inputs(a: F.PageInputs, b: F.PageInputs):
+    for name in ("text_ids", "tag_ids", "class_ids", "class_level", "numeric"):
+        x, y = getattr(a, name), getattr(b, name)
+        assert x.dtype == y.dtype and np.array_equal(x, y), name
+
+
+def test_the_compiled_counts_are_in_use_where_built():
+    """Built, they must have passed their probe: a failed probe means they disagree with the reference."""
+    assert F._compiled is feature_core
+    assert FEATURIZE._core is not None
+
+
+def test_pith_pure_python_keeps_the_reference():
+    code = ("from native_host.pipeline import features, snapshot; from native_host.pipeline.features import *; "
+            "from native_host.pipeline.inference import default_model_dir; "
+            "print(features._compiled is None, snapshot._compiled is None, "
+            "Featurizer(default_model_dir())._core is None)")
+    env = dict(os.environ, PITH_PURE_PYTHON="1", PYTHONPATH=str(ROOT))
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd=ROOT, check=True)
+    assert out.stdout.split() == ["True", "True", "True"]
+
+
+TRICKY = [
+    "", " ", "\n", "\t \u3000", "_", "__init__", "a_b c_d", "<pad>", "<PAD> x", "İ", "İİİ istanbul İSTANBUL",
+    "ı\u0307", "ǅungla ǈ ǋ", "ß SS ẞ", "ﬁ ﬂ", "ΣΟΦΊΑ σοφία ς", "Ωhm Kelvin", "e\u0301 a\u0308 o\u0302\u0323",
+    "漢字かな・カナー", "한국어 문장입니다.", "ＡＢＣ ａｂｃ １２３", "次。終わり！本当？ はい。", "。！？", "文\u3000。 x",
+    "x² ½ Ⅻ ⅻ ①", "٣٤٥ ०१२ ๑๒", "¹²³ ₁₂", "10:30, 1.5; 2-3", "«quotes» “double” ‘single’ – — -",
+    "End.", "End. ", "End.\n", "a.b.c", "Wait... what?!", "ok?\u2029next", "ok!\x1cx", "ok.\x85x", "ok.\u200bx",
+    "\U0001d400\U0001d41a \U0001F600 \U00020000\U0002a6d6 \U000e0041 \U0010ffff", "\ud800 \udfff x\ud83d",
+    "THE the The tHe of OF", "the " * 80, "word " * 60 + "title", "İstanbul hello WORLD",
+    "\u00a0\u2007\u202f. . .", "x" * 500, "Ǆ" * 3 + "ǆ", "\u3040\u30ff\u3400\u4dbf\u4e00\u9fff\uac00\ud7af\uf900\ufaff",
+    "\u303f\u3100\u33ff\u4dc0\ua000\ud7b0\ufb00",
+]
+NAMES = ["navMenu__itemActive2", "HTMLParser x² ÉTÉ étéAb", "main_Content-٣ ABc aBC", "İı ǅa ٣b Ⅻ ½x ²",
+         "\U0001d400a \u3042b 漢 a1b22c333", "", "post-body entry-content", "ABCdef XMLHttpRequest iOS"]
+
+
+def test_tricky_texts_give_the_reference_numbers():
+    for title in (F.PROBE_TITLE, "", None, "the hello world", "İstanbul", "x² ٣ _ ok"):
+        snapshot, blocks = F.probe_page(TRICKY, NAMES, title)
+        assert_same_numbers(snapshot, blocks)
+        assert_same_numbers(snapshot, blocks, common=frozenset(["the", "of", "字", "か", "istanbul", "i̇stanbul",
+                                                                 "σοφία", "ok", "x", "ς"]))
+
+
+def test_class_words_are_those_of_class_words():
+    core = core_for()
+    for name in NAMES + TRICKY:
+        assert core.class_words(name) == [FEATURIZE.class_ids.get(w, 1) for w in F.class_words(name)], name
+
+
+def test_every_page_here_gives_the_reference_inputs():
+    pages = sorted(PAGES.rglob("*.html"))
+    assert pages
+    for path in pages:
+        snapshot = snapshot_from_html(path.read_bytes(), url="https://example.com/a/page.html")
+        blocks = blocks_from_snapshot(snapshot)
+        assert_same_inputs(*both_inputs(snapshot, blocks))
+
+
+def test_pages_with_live_fields_give_the_reference_inputs():
+    """The fields only a browser fills (visible, box, font, display), on every element of each page here."""
+    rng = random.Random(7)
+    for path in sorted(PAGES.rglob("*.html")):
+        snapshot = snapshot_from_html(path.read_bytes())
+        snapshot["viewport"] = {"width": rng.choice((390, 1280.5)), "height": rng.choice((0, 844))}
+        for node in snapshot["nodes"]:
+            if node["tag"] != "#text" and rng.random() < 0.8:
+                node.update(visible=rng.random() < 0.9, box=[rng.uniform(-50, 1500), rng.randrange(0, 90000),
+                                                             rng.randrange(0, 1300), rng.uniform(0, 9000)],
+                            font_size=rng.choice((0, 12.5, 16, None)), font_weight=rng.choice((400, 700, 0)),
+                            display=rng.choice(("block", "inline", "inline-flex", "flex", "")))
+        assert_same_inputs(*both_inputs(snapshot, blocks_from_snapshot(snapshot)))
+
+
+# Characters where a class, a case rule or a script boundary lies, and the ranges around them.
+_EDGES = [c for a, b in ((0x3040, 0x30ff), (0x3400, 0x4dbf), (0x4e00, 0x9fff), (0xac00, 0xd7af), (0xf900, 0xfaff))
+          for c in (a - 1, a, a + 1, b - 1, b, b + 1)]
+_INTERESTING = (
+    "_-.,;:!?()\"'«»“”‘’–—。！？ \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u200a\u200b\u2028\u2029\u202f"
+    "\u205f\u3000\ufeff<>padPADİıǅǈǋßẞﬁΣσςΩΚ²³¹½Ⅻⅻ①٣०๑１ＡａÀàÉéÿ\u0301\u0307\u0308\u0345ͅ"
+    + "".join(map(chr, _EDGES)) + "aAzZ09"
+)
+
+
+def _random_text(rng: random.Random) -> str:
+    size = rng.choice((0, 1, 2, 5, 12, 40, 120))
+    out = []
+    for _ in range(size):
+        pick = rng.random()
+        if pick < 0.35:
+            out.append(rng.choice(_INTERESTING))
+        elif pick < 0.55:
+            out.append(rng.choice("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ._-"))
+        elif pick < 0.7:
+            out.append(chr(rng.randrange(0x80, 0x3000)))
+        elif pick < 0.85:
+            out.append(chr(rng.randrange(0x3000, 0x10000)))
+        else:
+            out.append(chr(rng.randrange(0x10000, 0x110000)))  # every plane, unassigned ones too
+    return "".join(out)
+
+
+def test_random_unicode_gives_the_reference_numbers():
+    rng = random.Random(20240519)
+    texts = [_random_text(rng) for _ in range(4000)]
+    common = frozenset(w.lower() for w in rng.sample(texts, 400) if w) | FEATURIZE.common
+    words = sorted({w for t in texts[:600] for w in F.class_words(t)})
+    class_ids = {w: i for i, w in enumerate(["<pad>", "<unk>", *words[::2]])}
+    core = core_for(common, class_ids)
+    for start in range(0, len(texts), 100):
+        chunk = texts[start:start + 100]
+        title = chunk[0] + " " + " ".join(t.split(" ")[0] for t in chunk[1:20])
+        snapshot, blocks = F.probe_page(chunk, [t for t in chunk[:30] if t.strip()] or ["x"], title)
+        assert_same_numbers(snapshot, blocks, core, common, class_ids)
+
+
+@pytest.mark.parametrize("spoil", ["box", "owner", "font", "flag", "parent", "ids", "merged", "title", "classes"])
+def test_values_the_counts_do_not_read_go_to_the_reference(spoil):
+    """A page with a value the compiled counts refuse gets the reference's inputs (or its error)."""
+    snapshot, blocks = F.probe_page()
+    nodes = snapshot["nodes"]
+    owner = nodes[blocks[1].owner]
+    if spoil == "box":
+        owner["box"] = ["1", 2, 3, 4]            # numpy reads a string of digits
+    elif spoil == "owner":
+        blocks[2].owner = -1                     # Python wraps round to the last node
+    elif spoil == "font":
+        owner["font_size"] = "16"
+    elif spoil == "flag":
+        blocks[0].flags["heading"] = "1"       # numpy reads it as 1.0
+    elif spoil == "parent":
+        nodes[-1]["parent"] = -7                 # below -1: the reference takes it as "no parent"
+    elif spoil == "ids":
+        nodes[3]["id"] = 99
+    elif spoil == "merged":
+        blocks[0].merged = 2.0
+    elif spoil == "title":
+        snapshot["title"] = 7
+    elif spoil == "classes":
+        owner["classes"] = [None]
+    saved, FEATURIZE._core = FEATURIZE._core, None
+    try:
+        python = FEATURIZE(snapshot, blocks)
+    except Exception as exc:  # noqa: BLE001 - the reference refuses it: the featurizer must raise the same
+        FEATURIZE._core = saved
+        with pytest.raises(type(exc)):
+            FEATURIZE(snapshot, blocks)
+        return
+    finally:
+        FEATURIZE._core = saved
+    with pytest.raises(feature_core.Refused):  # refused by the compiled counts, not read another way
+        FEATURIZE._core.block_numbers(snapshot, blocks)
+        FEATURIZE._core.path_ids(nodes, blocks)
+    assert_same_inputs(FEATURIZE(snapshot, blocks), python)

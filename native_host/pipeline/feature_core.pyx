@@ -17,8 +17,8 @@ from libc.stdint cimport int64_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, calloc
 from libc.string cimport memset
 from cpython.unicode cimport (PyUnicode_READ, PyUnicode_KIND, PyUnicode_DATA, Py_UNICODE_ISALNUM,
-                              Py_UNICODE_ISALPHA, Py_UNICODE_ISDECIMAL, Py_UNICODE_ISDIGIT, Py_UNICODE_ISSPACE,
-                              Py_UNICODE_ISUPPER)
+                              Py_UNICODE_ISALPHA, Py_UNICODE_ISDECIMAL, Py_UNICODE_ISDIGIT,
+                              Py_UNICODE_ISSPACE, Py_UNICODE_ISUPPER)
 
 import numpy as np
 
@@ -34,9 +34,43 @@ class Refused(ValueError):
 
 # ---- characters ---------------------------------------------------------------------------------------------
 
+cdef enum:
+    WORD = 1        # `\\w` of `re` on str: Py_UNICODE_ISALNUM or '_'
+    ALPHA = 2       # str.isalpha
+    DIGIT = 4       # str.isdigit
+    DECIMAL = 8     # str.isdecimal, `\\d` of `re`
+    UPPER = 16      # str.isupper
+    SPACE = 32      # str.isspace, `\\s` of `re`
+
+
+cdef enum:
+    KNOWN = 128     # BMP[c] holds c's classes
+
+
+cdef unsigned char BMP[65536]  # the classes of each code point below U+10000, filled as they are met
+
+
+cdef unsigned char _lookup(Py_UCS4 c) noexcept:
+    cdef bint alpha = Py_UNICODE_ISALPHA(c), decimal = Py_UNICODE_ISDECIMAL(c), digit = Py_UNICODE_ISDIGIT(c)
+    cdef bint word = c == 95 or Py_UNICODE_ISALNUM(c)
+    return ((WORD if word else 0) | (ALPHA if alpha else 0) | (DIGIT if digit else 0)
+            | (DECIMAL if decimal else 0) | (UPPER if Py_UNICODE_ISUPPER(c) else 0)
+            | (SPACE if Py_UNICODE_ISSPACE(c) else 0))
+
+
+cdef inline unsigned char classes(Py_UCS4 c) noexcept:
+    """The classes of one code point, as CPython's Unicode database gives them."""
+    cdef unsigned char f
+    if c < 65536:
+        f = BMP[c]
+        if not f:
+            f = BMP[c] = _lookup(c) | KNOWN
+        return f
+    return _lookup(c)
+
+
 cdef inline bint is_word(Py_UCS4 c) noexcept:
-    """`\\w` of `re` on str."""
-    return c == 95 or Py_UNICODE_ISALNUM(c)
+    return classes(c) & WORD
 
 
 cdef inline bint is_az(Py_UCS4 c) noexcept:
@@ -53,7 +87,7 @@ cdef inline Py_UCS4 lower_ascii(Py_UCS4 c) noexcept:
 
 cdef inline bint is_letter_token(Py_UCS4 c) noexcept:
     """`[^\\W\\d_]`: a word character that is neither a decimal digit nor '_'."""
-    return c != 95 and Py_UNICODE_ISALNUM(c) and not Py_UNICODE_ISDECIMAL(c)
+    return c != 95 and (classes(c) & (WORD | DECIMAL)) == WORD
 
 
 cdef class _Marks:
@@ -260,9 +294,11 @@ cdef class FeatureCore:
         cdef int kind = PyUnicode_KIND(text)
         cdef const void *data = PyUnicode_DATA(text)
         cdef Py_UCS4 c
+        cdef unsigned char f
         for i in range(n):
             c = PyUnicode_READ(kind, data, i)
-            if is_word(c):
+            f = classes(c)
+            if f & WORD:
                 word_chars += 1
                 if not in_word:
                     in_word = True
@@ -275,15 +311,15 @@ cdef class FeatureCore:
                 if words < MAX_TITLE_WORDS:
                     first[words], last[words], ascii_word[words] = start, i, word_ascii
                 words += 1
-            if Py_UNICODE_ISALPHA(c):
+            if f & ALPHA:
                 letters += 1
-            if Py_UNICODE_ISDIGIT(c):
+            if f & DIGIT:
                 digits += 1
-            if Py_UNICODE_ISUPPER(c):
+            if f & UPPER:
                 uppers += 1
             if self.punct.has(c):
                 punct += 1
-            if self.sentence_ends.has(c) and (i + 1 == n or Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i + 1))):
+            if self.sentence_ends.has(c) and (i + 1 == n or classes(PyUnicode_READ(kind, data, i + 1)) & SPACE):
                 sentences += 1
         if in_word:
             if words < MAX_TITLE_WORDS:
@@ -497,20 +533,20 @@ cdef class FeatureCore:
                 if j < n and is_az(PyUnicode_READ(kind, data, j)):
                     j -= 1  # the lookahead: the last capital starts the next word
                 lower = True
-            elif Py_UNICODE_ISDECIMAL(c):
+            elif classes(c) & DECIMAL:
                 j = i + 1
-                while j < n and Py_UNICODE_ISDECIMAL(PyUnicode_READ(kind, data, j)):
+                while j < n and classes(PyUnicode_READ(kind, data, j)) & DECIMAL:
                     j += 1
                 i = j  # digits only: class_words drops it
                 continue
             elif is_letter_token(c):
                 j = i + 1
-                all_digits = Py_UNICODE_ISDIGIT(c)
+                all_digits = classes(c) & DIGIT
                 while j < n:
                     c = PyUnicode_READ(kind, data, j)
                     if not is_letter_token(c):
                         break
-                    all_digits = all_digits and Py_UNICODE_ISDIGIT(c)
+                    all_digits = all_digits and classes(c) & DIGIT
                     j += 1
                 if all_digits:  # superscripts and the like: str.isdigit, dropped
                     i = j

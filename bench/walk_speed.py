@@ -22,7 +22,7 @@ from export.data import iter_records
 from native_host.pipeline import snapshot
 
 from .schema_speed import cpu_ms
-from .speed import pct
+from .speed import print_compiled_against_python
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -70,13 +70,7 @@ def main(argv: list[str] | None = None) -> int:
         snapshot._compiled = compiled
         gc.enable()
     print(f"{len(pages)} dev pages; snapshots that differ between the walks: {differ}")
-    print(f"CPU ms per page (median of {args.repeats} runs each, alternating):")
-    print("| | median (ms) | p95 (ms) |\n|---|---:|---:|")
-    for kind in kinds:
-        print(f"| {kind} | {statistics.median(times[kind]):.2f} | {pct(times[kind], 0.95):.2f} |")
-    ratio = [statistics.median(times[kinds[1]]) / statistics.median(times[kinds[0]]),
-             pct(times[kinds[1]], 0.95) / pct(times[kinds[0]], 0.95)]
-    print(f"| **snapshot: Python ÷ compiled** | {ratio[0]:.2f} × | {ratio[1]:.2f} × |")
+    print_compiled_against_python(times, args.repeats, "snapshot")
     return 1 if differ else 0
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -167,6 +168,10 @@ class Featurizer:
     numbers instead of `_path_ids` and `_block_numbers`, the reference, with the same result."""
 
     def __init__(self, assets: str | Path):
+        # The tokenizer's own thread pool costs more than it saves on one page's texts: over the dev pages the
+        # feature stage took 6.4 ms at p95 without it against 9.8 ms with it, the median no worse (2 cores).
+        # A setting the user made wins.
+        os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
         from tokenizers import Tokenizer
 
         assets = Path(assets)

@@ -20,7 +20,7 @@ from .features import Featurizer
 from ..gc_pause import gc_paused
 from ..limits import MAX_BLOCKS
 from .inference import OnnxModel
-from .metadata import read_metadata, read_structured, reading_minutes, stated_page_type, word_count
+from .metadata import length, read_metadata, read_structured, stated_page_type
 from ..result import PAGE_TYPES, BlockResult, Result
 from .schema import validate_snapshot
 from .snapshot import snapshot_from_html
@@ -105,6 +105,7 @@ def result_from_scores(snapshot: dict, blocks: list[Block], scores: np.ndarray, 
     # Rounded by numpy in one call, not round() per score (a sixth of everything after the model): the same
     # values (checked on 2 million float32 scores).
     rounded = np.round(scores.astype(np.float64), 4).tolist()
+    words, minutes = length(article.text)
     block_results = [BlockResult(b.index, b.node_ids, b.text, dict(zip(labels, s)), m)
                      for b, s, m in zip(blocks, rounded, main)]
     return Result(url=snapshot.get("url"), title=meta.title, byline=meta.byline, lang=meta.lang,
@@ -112,5 +113,5 @@ def result_from_scores(snapshot: dict, blocks: list[Block], scores: np.ndarray, 
                   blocks=block_results, truncated=bool(snapshot.get("truncated")) or len(blocks) >= MAX_BLOCKS,
                   date=meta.date, modified=meta.modified, site_name=meta.site_name, dir=meta.dir,
                   description=meta.description, image=meta.image, canonical_url=meta.canonical_url,
-                  page_type=meta.page_type, word_count=word_count(article.text),
-                  reading_minutes=reading_minutes(article.text))
+                  page_type=meta.page_type, word_count=words,
+                  reading_minutes=minutes)

@@ -32,7 +32,8 @@ def extensions():
         return []
     from setuptools import Extension
     return cythonize([Extension("native_host.pipeline.tree_walk", ["native_host/pipeline/tree_walk.pyx"]),
-                      Extension("native_host.pipeline.feature_core", ["native_host/pipeline/feature_core.pyx"])],
+                      Extension("native_host.pipeline.feature_core", ["native_host/pipeline/feature_core.pyx"]),
+                      Extension("native_host.pipeline.segment", ["native_host/pipeline/segment.pyx"])],
                      language_level=3, quiet=True)
 
 

@@ -14,6 +14,9 @@ SemText's search-and-combine segmentation, over the flat snapshot:
 
 Segmentation reads tags only, never the live `display`, so a live snapshot and the HTML of the same page give
 the same blocks. Each block keeps the snapshot node ids it covers, so a label maps back to DOM nodes.
+
+This module is the reference; where the compiled segmenter (segment.pyx) is built it runs instead, with the
+same blocks, unless the environment sets PITH_PURE_PYTHON=1 (docs/performance.md).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import re
 from dataclasses import dataclass, field
 
 from .. import limits
+from .compiled import load_compiled
 
 # Formatting tags: their text belongs to the enclosing block (SemText's group 2).
 INLINE = frozenset("""a abbr acronym b bdi bdo big br cite code data del dfn em font i ins kbd label mark nobr q
@@ -116,7 +120,18 @@ class _Run:
 
 
 def blocks_from_snapshot(snapshot: dict, combine: bool = True) -> list[Block]:
-    """Segment a (validated) snapshot into blocks, in document order."""
+    """Segment a (validated) snapshot into blocks, in document order: the compiled segmenter's blocks where it
+    is in use and takes the page, else the reference's."""
+    if _segmenter is not None:
+        blocks = _segmenter.segment(snapshot["nodes"], combine, limits.MAX_BLOCKS, limits.MAX_BLOCK_TEXT,
+                                    PATH_DEPTH, MEMO_DEPTH)
+        if blocks is not None:
+            return blocks
+    return python_blocks_from_snapshot(snapshot, combine)
+
+
+def python_blocks_from_snapshot(snapshot: dict, combine: bool = True) -> list[Block]:
+    """The reference segmenter, in Python; segment.pyx gives the same blocks faster."""
     nodes = snapshot["nodes"]
     paths = _Paths(nodes)
     blocks: list[Block] = []
@@ -298,3 +313,39 @@ def _combine(nodes: list[dict], blocks: list[Block]) -> list[Block]:
             out.append(b)
         last = key
     return out
+
+
+def _probe_nodes() -> list[dict]:
+    """A snapshot touching each rule above, for the compiled segmenter to pass at import."""
+    spec = [  # (parent, tag, fields)
+        (-1, "html", {}), (0, "body", {"classes": ["page", "x"]}),
+        (1, "div", {"html_id": "main"}), (2, "#text", {"text": " intro\u200b\u3000 x\x1c "}),
+        (2, "p", {}), (4, "#text", {"text": "one  "}), (4, "b", {}), (6, "i", {}), (7, "#text", {"text": "two"}),
+        (4, "br", {}), (4, "#text", {"text": " \xa0"}), (4, "br", {}), (4, "#text", {"text": "three"}),
+        (2, "#text", {"text": "outro"}), (1, "ul", {"classes": ["menu"]}),
+        (14, "li", {}), (15, "a", {"href": "/a"}), (16, "#text", {"text": "Home"}),
+        (14, "li", {}), (18, "a", {"href": "/b"}), (19, "#text", {"text": " News "}),
+        (14, "li", {"html_id": ""}), (21, "a", {"href": "/c"}), (22, "#text", {"text": "More"}),
+        (1, "form", {}), (24, "label", {}), (25, "#text", {"text": "Name"}), (24, "select", {}),
+        (27, "option", {}), (28, "#text", {"text": "One"}), (1, "div", {"hidden": True}),
+        (30, "h2", {"classes": ["t"]}), (31, "#text", {"text": "Answer"}), (1, "table", {}), (33, "td", {}),
+        (34, "pre", {}), (35, "#text", {"text": "\tcode\n x"}), (1, "blockquote", {}), (37, "span", {}),
+        (38, "#text", {"text": "\u2028"}), (37, "#text", {"text": "said"}),
+    ]
+    nodes: list[dict] = []
+    for i, (parent, tag, fields) in enumerate(spec):
+        nodes.append({"id": i, "parent": parent, "depth": nodes[parent]["depth"] + 1 if parent >= 0 else 0,
+                      "tag": tag, **fields})
+    return nodes
+
+
+def _probe_segmenter(segment) -> bool:
+    """The compiled segmenter gives the reference's blocks on the probe, combined or not."""
+    segmenter = segment.Segmenter(INLINE, EXCLUDED, _flags, Block)
+    nodes = _probe_nodes()
+    return all(segmenter.segment(nodes, combine, limits.MAX_BLOCKS, limits.MAX_BLOCK_TEXT, PATH_DEPTH, MEMO_DEPTH)
+               == python_blocks_from_snapshot({"nodes": nodes}, combine) for combine in (True, False))
+
+
+_compiled = load_compiled("segment", _probe_segmenter)
+_segmenter = _compiled.Segmenter(INLINE, EXCLUDED, _flags, Block) if _compiled is not None else None

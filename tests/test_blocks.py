@@ -1,7 +1,19 @@
 """Segmentation: formatting folds into blocks, block elements split them, menus combine, ids map back."""
 
+import pytest
+
 from native_host import snapshot_from_html
+from native_host.pipeline import blocks as blocks_module
 from native_host.pipeline.blocks import PATH_DEPTH, blocks_from_snapshot
+
+
+@pytest.fixture(autouse=True, params=["compiled", "python"])
+def segmenter(request, monkeypatch):
+    """Each rule holds for both segmenters: the compiled one where it is built, and the Python reference."""
+    if request.param == "python":
+        monkeypatch.setattr(blocks_module, "_segmenter", None)
+    elif blocks_module._segmenter is None:
+        pytest.skip("the compiled segmenter is not built here")
 
 
 def blocks(html, **kw):

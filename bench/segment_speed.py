@@ -57,6 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     for kind, snaps in snapshots(args.limit, args.live).items():
         times: dict[bool, list[float]] = {True: [], False: []}
         differ = handed = 0
+        gc.freeze()  # the snapshots held here are long-lived: a collection per page scans only what it made
         gc.disable()
         try:
             for i, snap in enumerate(snaps):
@@ -79,6 +80,7 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             blocks._segmenter = segmenter
             gc.enable()
+            gc.unfreeze()
         failed += differ
         c, p = times[True], times[False]
         print(f"| {kind} | {len(snaps)} | {differ} | {handed} | {statistics.median(c):.2f} | {pct(c, 0.95):.2f} "

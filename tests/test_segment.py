@@ -206,15 +206,28 @@ def test_input_not_modelled_goes_to_python(name):
             assert blocks_from_snapshot({"nodes": nodes}, combine) == python
 
 
+def _depths_not_from_root():
+    return [_bad(lambda n: [node.update(depth=node["depth"] + 40) for node in n]),
+            _bad(lambda n: n.append({"id": 99, "parent": -1, "depth": MEMO_DEPTH, "tag": "#text", "text": "x"}))]
+
+
 @needs_compiled
 def test_depths_not_counted_from_0_at_the_root_go_to_python():
     """Paths are chosen by the depth a node states: the compiled segmenter models only depths counted from
-    the root. (Not compared with the Python segmenter: where every depth up to the root is past MEMO_DEPTH,
-    it does not end.)"""
-    for change in (lambda n: [node.update(depth=node["depth"] + 40) for node in n],
-                   lambda n: n.append({"id": 99, "parent": -1, "depth": MEMO_DEPTH, "tag": "#text", "text": "x"})):
-        nodes = _bad(change)
+    the root, and hands the others to Python."""
+    for nodes in _depths_not_from_root():
         assert compiled_blocks(nodes, combine=True) is None and compiled_blocks(nodes, combine=False) is None
+        assert blocks_from_snapshot({"nodes": nodes}) == python_blocks_from_snapshot({"nodes": nodes})
+
+
+def test_python_segmenter_ends_when_every_depth_is_past_the_memo_depth():
+    """Validation refuses a depth that is not its parent's plus one, but the segmenter is called on
+    snapshots of any origin (training code, the Python API): one whose every depth up to the root is past
+    MEMO_DEPTH once sent it round for ever."""
+    for nodes in _depths_not_from_root():
+        blocks = python_blocks_from_snapshot({"nodes": nodes})
+        assert "text" in [b.text for b in blocks]
+        assert all(b.tag_path[0] == nodes[0]["tag"] or b.tag_path == ["#text"] for b in blocks)
 
 
 @needs_compiled

@@ -242,10 +242,12 @@ class _Paths:
     def _deep_tagset(self, i: int) -> frozenset[str]:
         nodes, known = self.nodes, self.deep_tags
         pending = []
-        while i not in known and nodes[i]["depth"] >= MEMO_DEPTH:
+        # `i >= 0`: validation checks depths, but a snapshot that skipped it whose every depth up to the root is
+        # past MEMO_DEPTH (a root stated at depth 40) must end at the root, not read nodes[-1] for ever.
+        while i >= 0 and i not in known and nodes[i]["depth"] >= MEMO_DEPTH:
             pending.append(i)
             i = nodes[i]["parent"]
-        tagset = known[i] if i in known else self.of(i)[2]
+        tagset = known[i] if i in known else (self.of(i)[2] if i >= 0 else frozenset())
         for j in reversed(pending):
             tag = nodes[j]["tag"]
             if tag not in tagset:

@@ -97,6 +97,17 @@ cdef int cmp_ssize(const void* a, const void* b) noexcept nogil:
     return (x > y) - (x < y)
 
 
+cdef int grow(void** array, Py_ssize_t* capacity, Py_ssize_t wanted, size_t item) except -1:
+    """Make room for `wanted` items of `item` bytes in a malloc'd array: its capacity doubles, or becomes
+    `wanted` when that is more. The array is left as it was when memory runs out."""
+    cdef Py_ssize_t size = max(wanted, 2 * capacity[0])
+    cdef void* grown = realloc(array[0], size * item)
+    if not grown:
+        raise MemoryError()
+    array[0], capacity[0] = grown, size
+    return 0
+
+
 cdef class _Work:
     """One call's arrays; freed however the call ends."""
     cdef Py_ssize_t n
@@ -158,45 +169,29 @@ cdef class _Work:
         free(self.recs); free(self.buf)
 
     cdef int push_id(self, Py_ssize_t i) except -1:
-        cdef Py_ssize_t* grown
         if self.nids == self.cap_ids:
-            grown = <Py_ssize_t*>realloc(self.ids, 2 * self.cap_ids * sizeof(Py_ssize_t))
-            if not grown:
-                raise MemoryError()
-            self.ids, self.cap_ids = grown, 2 * self.cap_ids
+            grow(<void**>&self.ids, &self.cap_ids, self.nids + 1, sizeof(Py_ssize_t))
         self.ids[self.nids] = i
         self.nids += 1
         return 0
 
     cdef int push_part(self, PyObject* text) except -1:
-        cdef PyObject** grown
         if self.nparts == self.cap_parts:
-            grown = <PyObject**>realloc(self.parts, 2 * self.cap_parts * sizeof(PyObject*))
-            if not grown:
-                raise MemoryError()
-            self.parts, self.cap_parts = grown, 2 * self.cap_parts
+            grow(<void**>&self.parts, &self.cap_parts, self.nparts + 1, sizeof(PyObject*))
         self.parts[self.nparts] = text
         self.nparts += 1
         return 0
 
     cdef int push_run(self, Py_ssize_t owner, bint hidden) except -1:
-        cdef Run* grown
         if self.nruns == self.cap_runs:
-            grown = <Run*>realloc(self.runs, 2 * self.cap_runs * sizeof(Run))
-            if not grown:
-                raise MemoryError()
-            self.runs, self.cap_runs = grown, 2 * self.cap_runs
+            grow(<void**>&self.runs, &self.cap_runs, self.nruns + 1, sizeof(Run))
         self.runs[self.nruns] = Run(owner, self.nids, self.nparts, 0, hidden)
         self.nruns += 1
         return 0
 
     cdef int reserve_buf(self, Py_ssize_t size) except -1:
-        cdef Py_UCS4* grown
         if size > self.cap_buf:
-            grown = <Py_UCS4*>realloc(self.buf, size * sizeof(Py_UCS4))
-            if not grown:
-                raise MemoryError()
-            self.buf, self.cap_buf = grown, size
+            grow(<void**>&self.buf, &self.cap_buf, size, sizeof(Py_UCS4))
         return 0
 
 

@@ -17,19 +17,17 @@ import gc
 import statistics
 import sys
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Iterable
 
 import numpy as np
 
 from export import corpus
-from export.data import iter_records
 from native_host.pipeline.blocks import blocks_from_snapshot
 from native_host.pipeline.features import Featurizer, PageInputs
 from native_host.pipeline.inference import default_model_dir
-from native_host.pipeline.snapshot import snapshot_from_html
 
+from .compiled import alternate, dev_snapshots, print_compiled_against_python
 from .schema_speed import cpu_ms
-from .speed import print_compiled_against_python
 
 KINDS = ("features, compiled counts", "features, Python", "tokenizer part alone (text_ids)")
 
@@ -40,42 +38,36 @@ def same_inputs(a: PageInputs, b: PageInputs) -> bool:
                    (b.text_ids, b.tag_ids, b.class_ids, b.class_level, b.numeric)))
 
 
-def snapshots(kind: str, limit: int | None, corpus_file: Path) -> Iterator[dict]:
-    """One snapshot at a time (held all at once, the live ones made every gc pass cost seconds): "html",
-    built from each dev page's HTML, or "live", recorded, for the dev pages in the corpus file."""
-    records = iter_records(split="dev", limit=limit)
-    if kind == "html":
-        yield from (snapshot_from_html(r["html"], url=r.get("url")) for r in records)
-    elif corpus_file.exists():
-        spans = corpus.index(corpus_file)
-        yield from (corpus.load_at(corpus_file, spans[r["id"]])["snapshot"] for r in records if r["id"] in spans)
-
-
 def measure(featurize: Featurizer, pages: Iterable[dict], repeats: int) -> tuple[int, int, dict[str, list[float]]]:
     """(pages, pages whose inputs differ, {kind: per-page median CPU ms})."""
     core = featurize._core
     times: dict[str, list[float]] = {k: [] for k in KINDS}
     differ = i = 0
+
+    def switch(on: bool) -> None:
+        featurize._core = core if on else None
+
     gc.disable()
     try:
         for i, snapshot in enumerate(pages, 1):
             blocks = blocks_from_snapshot(snapshot)
             runs: dict[str, list[float]] = {k: [] for k in KINDS}
-            for rep in range(repeats):
-                first_compiled = (i + rep) % 2 == 0
-                for use_compiled in (first_compiled, not first_compiled):
-                    featurize._core = core if use_compiled else None
-                    runs[KINDS[0] if use_compiled else KINDS[1]].append(cpu_ms(lambda: featurize(snapshot, blocks)))
-                runs[KINDS[2]].append(cpu_ms(lambda: featurize.text_ids(blocks)))
-            featurize._core = None
+
+            def run(use_compiled: bool) -> None:
+                runs[KINDS[0] if use_compiled else KINDS[1]].append(cpu_ms(lambda: featurize(snapshot, blocks)))
+                if use_compiled:
+                    runs[KINDS[2]].append(cpu_ms(lambda: featurize.text_ids(blocks)))
+
+            alternate(i, repeats, switch, run)
+            switch(False)
             python = featurize(snapshot, blocks)
-            featurize._core = core
+            switch(True)
             differ += not same_inputs(featurize(snapshot, blocks), python)
             for kind in KINDS:
                 times[kind].append(statistics.median(runs[kind]))
             gc.collect()
     finally:
-        featurize._core = core
+        switch(True)
         gc.enable()
     return i, differ, times
 
@@ -93,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     bad = 0
     for kind in ("html", "live"):
-        count, differ, times = measure(featurize, snapshots(kind, args.limit, args.snapshots), args.repeats)
+        count, differ, times = measure(featurize, dev_snapshots(kind, args.limit, args.snapshots), args.repeats)
         if not count:
             print(f"\n{kind} snapshots: none ({args.snapshots} not found)")
             continue

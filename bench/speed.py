@@ -42,19 +42,6 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered) + 0.5) - 1))]
 
 
-def print_compiled_against_python(times: dict[str, list[float]], repeats: int, what: str) -> None:
-    """The table of a compiled-against-Python bench (bench.walk_speed, bench.feature_speed): per-page CPU ms,
-    median and p95, for each kind of run in `times` (the compiled one first, then the Python one), and the
-    ratio Python ÷ compiled for `what`."""
-    print(f"CPU ms per page (median of {repeats} runs each, alternating):")
-    print("| | median (ms) | p95 (ms) |\n|---|---:|---:|")
-    for kind, values in times.items():
-        print(f"| {kind} | {statistics.median(values):.2f} | {pct(values, 0.95):.2f} |")
-    compiled, python = list(times.values())[:2]
-    ratio = statistics.median(python) / statistics.median(compiled), pct(python, 0.95) / pct(compiled, 0.95)
-    print(f"| **{what}: Python ÷ compiled** | {ratio[0]:.2f} × | {ratio[1]:.2f} × |")
-
-
 def load_pages(limit: int | None) -> list[dict]:
     from export.data import iter_records
 

@@ -21,8 +21,8 @@ from selectolax.lexbor import LexborHTMLParser
 from export.data import iter_records
 from native_host.pipeline import snapshot
 
+from .compiled import alternate, print_compiled_against_python
 from .schema_speed import cpu_ms
-from .speed import print_compiled_against_python
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -39,6 +39,10 @@ def main(argv: list[str] | None = None) -> int:
              "lexbor parse alone")
     times: dict[str, list[float]] = {k: [] for k in kinds}
     differ = 0
+
+    def switch(on: bool) -> None:
+        snapshot._compiled = compiled if on else None
+
     gc.disable()
     try:
         for i, (html, url) in enumerate(pages):
@@ -47,27 +51,26 @@ def main(argv: list[str] | None = None) -> int:
             tree = LexborHTMLParser(text)
             _, base = snapshot._head_fields(tree, url)
             root = tree.root
-            for rep in range(args.repeats):
-                first_compiled = (i + rep) % 2 == 0
-                for use_compiled in (first_compiled, not first_compiled):
-                    snapshot._compiled = compiled if use_compiled else None
-                    runs[kinds[0] if use_compiled else kinds[1]].append(
-                        cpu_ms(lambda: snapshot.snapshot_from_html(html, url=url)))
-                    if use_compiled:
-                        runs[kinds[2]].append(cpu_ms(lambda: compiled.walk(root.mem_id, base, snapshot)))
-                    else:
-                        runs[kinds[3]].append(cpu_ms(lambda: snapshot._walk(root, base)))
-                snapshot._compiled = compiled
-                runs[kinds[4]].append(cpu_ms(lambda: LexborHTMLParser(text)))
-            snapshot._compiled = None
+
+            def run(use_compiled: bool) -> None:
+                runs[kinds[0] if use_compiled else kinds[1]].append(
+                    cpu_ms(lambda: snapshot.snapshot_from_html(html, url=url)))
+                if use_compiled:
+                    runs[kinds[2]].append(cpu_ms(lambda: compiled.walk(root.mem_id, base, snapshot)))
+                    runs[kinds[4]].append(cpu_ms(lambda: LexborHTMLParser(text)))
+                else:
+                    runs[kinds[3]].append(cpu_ms(lambda: snapshot._walk(root, base)))
+
+            alternate(i, args.repeats, switch, run)
+            switch(False)
             python = snapshot.snapshot_from_html(html, url=url)
-            snapshot._compiled = compiled
+            switch(True)
             differ += snapshot.snapshot_from_html(html, url=url) != python
             for kind in kinds:
                 times[kind].append(statistics.median(runs[kind]))
             gc.collect()
     finally:
-        snapshot._compiled = compiled
+        switch(True)
         gc.enable()
     print(f"{len(pages)} dev pages; snapshots that differ between the walks: {differ}")
     print_compiled_against_python(times, args.repeats, "snapshot")

@@ -8,6 +8,10 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
 
+# The pipeline's compiled modules, each beside the Python module it speeds up (its reference).
+COMPILED = ("tree_walk", "feature_core", "segment")
+
+
 class OptionalBuildExt(build_ext):
     """A build that fails (no compiler) leaves the pure-Python package, and says so."""
 
@@ -31,10 +35,8 @@ def extensions():
         print("pith: Cython not found; the Python code will be used")
         return []
     from setuptools import Extension
-    return cythonize([Extension("native_host.pipeline.tree_walk", ["native_host/pipeline/tree_walk.pyx"]),
-                      Extension("native_host.pipeline.feature_core", ["native_host/pipeline/feature_core.pyx"]),
-                      Extension("native_host.pipeline.segment", ["native_host/pipeline/segment.pyx"])],
-                     language_level=3, quiet=True)
+    return cythonize([Extension(f"native_host.pipeline.{name}", [f"native_host/pipeline/{name}.pyx"])
+                      for name in COMPILED], language_level=3, quiet=True)
 
 
 setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})

@@ -367,6 +367,9 @@ RAW = ("chars", "words", "link_chars", "depth", "punct", "letters", "digits", "u
          for v in ("log_chars", "link_density", "log_blocks", "text_share")))
 
 
+_ANCESTOR_PREFIXES = tuple(f"a{level}_" for level in range(1, ANCESTOR_LEVELS + 1))
+
+
 def _block_numbers(snapshot: dict, blocks: list[Block], common: frozenset[str]) -> np.ndarray:
     """float64 [len(RAW), N]: the counts and values behind NUMERIC, per block."""
     n = len(blocks)
@@ -417,46 +420,43 @@ def _numeric(raw: np.ndarray, snapshot: dict) -> np.ndarray:
     if not n:
         return np.zeros((0, len(NUMERIC)), dtype=np.float32)
     vw, vh = _viewport(snapshot)
-    (chars, nwords, link, depth, punct, letters, digits, uppers, sentences, word_len, *rest) = raw
-    flags, (log_merged, siblings, place, title, has_live, visible, box_x, box_y, box_w, box_h, font_size,
-            font_weight, inline, common) = rest[:7], rest[7:21]
-    ancestors = rest[21:]
+    r = dict(zip(RAW, raw))  # each row by its name in RAW: the order lives there alone
     # log1p runs on arrays of their own, as when the model was trained: numpy's vectorised loops may take
     # another path on a view into `raw`.
-    chars = chars.copy()
+    chars, nwords, siblings = r["chars"].copy(), r["words"], r["siblings"]
     has = chars > 0
     safe = np.where(has, chars, 1.0)
     total = max(1.0, chars.sum())
     columns = [
         np.log1p(chars),
         np.log1p(nwords.copy()),
-        np.where(has, np.minimum(1.0, link / safe), 0.0),
-        depth,
+        np.where(has, np.minimum(1.0, r["link_chars"] / safe), 0.0),
+        r["depth"],
         np.arange(n) / max(1, n - 1),
-        np.where(has, punct / safe, 0.0),
-        np.where(has, digits / safe, 0.0),
-        uppers / np.maximum(letters, 1.0),
-        sentences,
-        np.where(nwords > 0, np.minimum(12.0, word_len / np.maximum(nwords, 1.0)), 0.0),
-        *flags,
-        log_merged,
+        np.where(has, r["punct"] / safe, 0.0),
+        np.where(has, r["digits"] / safe, 0.0),
+        r["uppers"] / np.maximum(r["letters"], 1.0),
+        r["sentence_ends"],
+        np.where(nwords > 0, np.minimum(12.0, r["word_chars"] / np.maximum(nwords, 1.0)), 0.0),
+        *(r[flag] for flag in ("hidden", "heading", "list", "table", "paragraph", "pre", "blockquote")),
+        r["log_merged"],
         np.log1p(siblings.copy()),
-        place / np.maximum(1.0, siblings - 1),
+        r["place"] / np.maximum(1.0, siblings - 1),
         np.full(n, math.log1p(n)),
-        title,
-        has_live,
-        visible,
-        box_x / vw,
-        np.minimum(box_y / vh, 50.0),
-        box_w / vw,
-        np.minimum(box_h / vh, 10.0),
-        font_size,
-        font_weight,
-        inline,
-        common,
+        r["title_overlap"],
+        r["has_live"],
+        r["visible"],
+        r["box_x"] / vw,
+        np.minimum(r["box_y"] / vh, 50.0),
+        r["box_w"] / vw,
+        np.minimum(r["box_h"] / vh, 10.0),
+        r["font_size"],
+        r["font_weight"],
+        r["display_inline"],
+        r["common_words"],
         chars / total,
         (np.cumsum(chars) - chars) / total,
-        *ancestors,
+        *(r[name] for name in RAW if name.startswith(_ANCESTOR_PREFIXES)),
     ]
     return np.array(columns, dtype=np.float64).T.astype(np.float32) / _SCALES
 
@@ -495,8 +495,6 @@ PROBE_TEXTS = ("", " ", "\n", "Hello, World! It's 10:30. OK? (yes) - fine; done:
                "\u0130stanbul \u0131\u0307 \u1e9e \u2126 \u212a", "\u00a0\u2007\u202f\u200b. . .\u00a0")
 PROBE_CLASSES = ("navMenu__itemActive2", "HTMLParser x² ÉTÉ étéAb", "main_Content-٣ ABc aBC", "\u0130\u0131 ǅa ٣b Ⅻ ½x",
                  "\U0001d400a \u3042b 漢 a1b22c333", "")
-
-
 PROBE_TITLE = "İstanbul: Hello WORLD — 漢字 ٣ x² the title"
 
 

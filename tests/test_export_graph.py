@@ -1,0 +1,98 @@
+"""export/graph.py: the padding-mask multiply is dropped only where it changes no value, and then the graph's
+outputs are the same bit for bit."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+onnx = pytest.importorskip("onnx")
+ort = pytest.importorskip("onnxruntime")
+from onnx import TensorProto, helper, numpy_helper  # noqa: E402
+
+from export.graph import drop_exact_padding_masks  # noqa: E402
+from native_host.pipeline.inference import MODEL_FILE, default_model_dir  # noqa: E402
+
+VOCAB, DIM, TOKENS = 50, 8, 6
+
+
+def bag_model(row0_zero: bool = True, add_before_mask: bool = False):
+    """ids [1, blocks, TOKENS] -> the mean of their int8 embedding rows, as the exporter writes a bag."""
+    rng = np.random.default_rng(7)
+    zero_point = np.uint8(128)
+    table = rng.integers(0, 256, (VOCAB, DIM), dtype=np.uint8)
+    if row0_zero:
+        table[0] = zero_point
+    nodes = [
+        helper.make_node("Gather", ["table_q", "ids"], ["rows_q"]),
+        helper.make_node("DequantizeLinear", ["rows_q", "scale", "zero"], ["rows"]),
+        helper.make_node("Constant", [], ["pad"], value=numpy_helper.from_array(np.array(0, np.int64))),
+        helper.make_node("Constant", [], ["last"], value=numpy_helper.from_array(np.array([-1], np.int64))),
+        helper.make_node("Equal", ["ids", "pad"], ["is_pad"]),
+        helper.make_node("Not", ["is_pad"], ["kept"]),
+        helper.make_node("Unsqueeze", ["kept", "last"], ["kept3"]),
+        helper.make_node("Cast", ["kept3"], ["mask"], to=TensorProto.FLOAT),
+    ]
+    rows = "rows"
+    if add_before_mask:
+        nodes.append(helper.make_node("Add", ["rows", "position"], ["placed"]))
+        rows = "placed"
+    nodes += [
+        helper.make_node("Mul", [rows, "mask"], ["masked"]),
+        helper.make_node("ReduceSum", ["masked", "axis"], ["summed"], keepdims=0),
+        helper.make_node("ReduceSum", ["mask", "axis"], ["count"], keepdims=0),
+        helper.make_node("Clip", ["count", "one"], ["count1"]),
+        helper.make_node("Div", ["summed", "count1"], ["mean"]),
+    ]
+    inits = [numpy_helper.from_array(table, "table_q"),
+             numpy_helper.from_array(np.array(0.037, np.float32), "scale"),
+             numpy_helper.from_array(np.array(zero_point), "zero"),
+             numpy_helper.from_array(np.array([2], np.int64), "axis"),
+             numpy_helper.from_array(np.array(1.0, np.float32), "one"),
+             numpy_helper.from_array(rng.normal(size=(TOKENS, DIM)).astype(np.float32), "position")]
+    graph = helper.make_graph(nodes, "bag", [helper.make_tensor_value_info("ids", TensorProto.INT64, [1, "n", TOKENS])],
+                              [helper.make_tensor_value_info("mean", TensorProto.FLOAT, [1, "n", DIM])], inits)
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def run(model, ids):
+    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    return session.run(None, {"ids": ids})[0]
+
+
+def some_ids(seed: int = 3) -> np.ndarray:
+    """Blocks with every count of padding, a block of padding alone among them."""
+    rng = np.random.default_rng(seed)
+    ids = rng.integers(1, VOCAB, (1, 40, TOKENS), dtype=np.int64)
+    for block in range(40):
+        ids[0, block, TOKENS - block % (TOKENS + 1):] = 0
+    return ids
+
+
+def test_a_mask_that_changes_nothing_is_dropped_and_outputs_stay_bit_for_bit():
+    model = bag_model()
+    ids = some_ids()
+    before = run(model, ids)
+    assert drop_exact_padding_masks(model) == 1
+    assert [n.op_type for n in model.graph.node].count("Mul") == 0
+    onnx.checker.check_model(model)
+    after = run(model, ids)
+    assert before.tobytes() == after.tobytes()
+    assert np.all(before[0, 6] == 0)  # the all-padding block: +0, as before
+    assert drop_exact_padding_masks(model) == 0  # once is all
+
+
+@pytest.mark.parametrize("kwargs", [{"row0_zero": False}, {"add_before_mask": True}],
+                         ids=["padding row not zero", "something added before the mask"])
+def test_a_mask_that_matters_is_kept(kwargs):
+    model = bag_model(**kwargs)
+    ids = some_ids()
+    before = run(model, ids)
+    assert drop_exact_padding_masks(model) == 0
+    assert before.tobytes() == run(model, ids).tobytes()
+
+
+def test_the_shipped_model_has_had_the_pass():
+    """export/onnx_export.py applies it to every model it writes; the shipped one has nothing left to drop."""
+    model = onnx.load(str(default_model_dir() / MODEL_FILE))
+    assert drop_exact_padding_masks(model) == 0

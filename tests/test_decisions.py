@@ -95,3 +95,32 @@ def test_text_inside_navigation_or_a_footer_is_not_content_unless_it_is_all_ther
     assert [b.text.endswith(("menu", "footer")) for b in blocks] == [not m for m in main]
     only = page_blocks(f"<nav><h1>Field notes</h1></nav><footer><p>{para}</p><p>{para}</p></footer>")
     assert all(main_blocks(*only, np.ones((len(only[1]), 1), dtype=np.float32), 0.3, "article"))
+
+
+def test_units_skip_only_blocks_no_unit_holds():
+    """`_units` passes over a block whose tag path holds no unit tag without climbing its ancestors: the same
+    units as climbing from every block, on every repository page and on pages nested past the tag path's
+    reach, with a table at each side of that edge."""
+    from pathlib import Path
+
+    from native_host.pipeline.blocks import PATH_DEPTH
+    from native_host.pipeline.decisions import UNIT_TAGS, _is_content_unit, _unit_of
+
+    def climbing(snapshot, blocks):
+        groups: dict[int, list[int]] = {}
+        for b in blocks:
+            unit = _unit_of(snapshot["nodes"], b.owner)
+            if unit is not None:
+                groups.setdefault(unit, []).append(b.index)
+        return [ids for ids in groups.values() if _is_content_unit(snapshot["nodes"], blocks, ids)]
+
+    pages = [p.read_text("utf-8", "replace") for p in sorted(Path(__file__).parent.glob("pages/**/*.html"))]
+    for depth in (PATH_DEPTH - 4, PATH_DEPTH - 3, PATH_DEPTH - 2, PATH_DEPTH + 2):
+        nest = "<div>" * depth
+        pages.append(f"<table><tr><td>{nest}<p>deep cell</p>{'</div>' * depth}</td><td>near</td></tr></table>")
+    checked = 0
+    for html in pages:
+        snapshot, blocks = page_blocks(html)
+        assert units(snapshot, blocks) == climbing(snapshot, blocks)
+        checked += any(not UNIT_TAGS.isdisjoint(b.tag_path) for b in blocks)
+    assert checked >= 5

@@ -58,6 +58,9 @@ _MONTH_DAY_YEAR = re.compile(r"(?<!\w)" + _MONTH + r"\s*(\d{1,2})(?:st|nd|rd|th)
 _CLOCK = re.compile(r"(?<!\d)(\d{1,2}):(\d{2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?", re.I)
 _RFC_ZONE = re.compile(r"(?<!\w)(GMT|UTC|UT|Z|[+-]\d{4})\s*$", re.I)
 _US_LANGS = ("en-us", "en_us")
+# Every pattern above holds a year of four digits: text without four digits in a row holds no date (most of
+# the short blocks a page offers as datelines).
+_YEAR_DIGITS = re.compile(r"\d{4}")
 
 
 def _month(name: str) -> int:
@@ -110,7 +113,7 @@ def parse_iso(text: str) -> str | None:
 def parse_date(text: str | None, lang: str | None = None) -> str | None:
     """The first date written in `text` as ISO 8601, or None. `lang` settles 03/04/2024: April 3rd unless the
     page is en-US; a day over 12 settles it whatever the language."""
-    if not text or not isinstance(text, str):
+    if not text or not isinstance(text, str) or not _YEAR_DIGITS.search(text):
         return None
     text = " ".join(text.split())[:256]
     found = parse_iso(text)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .blocks import HEADINGS as ANY_HEADING, Block
+from .blocks import HEADINGS as ANY_HEADING, PATH_DEPTH, Block
 
 # Tags whose subtree is one unit, and the tags that may sit between a unit and a unit nested in it (a list
 # in a list item, a table in a cell): the nested one belongs to the outer unit.
@@ -66,6 +66,10 @@ def _units(snapshot: dict, blocks: Sequence[Block]) -> list[tuple[str, list[int]
     nodes = snapshot["nodes"]
     groups: dict[int, list[int]] = {}
     for b in blocks:
+        # A block's tag path holds the very tags _unit_of climbs through (the owner's nearest PATH_DEPTH): most
+        # blocks sit in no unit, and are passed over without the climb.
+        if UNIT_TAGS.isdisjoint(b.tag_path):
+            continue
         unit = _unit_of(nodes, b.owner)
         if unit is not None:
             groups.setdefault(unit, []).append(b.index)
@@ -77,7 +81,7 @@ def _unit_of(nodes: list[dict], owner: int) -> int | None:
     unit = None
     i = owner
     steps = 0
-    while i >= 0 and steps < 64:
+    while i >= 0 and steps < PATH_DEPTH:
         tag = nodes[i]["tag"]
         if tag in UNIT_TAGS:
             unit = i

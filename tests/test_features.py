@@ -38,3 +38,28 @@ def test_ascii_texts_take_the_shortcut_and_others_the_tokenizers_own_normalizer(
 @given(st.lists(st.text(alphabet=string.printable + "<>ΣσςİıßﬁＡé①", max_size=80), min_size=1, max_size=12))
 def test_any_texts_give_the_ids_the_tokenizer_gives(texts):
     assert (_ids(texts) == _reference_ids(texts)).all()
+
+
+def test_texts_of_earlier_pages_are_not_tokenized_again_and_the_memory_is_bounded(monkeypatch):
+    import native_host.pipeline.features as features
+
+    featurize = Featurizer(default_model_dir())
+    asked: list[str] = []
+    for name in ("_ascii", "_encode"):
+        encode = getattr(featurize, name)
+        monkeypatch.setattr(featurize, name, lambda texts, encode=encode: asked.extend(texts) or encode(texts))
+    menu = ["Home", "About us", "Contact", "Reply", "Ελληνικά"]
+    first = featurize.text_ids([SimpleNamespace(text=t) for t in menu + ["An article's first paragraph."]])
+    assert len(asked) == 6
+    asked.clear()
+    page = menu + ["Another article, another paragraph."]
+    again = featurize.text_ids([SimpleNamespace(text=t) for t in page])
+    assert asked == ["another article, another paragraph."]  # lower-cased for the ASCII tokenizer
+    assert (again[:5] == first[:5]).all() and (again == _reference_ids(page)).all()
+    monkeypatch.setattr(features, "TOKEN_CACHE_TEXTS", 8)
+    fresh = [f"text number {k}" for k in range(5)]
+    featurize.text_ids([SimpleNamespace(text=t) for t in fresh])
+    assert len(featurize._known) <= 8 and "text number 4" in featurize._known and "Home" not in featurize._known
+    asked.clear()
+    assert (featurize.text_ids([SimpleNamespace(text=t) for t in page]) == _reference_ids(page)).all()
+    assert len(asked) == 6

@@ -38,6 +38,8 @@ TAG_PATH = 8           # nearest tags kept, owner first
 CLASS_LEVELS = 4       # nearest ancestors whose class/id words are kept
 CLASS_TOKENS = 24      # class words kept per block
 ANCESTOR_LEVELS = 3    # ancestors above a block's owner whose text and links are summed
+TOKEN_CACHE_TEXTS = 20_000  # block texts whose token ids are kept across pages (~10 MB at most): a site repeats
+                            # its menus, footers and "Reply" on every page
 
 # The featurizer's files, beside the model in its assets folder.
 TOKENIZER_FILE = "tokenizer.json"
@@ -198,22 +200,37 @@ class Featurizer:
         self.class_ids = {w: i for i, w in enumerate(vocab)}  # 0 pad, 1 unk
         self.common = frozenset(json.loads((assets / COMMON_WORDS_FILE).read_text("utf-8")))
         self._core = None if _compiled is None else _compiled.FeatureCore(self.class_ids, self.common, **_CORE_RULES)
+        # Token ids of the block texts of earlier pages, emptied when full (a bound on memory, not an LRU: a
+        # page's texts are looked up once each, and a site's repeated ones come back at once).
+        self._known: dict[str, list[int]] = {}
 
     def text_ids(self, blocks: list[Block]) -> np.ndarray:
         """int64 [N, TEXT_TOKENS]: the first token ids of each block's text, zero-padded."""
         texts = [b.text[:TEXT_CHARS] for b in blocks]
-        unique = list(dict.fromkeys(texts))  # a page repeats a fifth of its block texts (menus, "Reply", dates)
+        known = self._known
         ids: dict[str, list[int]] = {}
+        unique = []  # a page repeats a fifth of its block texts (menus, "Reply", dates)
+        for t in dict.fromkeys(texts):
+            row = known.get(t)
+            if row is None:
+                unique.append(t)
+            else:
+                ids[t] = row
+        new = len(unique)
         if self._ascii is not None:
             # "<pad>", the one added token, is matched before normalizing: a text holding it in any case
             # takes the full path.
             lowered = {t: low for t in unique if t.isascii() and PAD not in (low := t.lower())}
             if lowered:
                 encoded = self._ascii(list(lowered.values()))
-                ids = {t: enc.ids[:TEXT_TOKENS] for t, enc in zip(lowered, encoded)}
+                ids.update((t, enc.ids[:TEXT_TOKENS]) for t, enc in zip(lowered, encoded))
                 unique = [t for t in unique if t not in ids]
         if unique:
             ids.update((t, enc.ids[:TEXT_TOKENS]) for t, enc in zip(unique, self._encode(unique)))
+        if new:
+            if len(known) + new > TOKEN_CACHE_TEXTS:
+                known.clear()
+            known.update(ids)  # the texts found there too: no harm, and no second pass to tell them apart
         return _padded([ids[t] for t in texts], TEXT_TOKENS)
 
     def __call__(self, snapshot: dict, blocks: list[Block]) -> PageInputs:

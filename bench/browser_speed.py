@@ -19,6 +19,10 @@ attribute is set; for the reader, the frame after the reader tab shows the artic
 every page (Playwright's init script), so the extension carries nothing for the end-to-end figure. Clocks are
 `performance.timeOrigin + performance.now()` in every process.
 
+Before each run every text of the page is made new (a run tag in front of it) and the page laid out again, so
+that no run is helped by the host having read the same texts before (it keeps the token ids of the texts it
+has seen: a site's menus come back on every page, but a benchmark's page would come back whole).
+
 Per page and action: the first run on a freshly loaded page (content scripts compiled for the first time;
 the host already started by a warm-up page) and the median of `repeats` warm runs after it. Before the
 pages, the first action of the browser session (starting the host and loading its model) is reported alone.
@@ -31,6 +35,7 @@ figure and the host's own time only. With several `--extension`s, each gets its 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import statistics
 import sys
@@ -77,6 +82,17 @@ RUN = """async ([tabId, action]) => {
   if (!reply.ok) throw new Error(JSON.stringify(reply.error));
   return {clicked, replied, reply: {marks: reply.marks || null, timings: reply.timings, highlighted: reply.highlighted,
                                     reader_tab: reply.reader_tab, node_ids: reply.node_ids.length}};
+}"""
+
+# Before each run: every text of the page made new (a run tag in front), laid out and painted, so that the host
+# meets the page as it would a page it has never read (it keeps the token ids of texts it has seen).
+RENEW_TEXTS = r"""async (run) => {
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    if (n.data.trim()) n.data = `r${run} ${n.data.replace(/^r\d+ /, '')}`;
+  }
+  void document.body.offsetHeight;
+  await new Promise((done) => requestAnimationFrame(() => setTimeout(done)));
 }"""
 
 READER_MARKS = """() => ({origin: performance.timeOrigin, ready: window.__benchReadyAt, painted: window.__benchPaintedAt,
@@ -142,10 +158,14 @@ def wait(tab, expression: str, timeout: float = 30.0):
         time.sleep(0.01)
 
 
+_RUNS = itertools.count()
+
+
 def one_run(browser, page, tab_id: int, action: str) -> dict:
     """One action from the control page to the result painted; the highlight is turned off again after."""
     page.handle.bring_to_front()
     page.handle.evaluate("() => { delete window.__benchMarkedAt; delete window.__benchPaintedAt; }")
+    page.handle.evaluate(RENEW_TEXTS, next(_RUNS))
     run = browser.call(RUN, [tab_id, action])
     reader = None
     if action == "highlight":

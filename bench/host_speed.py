@@ -13,6 +13,8 @@ Reported, as medians:
 * round trip: from the first byte sent to the whole reply received and joined, as the browser would see it
   (the request is encoded before the clock starts: the browser's encoding is the content script's cost,
   bench.content_script);
+* every request's texts are new (a run tag in front of each), as a page the host has never read: it keeps
+  the token ids of the texts it has seen;
 * frames: how many frames the reply took (over 1 MiB it is chunked);
 * cold start: process start -> `hello` answered (the model loads on `hello`), and -> first extract answered;
 * the host's peak RSS after all the requests (Linux: VmHWM), and the model files' sizes.
@@ -23,6 +25,7 @@ but the model.
 from __future__ import annotations
 
 import argparse
+import itertools
 import statistics
 import sys
 import time
@@ -65,15 +68,28 @@ class Row:
     stages: dict[str, list[float]]
 
 
+_RUNS = itertools.count()
+
+
+def renewed(snapshot: dict) -> dict:
+    """The snapshot with a new run tag in front of every text: the host keeps the token ids of texts it has
+    read, and each request is to meet the page as new, as a page never read before would be."""
+    tag = f"r{next(_RUNS)} "
+    nodes = [{**n, "text": tag + n["text"]} if (n.get("text") or "").strip() else n for n in snapshot["nodes"]]
+    return {**snapshot, "nodes": nodes}
+
+
 def warm(host: HostProcess, snapshot: dict, carried: str, want: list[str], repeats: int
          ) -> tuple[list[float], list[float], list[float], int, dict[str, list[float]]]:
     """Engine, host and round-trip ms of `repeats` requests after a first one, the last reply's frame count,
-    and each engine stage's ms. The snapshot goes as `carried` names: the object, or its JSON text."""
-    payload = encode_message(snapshot).decode("utf-8") if carried == "snapshot_json" else snapshot
+    and each engine stage's ms. The snapshot goes as `carried` names: the object, or its JSON text; each
+    request's texts are new (`renewed`)."""
     engine_ms, host_ms, round_trip_ms = [], [], []
     stages: dict[str, list[float]] = {}
     frames = 0
     for i in range(repeats + 1):
+        page = renewed(snapshot)
+        payload = encode_message(page).decode("utf-8") if carried == "snapshot_json" else page
         data = frame(encode_message({"v": 1, "id": i, "type": "extract", carried: payload, "want": want}))
         t0 = time.perf_counter()
         before = len(host.frame_sizes)

@@ -1,4 +1,4 @@
-"""Every figure of docs/performance.md, in one command: the three speed benchmarks in turn, with the machine's
+"""Every figure of docs/performance.md, in one command: the speed benchmarks in turn, with the machine's
 load before and after each (timings on a shared machine mean little without it).
 
     python -m bench.performance [--quick]
@@ -6,8 +6,9 @@ load before and after each (timings on a shared machine mean little without it).
 Runs `bench.speed` (dev pages beside trafilatura, readability-lxml and resiliparse; `pith extract`
 throughput), `bench.host_speed` (host round trip at 1k/5k/20k nodes, cold start, peak RSS, model size) and
 `bench.content_script` (the content script's serialisation in headless Chromium), `bench.stage_floor` (Pith's
-time split into the compiled code it calls and its own Python) and `bench.corpus_speed` (the WARC path, local
-engine). `--quick` runs each on a small sample, to check the commands work.
+time split into the compiled code it calls and its own Python), `bench.corpus_speed` (the WARC path, local
+engine), `bench.browser_speed` (click to painted result in headless Chromium) and `bench.tab_cost` (what a
+new tab costs Chromium). `--quick` runs each on a small sample, to check the commands work.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ RUNS = {
     "bench.content_script": ([], ["--sizes", "1000", "5000", "--repeats", "3"]),
     "bench.stage_floor": ([], ["--limit", "3"]),
     "bench.corpus_speed": (["--pages", "1500", "--skip", "ray-2"], ["--pages", "60", "--skip", "ray-2"]),
+    "bench.browser_speed": (["--repeats", "5", "--rounds", "2"], ["--pages", "article-1500", "--repeats", "1"]),
+    "bench.tab_cost": ([], ["--repeats", "2"]),
 }
 
 

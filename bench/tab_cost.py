@@ -1,33 +1,49 @@
-"""What opening a tab costs Chromium, whatever the page in it: the CPU the reader view's tab takes from the
-host on a machine of few cores.
+"""What opening the reader costs Chromium, whatever the page in it: the CPU the reader view's tab takes from
+the host on a machine of few cores, and what the same page would cost laid over the page instead.
 
     python -m bench.tab_cost [--repeats 9] [--window 0.5]
 
-Headless Chromium with the extension; from an extension page, `tabs.create({active: false})` (as the reader
-action opens its tab) for the reader page and for the extension's smallest page (offscreen/blob.html, an
-empty document and a short script), and, for comparison, nothing at all. For each: the CPU time all of
-Chromium's processes spend in the `window` seconds after the call (Linux /proc, clock ticks of 10 ms: each
-figure is a median of `repeats`), and the call's own time. The tab is closed after each window.
+Headless Chromium with the extension, the 1,500-element article of bench.browser_speed open. Opened, in turn:
+* the reader page in a tab, by `tabs.create({active: false})` from an extension page, as the reader action
+  opens it;
+* the extension's smallest page (offscreen/blob.html, an empty document and a short script) the same way;
+* the reader page in a frame laid over the article (position: fixed, the whole viewport), the way an in-page
+  reader could show it; the shipped extension exposes no page to frames, so this runs on a copy of it whose
+  manifest makes the reader's files web-accessible (`web_accessible_resources`);
+* nothing, for the idle baseline.
+For each: the CPU time all of Chromium's processes spend in the `window` seconds after the call (Linux
+/proc, clock ticks of 10 ms: each figure is a median of `repeats`, the cases alternating). What was opened is
+closed after each window.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import shutil
 import statistics
 import tempfile
 import time
 from pathlib import Path
 
-from export.browsers import CHROMIUM, extension_browser
+from bench.browser_speed import blog_with_elements
+from export.browsers import CHROMIUM, CHROMIUM_ORIGIN, EXTENSION, extension_browser
 
-OPEN = """async (url) => {
-  const t0 = performance.now();
-  const tab = url ? await api.tabs.create({url: api.runtime.getURL(url), active: false}) : null;
-  return {id: tab && tab.id, ms: performance.now() - t0};
+READER = "reader/reader.html#article:none"
+OPEN_TAB = """async (url) => {
+  const tab = await api.tabs.create({url: api.runtime.getURL(url), active: false});
+  return tab.id;
 }"""
-PAGES = {"reader page": "reader/reader.html#article:none", "smallest extension page": "offscreen/blob.html",
-         "no tab (idle)": ""}
+OPEN_FRAME = """(url) => {
+  const frame = document.createElement('iframe');
+  frame.src = url;
+  frame.style.cssText = 'position:fixed;inset:0;width:100vw;height:100vh;border:0;z-index:2147483647';
+  document.documentElement.appendChild(frame);
+  window.__benchFrame = frame;
+}"""
+CASES = ("the reader page, in a tab", "the smallest extension page, in a tab", "the reader page, in a frame over the page",
+         "nothing (idle)")
 
 
 def chromium_cpu_ms() -> float:
@@ -46,39 +62,53 @@ def chromium_cpu_ms() -> float:
     return ticks * 1000 / os.sysconf("SC_CLK_TCK")
 
 
+def framable_copy(into: Path) -> Path:
+    """The extension, its reader's files made web-accessible, so that a page may frame the reader."""
+    shutil.copytree(EXTENSION, into)
+    manifest = json.loads((into / "manifest.json").read_text("utf-8"))
+    manifest["web_accessible_resources"] = [{"resources": ["reader/*", "limits.js", "background/*"],
+                                             "matches": ["<all_urls>"]}]
+    (into / "manifest.json").write_text(json.dumps(manifest, indent=2), "utf-8")
+    return into
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.tab_cost", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--repeats", type=int, default=9)
     ap.add_argument("--window", type=float, default=0.5, help="seconds of CPU counted after each call")
     args = ap.parse_args(argv)
-    cpu: dict[str, list[float]] = {name: [] for name in PAGES}
-    call: dict[str, list[float]] = {name: [] for name in PAGES}
+    cpu: dict[str, list[float]] = {case: [] for case in CASES}
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         pages = root / "pages"
         pages.mkdir()
-        (pages / "page.html").write_text("<!doctype html><title>a page</title><p>A page to open tabs beside.</p>")
-        with extension_browser("chromium", root, pages=pages) as browser:
-            browser.open("page.html")
+        html, elements = blog_with_elements(1500)
+        (pages / "article.html").write_text(html, "utf-8")
+        with extension_browser("chromium", root, pages=pages, extension=framable_copy(root / "extension")) as browser:
+            page = browser.open("article.html")
             for _ in range(args.repeats):
-                for name, url in PAGES.items():  # alternating, so that the machine's drift falls on all alike
+                for case in CASES:
                     time.sleep(args.window)
                     before = chromium_cpu_ms()
-                    opened = browser.call(OPEN, url)
+                    tab = None
+                    if case.endswith("in a tab"):
+                        tab = browser.call(OPEN_TAB, READER if case.startswith("the reader") else "offscreen/blob.html")
+                    elif case.endswith("over the page"):
+                        page.evaluate(OPEN_FRAME, f"{CHROMIUM_ORIGIN}/{READER}")
                     time.sleep(args.window)
-                    cpu[name].append(chromium_cpu_ms() - before)
-                    call[name].append(opened["ms"])
-                    if opened["id"] is not None:
-                        browser.call("async (id) => api.tabs.remove(id)", opened["id"])
+                    cpu[case].append(chromium_cpu_ms() - before)
+                    if tab is not None:
+                        browser.call("async (id) => api.tabs.remove(id)", tab)
+                    elif case.endswith("over the page"):
+                        page.evaluate("() => window.__benchFrame.remove()")
             version = browser.version
-    print(f"Chromium {version}, headless, {os.cpu_count()} cores; {args.repeats} runs each, alternating; "
-          f"CPU counted over {args.window:g} s after the call\n")
-    print("| opened | Chromium CPU (ms, median) | min–max | `tabs.create` returns after (ms, median) |")
-    print("|---|---:|---:|---:|")
-    for name in PAGES:
-        print(f"| {name} | {statistics.median(cpu[name]):.0f} | {min(cpu[name]):.0f}–{max(cpu[name]):.0f} | "
-              f"{statistics.median(call[name]):.1f} |")
+    print(f"Chromium {version}, headless, {os.cpu_count()} cores, a {elements:,}-element article open; "
+          f"{args.repeats} runs each, alternating; CPU counted over {args.window:g} s after the call\n")
+    print("| opened | Chromium CPU (ms, median) | min–max |")
+    print("|---|---:|---:|")
+    for case in CASES:
+        print(f"| {case} | {statistics.median(cpu[case]):.0f} | {min(cpu[case]):.0f}–{max(cpu[case]):.0f} |")
     return 0
 
 

@@ -225,3 +225,37 @@ def test_a_figure_is_kept_whole_image_and_caption():
     around_only = [not c for c in caption_only]  # the image sits between main text: its caption comes too
     b = build_article(s, bl, whole_units(s, bl, around_only))
     assert "<figcaption>Caption, photo: Agency</figcaption>" in b.html
+
+
+# Every kind of whitespace and control character, and the characters around them.
+_AWKWARD = " \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u2007\u200a\u200b\u2028\u2029\u202f\u205f\u3000\x00\x7f\xadab.:/#"
+
+
+def test_the_shortcuts_around_whitespace_give_what_the_regular_expressions_give():
+    """`_folded` and `safe_url` skip their regular expression for printable text; on any text they answer as
+    the expression does."""
+    from hypothesis import example, given, settings
+    from hypothesis import strategies as st
+
+    from native_host.pipeline.article import _SPACE, _URL_IGNORED, _folded, safe_url
+
+    def reference_safe_url(url):
+        if not url:
+            return None
+        from native_host.pipeline.article import _SCHEME, SAFE_SCHEMES
+
+        match = _SCHEME.match(_URL_IGNORED.sub("", url))
+        return None if match and match.group(1).lower() not in SAFE_SCHEMES else url.strip()
+
+    @settings(max_examples=400, deadline=None)
+    @example("a  b", "")
+    @example("two words", "https://e.example/a b")
+    @example("a\u3000b\xa0c", "/p q")
+    @given(st.text(alphabet=st.sampled_from(_AWKWARD), max_size=12) | st.text(max_size=40),
+           st.sampled_from(["", "https://e.example/a b", "java\tscript:x", "javascript:x", " mailto:a@b", "/p q"]))
+    def check(text, url):
+        assert _folded(text) == _SPACE.sub(" ", text)
+        for u in (text, url + text, text + url):
+            assert safe_url(u) == reference_safe_url(u)
+
+    check()

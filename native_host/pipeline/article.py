@@ -24,6 +24,8 @@ import html as htmlmod
 import re
 from bisect import bisect_left
 from dataclasses import dataclass, field
+from itertools import compress, repeat
+from operator import itemgetter
 from typing import Collection
 from urllib.parse import quote, unquote
 
@@ -64,12 +66,25 @@ def safe_url(url: str | None) -> str | None:
     """The URL if it is http(s), mailto or relative (no scheme: it cannot run code), else None."""
     if not url:
         return None
-    cleaned = _URL_IGNORED.sub("", url)
+    # Printable text holds none of _URL_IGNORED's characters but the space: most URLs need no regex pass.
+    cleaned = url if url.isprintable() and " " not in url else _URL_IGNORED.sub("", url)
     match = _SCHEME.match(cleaned)
     if match and match.group(1).lower() not in SAFE_SCHEMES:
         return None
     return url.strip()
+
+
 _SPACE = re.compile(r"\s+")
+_SPACES_TABS = re.compile(r"[ \t]+")
+
+
+def _folded(text: str) -> str:
+    """Each whitespace run as one space. Text that is printable holds no whitespace but the ASCII space
+    (every other whitespace character is a separator or a control), so without two spaces in a row it is
+    already folded: most texts, returned without a regex pass."""
+    if text.isprintable() and "  " not in text:
+        return text
+    return _SPACE.sub(" ", text)
 
 
 @dataclass
@@ -105,6 +120,7 @@ class _Tree:
 
     def __init__(self, nodes: list[dict]):
         self.nodes = nodes
+        self.tags: list[str] = list(map(itemgetter("tag"), nodes))  # one C-level pass: which tags a page has
         self._end: list[int] | None = None
         self._children: list[list[int]] | None = None
         self._figure: list[int] | None = None
@@ -132,7 +148,7 @@ class _Tree:
         if self._figure is None:
             nodes = self.nodes
             self._figure = [-1] * len(nodes)
-            for node in nodes:
+            for node in nodes if "figure" in self.tags else ():
                 parent = node["parent"]
                 if parent >= 0:
                     self._figure[node["id"]] = parent if nodes[parent]["tag"] == "figure" else self._figure[parent]
@@ -160,7 +176,7 @@ def _keep_set(nodes: list[dict], blocks: list[Block], main: list[bool]) -> _Kept
     kept = _Kept(keep, content, set())
     # Images and formulas inside or between main content: the nearest text before and after is main. Text
     # hidden by markup (a formula's visual copy, say) is not what a reader sees around them.
-    embedded = _embedded(nodes)
+    embedded = _embedded(nodes, tree.tags)
     if not embedded:
         return kept
     hidden = _hidden_by_markup(nodes)
@@ -199,14 +215,20 @@ def _keep_set(nodes: list[dict], blocks: list[Block], main: list[bool]) -> _Kept
 
 def _hidden_by_markup(nodes: list[dict]) -> list[bool]:
     hidden = [False] * len(nodes)
+    if not any(map(dict.get, nodes, repeat("hidden"))):  # most pages: no element hidden by markup
+        return hidden
     for node in nodes:
         parent = node["parent"]
         hidden[node["id"]] = bool(node.get("hidden")) or (parent >= 0 and hidden[parent])
     return hidden
 
 
-def _embedded(nodes: list[dict]) -> set[int]:
-    """Images with a safe source, and outermost formulas: kept where they sit inside or between main text."""
+def _embedded(nodes: list[dict], tags: list[str]) -> set[int]:
+    """Images with a safe source, and outermost formulas: kept where they sit inside or between main text.
+    `tags`: each node's tag; a page without formulas is searched for its images alone."""
+    if "math" not in tags:
+        return {nodes[i]["id"] for i in compress(range(len(nodes)), map("img".__eq__, tags))
+                if safe_url(nodes[i].get("src"))}
     found = set()
     in_math: set[int] = set()
     for node in nodes:
@@ -515,7 +537,7 @@ def to_html(root: Element) -> str:
     while stack:
         el, closing = stack.pop()
         if el.tag is None:
-            out.append(htmlmod.escape(el.text if in_pre else _SPACE.sub(" ", el.text), quote=False))
+            out.append(htmlmod.escape(el.text if in_pre else _folded(el.text), quote=False))
             continue
         if closing:
             in_pre -= el.tag == "pre"
@@ -546,7 +568,7 @@ def _inline_md(el: Element) -> str:
             parts.append(suffix)
             continue
         if e.tag is None:
-            parts.append(_SPACE.sub(" ", e.text).replace("*", r"\*").replace("_", r"\_"))
+            parts.append(_folded(e.text).replace("*", r"\*").replace("_", r"\_"))
             continue
         if e.tag == "br":
             parts.append("  \n")
@@ -558,7 +580,7 @@ def _inline_md(el: Element) -> str:
             parts.append(_math_md(e))
             continue
         if e.tag == "code" and e is not el:  # a code span: its text as written, nothing escaped
-            code = _SPACE.sub(" ", "".join(_texts(e)))
+            code = _folded("".join(_texts(e)))
             tick = "`" * (1 + max((len(run) for run in re.findall(r"`+", code)), default=0))
             pad = " " if code.startswith("`") or code.endswith("`") else ""
             parts.append(f"{tick}{pad}{code}{pad}{tick}" if code.strip() else "")
@@ -571,7 +593,8 @@ def _inline_md(el: Element) -> str:
             parts.append(mark)
             stack.append((e, mark))
         stack.extend((c, None) for c in reversed(e.children))
-    return re.sub(r"[ \t]+", " ", "".join(parts)).strip()
+    line = "".join(parts)
+    return (_SPACES_TABS.sub(" ", line) if "  " in line or "\t" in line else line).strip()
 
 
 def to_markdown(root: Element) -> str:

@@ -39,7 +39,7 @@ TAG_PATH = 8           # nearest tags kept, owner first
 CLASS_LEVELS = 4       # nearest ancestors whose class/id words are kept
 CLASS_TOKENS = 24      # class words kept per block
 ANCESTOR_LEVELS = 3    # ancestors above a block's owner whose text and links are summed
-TOKEN_CACHE_TEXTS = 20_000  # block texts whose token ids are kept across pages (~10 MB at most): a site repeats
+TOKEN_CACHE_TEXTS = 20_000  # block texts whose token ids are kept across pages (~9 MB at most): a site repeats
                             # its menus, footers and "Reply" on every page
 
 # The featurizer's files, beside the model in its assets folder.

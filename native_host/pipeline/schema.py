@@ -199,7 +199,7 @@ def _fast_accept(schema: dict) -> Callable[[Any], bool] | None:
             lines.append(f"    if {name!r} in v:")
         lines += [f"{pad}x = v[{name!r}]", f"{pad}if not ({test}):", f"{pad}    return False"]
     lines.append("    return True")
-    scope = {"REQUIRED": frozenset(required), "ALLOWED": frozenset(props)}
+    scope = {"REQUIRED": frozenset(required), "ALLOWED": frozenset(props), "NUMBER": (float, int)}
     exec("\n".join(lines), scope)  # noqa: S102 - the shipped schema's names and numbers; no snapshot text
     return scope["accept"]
 
@@ -220,11 +220,24 @@ def _scalar_test(schema: dict, x: str) -> str | None:
         return f"type({x}) is bool"
     if kind not in ("integer", "number"):
         return None
-    test = f"type({x}) is int" if kind == "integer" else f"(type({x}) is float or type({x}) is int)"
-    for key, op in (("minimum", ">="), ("maximum", "<=")):
-        if key in schema:
-            test += f" and {x} {op} {float(schema[key])!r}"
+    test = f"type({x}) is int" if kind == "integer" else f"type({x}) in NUMBER"
+    # Bounds as one chained comparison, an integer's against integers (an int compared with a float is
+    # slower); a bound the integer conversion would change stays a float.
+    lo, hi = (_literal(schema[key], kind) if key in schema else None for key in ("minimum", "maximum"))
+    if lo is not None and hi is not None:
+        test += f" and {lo} <= {x} <= {hi}"
+    elif lo is not None:
+        test += f" and {x} >= {lo}"
+    elif hi is not None:
+        test += f" and {x} <= {hi}"
     return test
+
+
+def _literal(bound: float, kind: str) -> str:
+    """A bound as source: an integer schema's whole-number bound as an int, any other as a float."""
+    if kind == "integer" and float(bound).is_integer():
+        return repr(int(bound))
+    return repr(float(bound))
 
 
 def _scalar_array_test(schema: dict, x: str) -> str | None:
@@ -232,8 +245,12 @@ def _scalar_array_test(schema: dict, x: str) -> str | None:
     item = _scalar_test(schema.get("items", {}), "y")
     if item is None or schema.get("type") != "array" or not schema.keys() <= {"type", "items", "minItems", "maxItems"}:
         return None
-    size = f"{int(schema.get('minItems', 0))} <= len({x})" + (
-        f" <= {int(schema['maxItems'])}" if "maxItems" in schema else "")
+    lo, hi = int(schema.get("minItems", 0)), schema.get("maxItems")
+    if hi is not None and int(hi) == lo and 0 < lo <= 8:
+        # A fixed number of items (a box's four): each tested in line, without a generator per value.
+        unrolled = " and ".join(f"({_scalar_test(schema['items'], f'{x}[{k}]')})" for k in range(lo))
+        return f"type({x}) is list and len({x}) == {lo} and {unrolled}"
+    size = f"{lo} <= len({x})" + (f" <= {int(hi)}" if hi is not None else "")
     return f"type({x}) is list and {size} and all({item} for y in {x})"
 
 

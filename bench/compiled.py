@@ -4,6 +4,7 @@ table of the two."""
 
 from __future__ import annotations
 
+import argparse
 import statistics
 from pathlib import Path
 from typing import Callable, Iterator
@@ -12,6 +13,18 @@ from export import corpus
 from export.data import iter_records
 
 from .speed import pct
+
+
+def dev_options(doc: str, argv: list[str] | None, live: bool = True) -> argparse.Namespace:
+    """The benches' options: `--repeats` and `--limit`, and `--snapshots` for those that also read the
+    recorded live snapshots (`live`)."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--limit", type=int, default=None, help="pages per dataset")
+    if live:
+        parser.add_argument("--snapshots", type=Path, default=corpus.default_path("dev"),
+                            help="recorded live snapshots (python -m export.record; skipped if absent)")
+    return parser.parse_args(argv)
 
 
 def dev_snapshots(kind: str, limit: int | None, corpus_file: Path) -> Iterator[dict]:

@@ -12,21 +12,18 @@ p95s (nearest rank, as bench.speed) over the pages, in ms (docs/performance.md, 
 
 from __future__ import annotations
 
-import argparse
 import gc
 import statistics
 import sys
-from pathlib import Path
 from typing import Iterable
 
 import numpy as np
 
-from export import corpus
 from native_host.pipeline.blocks import blocks_from_snapshot
 from native_host.pipeline.features import Featurizer, PageInputs
 from native_host.pipeline.inference import default_model_dir
 
-from .compiled import alternate, dev_snapshots, print_compiled_against_python
+from .compiled import alternate, dev_options, dev_snapshots, print_compiled_against_python
 from .schema_speed import cpu_ms
 
 KINDS = ("features, compiled counts", "features, Python", "tokenizer part alone (text_ids)")
@@ -73,12 +70,7 @@ def measure(featurize: Featurizer, pages: Iterable[dict], repeats: int) -> tuple
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--limit", type=int, default=None, help="pages per dataset")
-    parser.add_argument("--snapshots", type=Path, default=corpus.default_path("dev"),
-                        help="recorded live snapshots (python -m export.record)")
-    args = parser.parse_args(argv)
+    args = dev_options(__doc__, argv)
     featurize = Featurizer(default_model_dir())
     if featurize._core is None:
         print("the compiled feature counts are not in use here (not built, or PITH_PURE_PYTHON)")

@@ -12,27 +12,20 @@ bench.speed) over the snapshots, in ms (docs/performance.md, "Where the time goe
 
 from __future__ import annotations
 
-import argparse
 import gc
 import statistics
 import sys
-from pathlib import Path
 
-from export import corpus
 from native_host import limits
 from native_host.pipeline import blocks
 
-from .compiled import alternate, dev_snapshots
+from .compiled import alternate, dev_options, dev_snapshots
 from .schema_speed import cpu_ms
 from .speed import pct
 
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--limit", type=int, default=None, help="pages per dataset")
-    parser.add_argument("--snapshots", type=Path, default=corpus.default_path("dev"),
-                        help="recorded live snapshots (python -m export.record; skipped if absent)")
-    args = parser.parse_args(argv)
+    args = dev_options(__doc__, argv)
     segmenter = blocks._segmenter
     if segmenter is None:
         print("the compiled segmenter is not in use here (not built, failed its probe, or PITH_PURE_PYTHON)")

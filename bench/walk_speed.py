@@ -11,7 +11,6 @@ the time goes").
 
 from __future__ import annotations
 
-import argparse
 import gc
 import statistics
 import sys
@@ -21,15 +20,12 @@ from selectolax.lexbor import LexborHTMLParser
 from export.data import iter_records
 from native_host.pipeline import snapshot
 
-from .compiled import alternate, print_compiled_against_python
+from .compiled import alternate, dev_options, print_compiled_against_python
 from .schema_speed import cpu_ms
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--limit", type=int, default=None, help="pages per dataset")
-    args = parser.parse_args(argv)
+    args = dev_options(__doc__, argv, live=False)
     compiled = snapshot._compiled
     if compiled is None:
         print("the compiled walk is not in use here (not built, another selectolax, or PITH_PURE_PYTHON)")

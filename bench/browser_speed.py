@@ -13,8 +13,10 @@ The pages are served on 127.0.0.1 and built here from bench/synthetic.py:
 
 An action starts where the popup's click starts it: `runtime.sendMessage({type: "pith.run"})` from an
 extension page. It ends when the result is on screen: for Highlight, the frame after the page's first outline
-attribute is set; for the reader, the frame after the reader tab shows the article's first screen
-(`data-shown` on its root; a reader without it: `data-ready`, the whole article rendered).
+attribute is set; for the reader, the frame after the reader view shows the article's first screen over the
+page (`data-pith-reader="shown"` on its element). An older tree (`--extension old=DIR`) whose reader opens a tab
+of its own is timed to the frame after that tab shows the first screen (`data-shown` on its root; a reader
+without it: `data-ready`, the whole article rendered).
 "The frame after" is a requestAnimationFrame callback's setTimeout, stamped by a script the driver adds to
 every page (Playwright's init script), so the extension carries nothing for the end-to-end figure. Clocks are
 `performance.timeOrigin + performance.now()` in every process.
@@ -26,7 +28,7 @@ has seen: a site's menus come back on every page, but a benchmark's page would c
 Per page and action: the first run on a freshly loaded page (content scripts compiled for the first time;
 the host already started by a warm-up page) and the median of `repeats` warm runs after it. Before the
 pages, the first action of the browser session (starting the host and loading its model) is reported alone.
-The extension's own stamps (the `marks` of the `pith.run` reply, the reader page's performance marks) split
+The extension's own stamps (the `marks` of the `pith.run` reply; an older tree's reader tab's performance marks) split
 each run into phases; an extension without them (an older tree, `--extension old=DIR`) gets the end-to-end
 figure and the host's own time only. With several `--extension`s, each gets its own browser session in turn,
 `--rounds` times, so that the trees are compared on the same machine in the same run.
@@ -62,12 +64,16 @@ PAINT_WATCH = """(() => {
         }
         if (root.dataset.ready === 'true' && !window.__benchReadyAt) window.__benchReadyAt = clock();
       }).observe(root, {attributes: true, attributeFilter: ['data-shown', 'data-ready']});
-    } else {
+    } else {  // the first outline, or the reader view over the page (its first screen, then all of it)
       new MutationObserver((records) => {
-        if (window.__benchMarkedAt || !records.some((r) => r.target.hasAttribute('data-pith-hl'))) return;
-        window.__benchMarkedAt = clock();
-        afterFrame('__benchPaintedAt');
-      }).observe(root, {attributes: true, subtree: true, attributeFilter: ['data-pith-hl']});
+        for (const r of records) {
+          const value = r.target.getAttribute(r.attributeName);
+          if (r.attributeName === 'data-pith-reader' && value === 'ready') window.__benchReadyAt ??= clock();
+          if (window.__benchMarkedAt || value === null) continue;
+          window.__benchMarkedAt = clock();
+          afterFrame('__benchPaintedAt');
+        }
+      }).observe(root, {attributes: true, subtree: true, attributeFilter: ['data-pith-hl', 'data-pith-reader']});
     }
   };
   if (document.documentElement) watch(); else document.addEventListener('readystatechange', watch, {once: true});
@@ -81,7 +87,8 @@ RUN = """async ([tabId, action]) => {
   const replied = clock();
   if (!reply.ok) throw new Error(JSON.stringify(reply.error));
   return {clicked, replied, reply: {marks: reply.marks || null, timings: reply.timings, highlighted: reply.highlighted,
-                                    reader_tab: reply.reader_tab, node_ids: reply.node_ids.length}};
+                                    reader_tab: reply.reader_tab, reader: reply.reader,
+                                    node_ids: reply.node_ids.length}};
 }"""
 
 # Before each run: every text of the page made new (a run tag in front), laid out and painted, so that the host
@@ -131,6 +138,10 @@ def phases(action: str, run: dict, reader: dict | None) -> dict[str, float]:
     if action == "highlight":
         out["outlines set"] = m["drawn"] - m["host_out"]
         out["to painted"] = run["painted"] - m["drawn"]
+    elif reader is None:  # the reader view over the page
+        out["reader view built (one call into the page)"] = m["drawn"] - m["host_out"]
+        out["to painted"] = run["painted"] - m["drawn"]
+        out["(after: the rest of the article added)"] = max(0.0, run["ready"] - run["painted"])
     else:
         r = reader["marks"]
         if "shown" in m:  # the reader tab opened while the host worked
@@ -164,7 +175,8 @@ _RUNS = itertools.count()
 def one_run(browser, page, tab_id: int, action: str) -> dict:
     """One action from the control page to the result painted; the highlight is turned off again after."""
     page.handle.bring_to_front()
-    page.handle.evaluate("() => { delete window.__benchMarkedAt; delete window.__benchPaintedAt; }")
+    page.handle.evaluate("() => { delete window.__benchMarkedAt; delete window.__benchPaintedAt;"
+                         " delete window.__benchReadyAt; }")
     page.handle.evaluate(RENEW_TEXTS, next(_RUNS))
     run = browser.call(RUN, [tab_id, action])
     reader = None
@@ -173,6 +185,11 @@ def one_run(browser, page, tab_id: int, action: str) -> dict:
         run["painted"] = wait(page, "() => window.__benchPaintedAt")
         off = browser.call(RUN, [tab_id, action])
         assert not off["reply"]["highlighted"], off
+    elif run["reply"]["reader"]:  # over the page: shown, then the whole article; turned off again after
+        run["painted"] = wait(page, "() => window.__benchPaintedAt")
+        run["ready"] = wait(page, "() => window.__benchReadyAt")
+        off = browser.send({"type": "pith.run", "action": action, "tabId": tab_id})
+        assert off.get("closed"), off
     else:
         tab = browser.tab_by_id(run["reply"]["reader_tab"])
         reader = wait(tab, f"() => window.__benchPaintedAt && window.__benchReadyAt && ({READER_MARKS})()")

@@ -1,15 +1,12 @@
-"""What opening the reader costs Chromium, whatever the page in it: the CPU the reader view's tab takes from
-the host on a machine of few cores, and what the same page would cost laid over the page instead.
+"""What a new tab costs Chromium against the reader view laid over the page: why the reader has no tab.
 
     python -m bench.tab_cost [--repeats 9] [--window 0.5]
 
-Headless Chromium with the extension, the 1,500-element article of bench.browser_speed open. Opened, in turn:
-* the reader page in a tab, by `tabs.create({active: false})` from an extension page, as the reader action
-  opens it;
-* the extension's smallest page (offscreen/blob.html, an empty document and a short script) the same way;
-* the reader page in a frame laid over the article (position: fixed, the whole viewport), the way an in-page
-  reader could show it; the shipped extension exposes no page to frames, so this runs on a copy of it whose
-  manifest makes the reader's files web-accessible (`web_accessible_resources`);
+Headless Chromium with the extension, the 1,500-element article of bench.browser_speed open. Done, in turn:
+* a tab of the extension's smallest page (offscreen/blob.html, an empty document and a short script) opened
+  by `tabs.create({active: false})` from an extension page, as the reader view once opened its own tab;
+* the reader view of the article laid over the page, as the reader action shows it (background/page.js's
+  `prepareReader` and `showReader`, the article made by the Python extractor from the same page);
 * nothing, for the idle baseline.
 For each: the CPU time all of Chromium's processes spend in the `window` seconds after the call (Linux
 /proc, clock ticks of 10 ms: each figure is a median of `repeats`, the cases alternating). What was opened is
@@ -19,31 +16,35 @@ closed after each window.
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import shutil
 import statistics
 import tempfile
 import time
 from pathlib import Path
 
 from bench.browser_speed import blog_with_elements
-from export.browsers import CHROMIUM, CHROMIUM_ORIGIN, EXTENSION, extension_browser
+from export.browsers import CHROMIUM, extension_browser
 
-READER = "reader/reader.html#article:none"
 OPEN_TAB = """async (url) => {
   const tab = await api.tabs.create({url: api.runtime.getURL(url), active: false});
   return tab.id;
 }"""
-OPEN_FRAME = """(url) => {
-  const frame = document.createElement('iframe');
-  frame.src = url;
-  frame.style.cssText = 'position:fixed;inset:0;width:100vw;height:100vh;border:0;z-index:2147483647';
-  document.documentElement.appendChild(frame);
-  window.__benchFrame = frame;
+SHOW_READER = """async ([tabId, article]) => {
+  const { prepareReader, showReader } = await import('/background/page.js');
+  await showReader(tabId, article, await prepareReader(tabId));
 }"""
-CASES = ("the reader page, in a tab", "the smallest extension page, in a tab", "the reader page, in a frame over the page",
-         "nothing (idle)")
+CLOSE_READER = "async (tabId) => (await import('/background/page.js')).closeReader(tabId)"
+CASES = ("a tab (the extension's smallest page)", "the reader view over the page", "nothing (idle)")
+
+
+def reader_article(html: str) -> dict:
+    """The article the host would send the reader for `html`."""
+    from native_host import Extractor
+
+    r = Extractor().extract_html(html, url="http://127.0.0.1/article.html")
+    article = {field: getattr(r, field) for field in ("title", "byline", "lang", "url", "date", "site_name", "dir",
+                                                      "reading_minutes", "text", "html", "markdown")}
+    return article
 
 
 def chromium_cpu_ms() -> float:
@@ -62,16 +63,6 @@ def chromium_cpu_ms() -> float:
     return ticks * 1000 / os.sysconf("SC_CLK_TCK")
 
 
-def framable_copy(into: Path) -> Path:
-    """The extension, its reader's files made web-accessible, so that a page may frame the reader."""
-    shutil.copytree(EXTENSION, into)
-    manifest = json.loads((into / "manifest.json").read_text("utf-8"))
-    manifest["web_accessible_resources"] = [{"resources": ["reader/*", "limits.js", "background/*"],
-                                             "matches": ["<all_urls>"]}]
-    (into / "manifest.json").write_text(json.dumps(manifest, indent=2), "utf-8")
-    return into
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.tab_cost", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -85,23 +76,26 @@ def main(argv: list[str] | None = None) -> int:
         pages.mkdir()
         html, elements = blog_with_elements(1500)
         (pages / "article.html").write_text(html, "utf-8")
-        with extension_browser("chromium", root, pages=pages, extension=framable_copy(root / "extension")) as browser:
+        article = reader_article(html)
+        with extension_browser("chromium", root, pages=pages) as browser:
             page = browser.open("article.html")
+            tab_id = browser.tab_id(page)
+            browser.call("async (tabId) => (await import('/background/page.js')).injectContentScripts(tabId)", tab_id)
             for _ in range(args.repeats):
                 for case in CASES:
                     time.sleep(args.window)
                     before = chromium_cpu_ms()
                     tab = None
-                    if case.endswith("in a tab"):
-                        tab = browser.call(OPEN_TAB, READER if case.startswith("the reader") else "offscreen/blob.html")
-                    elif case.endswith("over the page"):
-                        page.evaluate(OPEN_FRAME, f"{CHROMIUM_ORIGIN}/{READER}")
+                    if case.startswith("a tab"):
+                        tab = browser.call(OPEN_TAB, "offscreen/blob.html")
+                    elif case.startswith("the reader view"):
+                        browser.call(SHOW_READER, [tab_id, article])
                     time.sleep(args.window)
                     cpu[case].append(chromium_cpu_ms() - before)
                     if tab is not None:
                         browser.call("async (id) => api.tabs.remove(id)", tab)
-                    elif case.endswith("over the page"):
-                        page.evaluate("() => window.__benchFrame.remove()")
+                    elif case.startswith("the reader view"):
+                        browser.call(CLOSE_READER, tab_id)
             version = browser.version
     print(f"Chromium {version}, headless, {os.cpu_count()} cores, a {elements:,}-element article open; "
           f"{args.repeats} runs each, alternating; CPU counted over {args.window:g} s after the call\n")

@@ -296,6 +296,10 @@ class Tab:
         """A real pointer click, delivered by the browser (user activation: what the clipboard asks for)."""
         self.browser._user_click(self, selector)
 
+    def click_at(self, x: int, y: int) -> None:
+        """A real pointer click at (x, y) of the viewport, delivered by the browser."""
+        self.browser._click_at(self, x, y)
+
     def press(self, key: str) -> None:
         """A real key press ("Escape", "Enter") delivered by the browser to the focused page."""
         self.browser._press(self, key)
@@ -324,6 +328,59 @@ class Tab:
 
     def close(self) -> None:
         self.browser._close(self)
+
+
+class ReaderView:
+    """The reader view over `page`, reached where it lives: the shadow root the content script keeps in the
+    extension's isolated world (closed: the page's own scripts, and the driver's, cannot see into it)."""
+
+    def __init__(self, b: "ExtensionBrowser", page: Tab):
+        self.b, self.page, self.tab_id = b, page, b.tab_id(page)
+
+    def evaluate(self, function: str, arg: Any = None) -> Any:
+        """Run `function(root, arg)` (JavaScript; `root` the view's shadow root, null when none is open) in the
+        isolated world of the page; its value."""
+        return self.b.call(f"""([tabId, arg]) => api.scripting.executeScript({{target: {{tabId}}, args: [arg],
+            func: async (arg) => {{ const reader = globalThis.__pithReader;
+                                    return ({function})(reader ? reader.root() : null, arg); }}}})
+            .then((r) => r[0].result)""", [self.tab_id, arg])
+
+    def wait_for(self, function: str, arg: Any = None, timeout: float = WAIT_TIMEOUT_S) -> Any:
+        """Poll `function(root, arg)` until it returns something truthy; returns that."""
+        deadline = time.monotonic() + timeout
+        while True:
+            value = self.evaluate(f"async (root, arg) => {{ const v = await ({function})(root, arg);"
+                                  " return v && typeof v === 'object' && typeof v.nodeType === 'number' ? true : v; }", arg)
+            if value:
+                return value
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"waited {timeout:.0f} s for {function} in the reader over {self.page.url}")
+            time.sleep(0.05)
+
+    def text(self, selector: str) -> str:
+        return self.evaluate("(root, s) => root.querySelector(s).innerText", selector)
+
+    def screenshot(self, path: Path) -> None:
+        self.page.screenshot(path)
+
+    def click(self, selector: str) -> None:
+        """The element's activation, as from a click (no user activation: see `user_click`)."""
+        self.evaluate("(root, s) => { root.querySelector(s).click(); }", selector)
+
+    def user_click(self, selector: str) -> None:
+        """A real pointer click at the element, delivered by the browser (what the clipboard asks for)."""
+        x, y = self.evaluate("""(root, s) => { const r = root.querySelector(s).getBoundingClientRect();
+            return [Math.round(r.left + r.width / 2), Math.round(r.top + r.height / 2)]; }""", selector)
+        self.page.click_at(x, y)
+
+    def press(self, key: str) -> None:
+        self.page.press(key)
+
+    def settle_images(self) -> None:
+        """Wait until every image of the view has loaded or failed (lazy ones made eager, so none waits for a
+        scroll): an error handler, were one left, has run by then. A condition, not a sleep."""
+        self.wait_for("(root) => [...root.querySelectorAll('img')].every((img) => { img.loading = 'eager';"
+                      " return img.complete; })")
 
 
 class ExtensionBrowser:
@@ -435,6 +492,11 @@ class ExtensionBrowser:
         raise NotImplementedError
 
     def _user_click(self, tab: Tab, selector: str) -> None:
+        x, y = tab.evaluate("""(s) => { const r = document.querySelector(s).getBoundingClientRect();
+            return [Math.round(r.left + r.width / 2), Math.round(r.top + r.height / 2)]; }""", selector)
+        self._click_at(tab, x, y)
+
+    def _click_at(self, tab: Tab, x: int, y: int) -> None:
         raise NotImplementedError
 
     def _errors(self, tab: Tab) -> list[str]:
@@ -500,9 +562,9 @@ class ChromiumBrowser(ExtensionBrowser):
             if not tab.handle.is_closed():  # a key may close its own tab (Esc in the reader): that is no error
                 raise
 
-    def _user_click(self, tab: Tab, selector: str) -> None:
+    def _click_at(self, tab: Tab, x: int, y: int) -> None:
         tab.handle.bring_to_front()
-        tab.handle.click(selector)
+        tab.handle.mouse.click(x, y)
 
     def _errors(self, tab: Tab) -> list[str]:
         return list(self.page_errors.get(id(tab.handle), []))
@@ -518,7 +580,7 @@ class ChromiumBrowser(ExtensionBrowser):
 
 
 # WebDriver's codes for the keys tests press (the WebDriver specification's key table).
-_KEYS = {"Escape": "\ue00c", "Enter": "\ue007", "Tab": "\ue004"}
+_KEYS = {"Escape": "\ue00c", "Enter": "\ue007", "Tab": "\ue004", "PageDown": "\ue00f"}
 
 
 class FirefoxBrowser(ExtensionBrowser):
@@ -580,9 +642,7 @@ class FirefoxBrowser(ExtensionBrowser):
             if any(t.handle == tab.handle for t in self.tabs()):  # a key may close its own tab: no error
                 raise
 
-    def _user_click(self, tab: Tab, selector: str) -> None:
-        x, y = tab.evaluate("""(s) => { const r = document.querySelector(s).getBoundingClientRect();
-            return [Math.round(r.left + r.width / 2), Math.round(r.top + r.height / 2)]; }""", selector)
+    def _click_at(self, tab: Tab, x: int, y: int) -> None:
         self.bidi.send("browsingContext.activate", {"context": tab.handle})
         self.bidi.send("input.performActions", {"context": tab.handle, "actions": [
             {"type": "pointer", "id": "mouse", "actions": [{"type": "pointerMove", "x": x, "y": y},

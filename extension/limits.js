@@ -27,7 +27,6 @@ globalThis.PITH_LIMITS = Object.freeze({
   MAX_FILENAME_CHARS: 100,          // saved file names, before the extension (native_host/limits.py)...
   MAX_FILENAME_BYTES: 200,          // ...and their UTF-8 bytes: file systems allow 255
   BLOB_URL_LIFETIME_MS: 60000,      // a saved article's download URL lives this long (the download reads it at once)
-  MAX_STORED_ARTICLES: 20,          // articles kept for open reader tabs (session storage)
   READER_FONT_MIN_PX: 14,
   READER_FONT_MAX_PX: 28,
   READER_FONT_DEFAULT_PX: 19,

@@ -10,7 +10,8 @@ from typing import Iterator
 
 import pytest
 
-from export.browsers import CHROMIUM, FIREFOX, ExtensionBrowser, Tab, extension_browser  # noqa: F401 (re-exported)
+from export.browsers import (CHROMIUM, FIREFOX, ExtensionBrowser, ReaderView, Tab,  # noqa: F401 (re-exported)
+                             extension_browser)
 
 PAGES = Path(__file__).resolve().parent / "pages" / "extension"
 BINARIES = {"chromium": CHROMIUM, "firefox": FIREFOX}
@@ -43,14 +44,25 @@ def browser_with_host(kind: str, tmp: Path, model_dir: str | None) -> Iterator[E
         yield b
 
 
-def open_reader(b: ExtensionBrowser, page: Tab) -> tuple[dict, Tab]:
-    """Reader view for `page`: the `pith.run` reply and the reader's tab, once it has rendered."""
+def open_reader(b: ExtensionBrowser, page: Tab) -> tuple[dict, ReaderView]:
+    """Reader view for `page`: the `pith.run` reply and the view, once the whole article is in it."""
     reply = b.run("reader", page)
-    assert reply["ok"], reply
-    reader = b.tab_by_id(reply["reader_tab"])
-    # The tab opens while the host works, hidden: it may still be between documents when it is found.
-    reader.wait_for("() => document.documentElement?.dataset.ready === 'true'")
+    assert reply["ok"] and reply.get("reader"), reply
+    reader = ReaderView(b, page)
+    reader.wait_for("() => document.querySelector('pith-reader')?.getAttribute('data-pith-reader') === 'ready'")
     return reply, reader
+
+
+def show_article(b: ExtensionBrowser, page: Tab, article: dict) -> ReaderView:
+    """The reader view of `article` (as the host would send it) over `page`, shown the way the background
+    shows one (background/page.js), without asking the host."""
+    b.call("""async ([tabId, article]) => {
+        const { injectContentScripts, prepareReader, showReader } = await import('/background/page.js');
+        await injectContentScripts(tabId);
+        return showReader(tabId, article, await prepareReader(tabId)); }""", [b.tab_id(page), article])
+    reader = ReaderView(b, page)
+    reader.wait_for("() => document.querySelector('pith-reader')?.getAttribute('data-pith-reader') === 'ready'")
+    return reader
 
 
 def open_popup(b: ExtensionBrowser, page: Tab) -> Tab:
@@ -72,12 +84,8 @@ def wait_for_download(b: ExtensionBrowser, download_id: int) -> dict:
       }""", download_id)
 
 
-def settle_images(tab: Tab) -> None:
-    """Wait until every image of `tab` has loaded or failed (lazy ones are made eager, so none waits for a
-    scroll): an error handler, were one left, has run by then. A condition, not a sleep."""
-    tab.wait_for("() => [...document.images].every((img) => { img.loading = 'eager'; return img.complete; })")
-
-
 def close(*tabs: Tab) -> None:
     for tab in tabs:
+        if isinstance(tab, ReaderView):  # the reader's view closes with its page
+            continue
         tab.close()

@@ -27,9 +27,9 @@ def test_with_the_host_missing_the_user_sees_the_error_and_the_fix(tmp_path, kin
         reply = b.run("reader", page)
         assert reply["ok"] is False and reply["error"]["code"] == "host_missing"
         assert "`pith install`" in reply["error"]["message"]
-        # the reader tab, opened hidden while the host was asked, is closed again, its pending article removed
+        # no tab opened, no reader view left over the page
         assert len(b.tabs()) == tabs
-        assert b.call("() => api.storage.session.get(null).then((all) => Object.keys(all))") == []
+        assert page.evaluate("() => document.querySelector('pith-reader')") is None
         popup = open_popup(b, page)
         popup.click("[data-action=reader]")
         popup.wait_for("() => document.querySelector('#status.error')")

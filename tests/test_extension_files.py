@@ -121,7 +121,7 @@ def test_the_extension_and_the_package_carry_one_version():
 
 def sanitizer_lists() -> dict[str, dict[str, list[str]]]:
     text = (EXTENSION / "reader" / "sanitize.js").read_text()
-    return {name: json.loads(re.search(rf"export const {name} = (\{{.*?\}});", text, re.S).group(1))
+    return {name: json.loads(re.search(rf"const {name} = (\{{.*?\}});", text, re.S).group(1))
             for name in ("HTML_TAGS", "MATHML_TAGS")}
 
 

@@ -1,5 +1,6 @@
 """The reader view in Chromium and Firefox: what it keeps of a page (code, formulas, lazy pictures, tables,
-footnotes, figures, right-to-left text), its header, its settings, its keys, Copy as Markdown and Save.
+footnotes, figures, right-to-left text), its header, its settings, its keys, Copy as Markdown and Save, and
+that it sits over the page without changing it or being changed by it.
 
 The pages are tests/pages/extension/reader/. The host runs the stand-in model of tests/host_support.py, which
 calls a block main from about 55 characters on, so what reaches the reader does not depend on the shipped
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from browser import KINDS, browser_with_host, close, open_reader, wait_for_download
+from browser import KINDS, browser_with_host, close, open_reader, show_article, wait_for_download
 from host_support import write_standin_model
 
 MATHML = "http://www.w3.org/1998/Math/MathML"
@@ -31,7 +32,7 @@ def reader_for(b, name: str):
 
 def test_code_blocks_keep_their_lines_language_and_monospace_and_scroll_sideways(browser):
     page, _, reader = reader_for(browser, "docs.html")
-    blocks = reader.evaluate("""() => [...document.querySelectorAll('#article pre')].map((pre) => {
+    blocks = reader.evaluate("""(root) => [...root.querySelectorAll('#article pre')].map((pre) => {
         const style = getComputedStyle(pre), code = pre.querySelector('code');
         return {text: pre.textContent, language: (code || pre).className, font: style.fontFamily,
                 whiteSpace: style.whiteSpace, overflow: style.overflowX, direction: style.direction,
@@ -47,14 +48,14 @@ def test_code_blocks_keep_their_lines_language_and_monospace_and_scroll_sideways
         assert "mono" in b["font"].lower() and b["whiteSpace"] == "pre" and b["overflow"] == "auto"
         assert b["direction"] == "ltr"
     assert blocks[0]["scrolls"]  # the long line is scrolled to, not wrapped
-    inline = reader.evaluate("() => [...document.querySelectorAll('#article p code')].map((c) => c.textContent)")
+    inline = reader.evaluate("(root) => [...root.querySelectorAll('#article p code')].map((c) => c.textContent)")
     assert inline == ["load_config()", "Config"]
     close(reader, page)
 
 
 def test_formulas_arrive_as_mathml_with_their_tex_and_without_the_drawn_copy(browser):
     page, _, reader = reader_for(browser, "math.html")
-    found = reader.evaluate("""(ns) => [...document.querySelectorAll('#article math')].map((m) => ({
+    found = reader.evaluate("""(root, ns) => [...root.querySelectorAll('#article math')].map((m) => ({
         ns: m.namespaceURI, display: m.getAttribute('display'),
         tex: m.querySelector('annotation') ? m.querySelector('annotation').textContent : null,
         height: m.getBoundingClientRect().height}))""", MATHML)
@@ -62,17 +63,17 @@ def test_formulas_arrive_as_mathml_with_their_tex_and_without_the_drawn_copy(bro
                                          None, "{\\displaystyle a^{2}+b^{2}=c^{2}}", None]
     assert all(f["ns"] == MATHML and f["height"] > 0 for f in found)  # MathML, laid out by the browser
     assert [f["display"] for f in found] == [None, "block", None, None, None]
-    outside = reader.evaluate("""() => { const copy = document.getElementById('article').cloneNode(true);
+    outside = reader.evaluate("""(root) => { const copy = root.getElementById('article').cloneNode(true);
         copy.querySelectorAll('math').forEach((m) => m.remove()); return copy.textContent; }""")
     assert "links five constants" in outside and "iπ" not in outside and "x2dx" not in outside  # no drawn copy
-    assert reader.evaluate("() => document.querySelectorAll('#article img').length") == 0  # Wikipedia's picture
+    assert reader.evaluate("(root) => root.querySelectorAll('#article img').length") == 0  # Wikipedia's picture
     close(reader, page)
 
 
 def test_lazy_pictures_load_from_their_real_address(browser):
     page, _, reader = reader_for(browser, "images.html")
-    reader.wait_for("() => [...document.querySelectorAll('#article img')].every((i) => i.complete)")
-    images = reader.evaluate("""() => [...document.querySelectorAll('#article img')].map((i) =>
+    reader.wait_for("(root) => [...root.querySelectorAll('#article img')].every((i) => i.complete)")
+    images = reader.evaluate("""(root) => [...root.querySelectorAll('#article img')].map((i) =>
         [i.alt, new URL(i.src).pathname + new URL(i.src).search, i.naturalWidth > 0])""")
     assert images == [["from data-src", "/images/lazy.png?from=data-src", True],
                       ["from srcset", "/images/lazy2.png?from=srcset-large", True],  # the largest on offer
@@ -83,7 +84,7 @@ def test_lazy_pictures_load_from_their_real_address(browser):
 
 def test_a_table_keeps_its_structure_and_scrolls_when_wide(browser):
     page, _, reader = reader_for(browser, "table.html")
-    table = reader.evaluate("""() => { const t = document.querySelector('#article table');
+    table = reader.evaluate("""(root) => { const t = root.querySelector('#article table');
         const box = t.parentElement, style = getComputedStyle(box);
         return {caption: t.caption && t.caption.textContent, head: [...t.querySelectorAll('thead th')].length,
                 rows: [...t.querySelectorAll('tbody tr')].map((r) => r.cells.length),
@@ -104,17 +105,18 @@ def test_a_long_article_arrives_whole_and_in_order(browser):
     page = browser.open_markup("long.html", f"<!doctype html><html lang='en'><head><title>Ledger</title></head>"
                                             f"<body><nav><a href='/'>Home</a></nav><main>{paras}</main></body></html>")
     _, reader = open_reader(browser, page)
-    entries = reader.evaluate("() => [...document.querySelectorAll('#article p')].map((p) => p.textContent.split(':')[0])")
+    entries = reader.evaluate("(root) => [...root.querySelectorAll('#article p')].map((p) => p.textContent.split(':')[0])")
     assert entries == [f"Entry {i}" for i in range(40)]
     close(reader, page)
 
 
-def test_footnotes_link_both_ways_inside_the_reader(browser):
+def test_footnotes_link_both_ways_inside_the_reader_and_leave_the_page_address_alone(browser):
     page, _, reader = reader_for(browser, "footnotes.html")
-    links = reader.evaluate("""() => [...document.querySelectorAll('#article a')].map((a) => ({
+    address = page.evaluate("() => location.href")
+    links = reader.evaluate("""(root) => [...root.querySelectorAll('#article a')].map((a) => ({
         text: a.textContent.trim(), href: a.getAttribute('href'), target: a.target,
         lands: a.getAttribute('href').startsWith('#')
-               && !!document.getElementById(decodeURIComponent(a.getAttribute('href').slice(1)))}))""")
+               && !!root.getElementById(decodeURIComponent(a.getAttribute('href').slice(1)))}))""")
     by_text = {link["text"]: link for link in links}
     for ref in ("1", "2"):
         assert by_text[ref]["href"] == f"#pith-fn{ref}" and by_text[ref]["lands"] and not by_text[ref]["target"]
@@ -123,16 +125,20 @@ def test_footnotes_link_both_ways_inside_the_reader(browser):
     # a fragment whose target the article does not hold goes to the page itself, outside the reader
     missing = by_text["a section that the page does not have"]
     assert missing["href"] == page.url.split("#")[0] + "#missing" and missing["target"] == "_blank"
-    reader.click("#article sup a")
-    reader.wait_for("() => location.hash === '#pith-fn1' && document.querySelector(':target').localName === 'li'")
-    reader.click("#article li a[href='#pith-fnref1']")
-    reader.wait_for("() => location.hash === '#pith-fnref1'")
+    reader.user_click("#article sup a")
+    reader.wait_for("(root) => root.querySelector('.target')?.id === 'pith-fn1'"
+                    " && root.querySelector('.target').localName === 'li'")
+    reader.wait_for("(root) => { const r = root.querySelector('.target').getBoundingClientRect();"
+                    " return r.top >= 0 && r.top < innerHeight; }")  # scrolled to, in the view
+    reader.user_click("#article li a[href='#pith-fnref1']")
+    reader.wait_for("(root) => root.querySelector('.target')?.id === 'pith-fnref1'")
+    assert page.evaluate("() => location.href") == address  # the page's address and history are its own
     close(reader, page)
 
 
 def test_figures_keep_their_captions_and_the_lead_picture(browser):
     page, _, reader = reader_for(browser, "news.html")
-    figure = reader.evaluate("""() => { const f = document.querySelector('#article figure');
+    figure = reader.evaluate("""(root) => { const f = root.querySelector('#article figure');
         return f && {src: new URL(f.querySelector('img').src).pathname, alt: f.querySelector('img').alt,
                      caption: f.querySelector('figcaption').textContent}; }""")
     assert figure == {"src": "/reader/images/harbour.svg",
@@ -143,10 +149,10 @@ def test_figures_keep_their_captions_and_the_lead_picture(browser):
 
 def test_a_right_to_left_page_reads_right_to_left_in_its_language(browser):
     page, reply, reader = reader_for(browser, "rtl.html")
-    found = reader.evaluate("""() => ({lang: document.documentElement.lang,
-        title: getComputedStyle(document.getElementById('title')).direction,
-        paragraphs: [...document.querySelectorAll('#article p')].map((p) => getComputedStyle(p).direction),
-        align: getComputedStyle(document.querySelector('#article p')).textAlign})""")
+    found = reader.evaluate("""(root) => ({lang: root.querySelector('.view').lang,
+        title: getComputedStyle(root.getElementById('title')).direction,
+        paragraphs: [...root.querySelectorAll('#article p')].map((p) => getComputedStyle(p).direction),
+        align: getComputedStyle(root.querySelector('#article p')).textAlign})""")
     assert found["lang"] == "ar" and found["title"] == "rtl"
     assert found["paragraphs"] and set(found["paragraphs"]) == {"rtl"}
     assert found["align"] in ("start", "right")
@@ -159,30 +165,24 @@ HEADED = {"title": "The night ferry that refuses to retire", "byline": "Morag El
           "html": "<p>At a quarter to midnight the Saltire casts off from the north pier.</p>", "text": "x"}
 
 
-def stored_reader(b, key: str, article: dict):
-    b.call("([key, article]) => api.storage.session.set({[key]: {article}})", [key, article])
-    reader = b.open_extension_page(f"reader/reader.html#{key}")
-    reader.wait_for("() => document.documentElement.dataset.ready === 'true'")
-    return reader
-
-
 def test_the_header_shows_the_metadata_there_is_and_hides_the_rest(browser):
-    reader = stored_reader(browser, "article:0:headed", HEADED)
-    head = reader.evaluate("""() => Object.fromEntries(['site', 'title', 'byline', 'date', 'reading-time', 'meta',
-        'source-line'].map((id) => { const e = document.getElementById(id);
+    page = browser.open("reader/news.html")
+    reader = show_article(browser, page, HEADED)
+    head = reader.evaluate("""(root) => Object.fromEntries(['site', 'title', 'byline', 'date', 'reading-time', 'meta',
+        'source-line'].map((id) => { const e = root.getElementById(id);
         return [id, e.hidden || !e.getClientRects().length ? null : e.textContent]; }))""")
     assert head["site"] == "Coastline Gazette" and head["title"] == HEADED["title"] and head["byline"] == "Morag Ellison"
     assert head["date"] == "March 14, 2026" and head["reading-time"] == "4 min read"
-    assert reader.evaluate("() => document.getElementById('date').dateTime") == "2026-03-14"
+    assert reader.evaluate("(root) => root.getElementById('date').dateTime") == "2026-03-14"
     assert head["source-line"] == "https://news.example/ferry"
-    reader.close()
-    bare = stored_reader(browser, "article:0:bare", {"title": "Bare", "html": "<p>Only a paragraph here.</p>",
-                                                     "url": "https://news.example/bare", "text": "x"})
-    hidden = bare.evaluate("""() => ['byline', 'date', 'reading-time', 'meta']
-        .filter((id) => !document.getElementById(id).hidden)""")
+    bare = show_article(browser, page, {"title": "Bare", "html": "<p>Only a paragraph here.</p>",
+                                        "url": "https://news.example/bare", "text": "x"})
+    hidden = bare.evaluate("""(root) => ['byline', 'date', 'reading-time', 'meta']
+        .filter((id) => !root.getElementById(id).hidden)""")
     assert hidden == []
-    assert bare.evaluate("() => document.getElementById('site').textContent") == "news.example"  # its host
-    bare.close()
+    assert bare.evaluate("(root) => root.getElementById('site').textContent") == "news.example"  # its host
+    assert page.evaluate("() => document.querySelectorAll('pith-reader').length") == 1  # the second took its place
+    close(page)
 
 
 def test_the_header_is_the_metadata_the_host_read_and_the_body_leaves_it_out(browser):
@@ -190,8 +190,8 @@ def test_the_header_is_the_metadata_the_host_read_and_the_body_leaves_it_out(bro
     byline appear there once, not again at the top of the article."""
     page, reply, reader = reader_for(browser, "news.html")
     assert reply["article"]["byline"] == "Morag Ellison" and reply["article"]["date"] == "2026-03-14T07:30:00+00:00"
-    head = reader.evaluate("""() => Object.fromEntries(['site', 'title', 'byline', 'date'].map((id) =>
-        [id, document.getElementById(id).textContent]))""")
+    head = reader.evaluate("""(root) => Object.fromEntries(['site', 'title', 'byline', 'date'].map((id) =>
+        [id, root.getElementById(id).textContent]))""")
     assert head == {"site": "Coastline Gazette", "title": "The night ferry that refuses to retire",
                     "byline": "Morag Ellison", "date": "March 14, 2026"}
     body = reader.text("#article")
@@ -200,25 +200,28 @@ def test_the_header_is_the_metadata_the_host_read_and_the_body_leaves_it_out(bro
 
 
 def settings_of(reader) -> dict:
-    return reader.evaluate("""() => { const root = document.documentElement, main = document.querySelector('main');
-        const body = getComputedStyle(document.body);
-        return {theme: root.dataset.theme, font: root.dataset.font, width: root.dataset.width,
-                lineHeight: root.dataset.lineHeight, fontSize: parseFloat(body.fontSize),
-                family: body.fontFamily, leading: parseFloat(body.lineHeight) / parseFloat(body.fontSize),
-                measure: parseFloat(getComputedStyle(main).maxWidth),
-                background: getComputedStyle(root).backgroundColor}; }""")
+    return reader.evaluate("""(root) => { const view = root.querySelector('.view'), main = root.querySelector('main');
+        const style = getComputedStyle(view);
+        return {theme: view.dataset.theme, font: view.dataset.font, width: view.dataset.width,
+                lineHeight: view.dataset.lineHeight, fontSize: parseFloat(style.fontSize),
+                family: style.fontFamily, leading: parseFloat(style.lineHeight) / parseFloat(style.fontSize),
+                measure: parseFloat(getComputedStyle(main).maxWidth), background: style.backgroundColor}; }""")
 
 
-def test_settings_change_the_page_and_are_remembered_for_the_next_one(browser):
-    reader = stored_reader(browser, "article:0:settings", HEADED)
+FONT_SIZE = "(root, px) => parseFloat(getComputedStyle(root.querySelector('.view')).fontSize) === px"
+
+
+def test_settings_change_the_view_and_are_remembered_for_the_next_one(browser):
+    page = browser.open("reader/news.html")
+    reader = show_article(browser, page, HEADED)
     before = settings_of(reader)
     assert before["theme"] == "auto" and before["font"] == "serif" and before["width"] == "medium"
     reader.click("#settings-button")
-    assert reader.evaluate("() => !document.getElementById('settings').hidden")
+    assert reader.evaluate("(root) => !root.getElementById('settings').hidden")
     backgrounds = {}
     for theme in ("light", "sepia", "dark"):
         reader.click(f"[data-setting=readerTheme][data-value={theme}]")
-        reader.wait_for("(t) => document.documentElement.dataset.theme === t", theme)
+        reader.wait_for("(root, t) => root.querySelector('.view').dataset.theme === t", theme)
         backgrounds[theme] = settings_of(reader)["background"]
     assert len(set(backgrounds.values())) == 3
     reader.click("[data-setting=readerFont][data-value=sans]")
@@ -226,15 +229,16 @@ def test_settings_change_the_page_and_are_remembered_for_the_next_one(browser):
     reader.click("[data-setting=readerLineHeight][data-value=loose]")
     reader.click("#larger")
     reader.click("#larger")
-    reader.wait_for("(px) => parseFloat(getComputedStyle(document.body).fontSize) === px", before["fontSize"] + 2)
+    reader.wait_for(FONT_SIZE, before["fontSize"] + 2)
     after = settings_of(reader)
     assert after["family"] != before["family"] and "sans" in after["family"].lower()
     assert after["leading"] > before["leading"]
     assert after["measure"] < before["measure"]  # in em: the column is narrower for the same text size
-    assert reader.evaluate("() => document.querySelector('[data-value=narrow]').getAttribute('aria-pressed')") == "true"
-    reader.close()
-    # the next article opens the way the reader left the last one
-    again = stored_reader(browser, "article:1:settings", HEADED)
+    assert reader.evaluate("(root) => root.querySelector('[data-value=narrow]').getAttribute('aria-pressed')") == "true"
+    # the next article, on another page, opens the way the reader left the last one
+    other = browser.open("reader/docs.html")
+    again = show_article(browser, other, HEADED)
+    again.wait_for("(root) => root.querySelector('.view').dataset.theme === 'dark'")
     remembered = settings_of(again)
     assert {k: remembered[k] for k in ("theme", "font", "width", "lineHeight", "fontSize")} == {
         "theme": "dark", "font": "sans", "width": "narrow", "lineHeight": "loose", "fontSize": before["fontSize"] + 2}
@@ -244,34 +248,45 @@ def test_settings_change_the_page_and_are_remembered_for_the_next_one(browser):
         again.click(f"[data-setting={name}][data-value={value}]")
     again.click("#smaller")
     again.click("#smaller")
-    again.wait_for("(px) => parseFloat(getComputedStyle(document.body).fontSize) === px", before["fontSize"])
-    again.close()
+    again.wait_for(FONT_SIZE, before["fontSize"])
+    reader.wait_for(FONT_SIZE, before["fontSize"])  # a change in one open reader shows in the other
+    assert settings_of(reader)["theme"] == "auto"
+    close(page, other)
 
 
-def test_escape_and_the_reader_shortcut_go_back_to_the_page(browser):
+def test_escape_and_the_reader_shortcut_go_back_to_the_page_as_it_was(browser):
     page = browser.open("reader/news.html")
-    source = browser.tab_id(page)
-    reply, reader = open_reader(browser, page)
+    page.evaluate("() => { window.scrollTo(0, 300); window.keys = []; document.addEventListener('keydown',"
+                  " (e) => window.keys.push(e.key)); }")
+    scrolled = page.evaluate("() => window.scrollY")
+    _, reader = open_reader(browser, page)
+    reader.press("PageDown")  # the view scrolls, the page under it does not, and never hears the key
+    reader.wait_for("(root) => root.querySelector('.view').scrollTop > 0")
     reader.press("Escape")
-    browser_tab_gone = "(id) => api.tabs.get(id).then(() => false, () => true)"
-    browser.control.wait_for(browser_tab_gone, reply["reader_tab"])
-    assert browser.call("(id) => api.tabs.get(id).then((t) => t.active)", source)
-    # the reader action on a reader tab (what the shortcut sends) toggles it off the same way
-    reply, reader = open_reader(browser, page)
-    closed = browser.send({"type": "pith.run", "action": "reader", "tabId": reply["reader_tab"]})
-    assert closed == {"ok": True, "action": "reader", "closed": True, "source_tab": source}
-    assert browser.call(browser_tab_gone, reply["reader_tab"])
+    page.wait_for("() => document.querySelector('pith-reader') === null")
+    assert page.evaluate("() => [window.scrollY, window.keys]") == [scrolled, []]
+    assert browser.call("(id) => api.tabs.get(id).then((t) => t.active)", browser.tab_id(page))
+    # the reader action again (what the shortcut, the popup and the menu send) toggles it off the same way
+    open_reader(browser, page)
+    closed = browser.send({"type": "pith.run", "action": "reader", "tabId": browser.tab_id(page)})
+    assert closed == {"ok": True, "action": "reader", "closed": True}
+    assert page.evaluate("() => document.querySelector('pith-reader') === null")
+    # and the back button
+    _, reader = open_reader(browser, page)
+    reader.user_click("#close")
+    page.wait_for("() => document.querySelector('pith-reader') === null")
+    assert page.errors() == []
     close(page)
 
 
 def test_copy_as_markdown_and_save_from_the_reader(browser):
     page, reply, reader = reader_for(browser, "docs.html")
-    reader.evaluate("""() => { window.copied = [];
+    reader.evaluate("""() => { globalThis.copied = [];
         const write = navigator.clipboard.writeText.bind(navigator.clipboard);
-        navigator.clipboard.writeText = (text) => { window.copied.push(text); return write(text); }; }""")
+        navigator.clipboard.writeText = (text) => { globalThis.copied.push(text); return write(text); }; }""")
     reader.user_click("#copy")  # the clipboard takes text only from a user's gesture
-    reader.wait_for("() => !document.getElementById('status').hidden")
-    copied = reader.evaluate("() => window.copied")
+    reader.wait_for("(root) => !root.getElementById('status').hidden")
+    copied = reader.evaluate("() => globalThis.copied")
     assert len(copied) == 1, reader.text("#status")
     markdown = copied[0]
     assert "```python\nfrom tidepool import load_config, Station\n\ndef main(path: str) -> None:" in markdown
@@ -279,11 +294,11 @@ def test_copy_as_markdown_and_save_from_the_reader(browser):
     assert reader.text("#status") == "Copied the article as Markdown"
     # Save, as Markdown then as text, lands in the downloads folder
     for fmt, suffix in (("markdown", ".md"), ("text", ".txt")):
-        reader.evaluate("(v) => { const s = document.getElementById('format'); s.value = v;"
+        reader.evaluate("(root, v) => { const s = root.getElementById('format'); s.value = v;"
                         " s.dispatchEvent(new Event('change')); }", fmt)
         reader.click("#save")
-        reader.wait_for("(s) => document.getElementById('status').textContent.startsWith('Saved ')"
-                        " && document.getElementById('status').textContent.endsWith(s)", suffix)
+        reader.wait_for("(root, s) => root.getElementById('status').textContent.startsWith('Saved ')"
+                        " && root.getElementById('status').textContent.endsWith(s)", suffix)
         name = reader.text("#status").removeprefix("Saved ")
         saved = browser.downloads / name
         item = browser.call("(n) => api.downloads.search({}).then((d) => d.filter((x) => x.filename.endsWith(n)))", name)
@@ -295,4 +310,57 @@ def test_copy_as_markdown_and_save_from_the_reader(browser):
         else:
             assert "```" not in content
     browser.call("() => api.storage.local.set({saveFormat: 'markdown'})")
-    close(reader, page)
+    close(page)
+
+
+def test_the_background_saves_only_documents_the_reader_makes(browser):
+    """The reader runs in the page, so its Save is a content script's message: the background takes a text
+    document under a safe name of its type, nothing else."""
+    page, _, reader = reader_for(browser, "news.html")
+    replies = reader.evaluate("""async () => {
+        const send = (doc) => (globalThis.browser ?? globalThis.chrome).runtime.sendMessage({type: 'pith.reader.save', doc});
+        return Promise.all([
+          send({filename: '../../.bashrc.md', mime: 'text/markdown', content: 'x'}),
+          send({filename: 'notes.sh', mime: 'text/markdown', content: 'x'}),
+          send({filename: 'page.html', mime: 'text/html', content: '<script></script>'}),
+          send({filename: 'a.md', mime: 'text/markdown', content: 42}),
+          send(null)]); }""")
+    assert [r["ok"] for r in replies] == [False] * 5, replies
+    close(page)
+
+
+STRICT_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Strict</title>
+<meta http-equiv="Content-Security-Policy" content="default-src 'self'; style-src 'self'; script-src 'self'">
+<link rel="stylesheet" href="/reader/hostile-style.css"></head>
+<body><nav><a href="/">Home</a> <a href="/about">About</a></nav><main><h1>A page that restyles everything</h1>
+<p>The harbour master kept a ledger of every crossing the ferry made that winter, in a careful hand.</p>
+<p>Each entry gave the hour of casting off, the tide, the weather and the number of passengers aboard.</p>
+<p>By spring the ledger ran to four volumes, and the council asked for a copy for the town's archive.</p>
+</main></body></html>"""
+HOSTILE_STYLE = """* { font-family: monospace !important; color: rgb(255, 0, 0) !important; }
+pith-reader, [popover] { display: none !important; opacity: 0 !important; }
+html > * { visibility: hidden !important; }
+p { font-size: 5px !important; }"""
+
+
+def test_the_page_can_neither_restyle_nor_read_the_view_and_its_csp_does_not_stop_it(browser):
+    browser.server.put("/reader/hostile-style.css", HOSTILE_STYLE, "text/css")
+    page = browser.open_markup("reader/strict.html", STRICT_PAGE)
+    assert page.evaluate("() => getComputedStyle(document.querySelector('p')).color") == "rgb(255, 0, 0)"
+    _, reader = open_reader(browser, page)
+    found = reader.evaluate("""(root) => { const view = root.querySelector('.view'), p = root.querySelector('#article p');
+        const host = document.querySelector('pith-reader').getBoundingClientRect();
+        return {color: getComputedStyle(p).color, font: getComputedStyle(p).fontFamily,
+                size: parseFloat(getComputedStyle(p).fontSize), background: getComputedStyle(view).backgroundColor,
+                covers: host.width === innerWidth && host.height === innerHeight,
+                visible: getComputedStyle(document.querySelector('pith-reader')).visibility}; }""")
+    assert found["color"] != "rgb(255, 0, 0)" and "monospace" not in found["font"] and found["size"] > 12, found
+    assert found["background"] == "rgb(251, 250, 247)" and found["covers"] and found["visible"] == "visible", found
+    # the page's scripts find the element, never what is in it
+    assert page.evaluate("() => { const host = document.querySelector('pith-reader');"
+                         " return [host.shadowRoot, host.textContent, document.body.innerText.includes('Copy as')]; }") \
+        == [None, "", False]
+    # and Pith's own elements are never read as the page's content
+    nodes = browser.live_snapshot(page)["snapshot"]["nodes"]
+    assert not any(n["tag"].startswith("pith-") for n in nodes)
+    close(page)

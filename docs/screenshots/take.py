@@ -19,7 +19,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 sys.path.insert(0, str(ROOT))  # run as a script from anywhere: the repository's own packages
 
-from export.browsers import KINDS, extension_browser  # noqa: E402
+from export.browsers import KINDS, ReaderView, extension_browser  # noqa: E402
 
 PAGES = ROOT / "tests" / "pages" / "extension"
 READER_SHOTS = [  # (page, file, theme)
@@ -33,16 +33,15 @@ READER_SHOTS = [  # (page, file, theme)
 
 def reader_shot(b, name: str, path: Path, theme: str) -> None:
     page = b.open_url(b.base_url + name)  # its plain address, shown in the header
+    page.resize(1000, 1100)
     reply = b.run("reader", page)
     assert reply["ok"], reply
-    reader = b.tab_by_id(reply["reader_tab"])
-    reader.resize(1000, 1100)
-    reader.wait_for("() => document.documentElement.dataset.ready === 'true'")
+    reader = ReaderView(b, page)
+    reader.wait_for("() => document.querySelector('pith-reader')?.getAttribute('data-pith-reader') === 'ready'")
     reader.click(f"[data-setting=readerTheme][data-value={theme}]")
-    reader.wait_for("""() => [...document.images].every((i) => i.complete)""")
+    reader.settle_images()
     reader.screenshot(path)
     reader.click("[data-setting=readerTheme][data-value=auto]")
-    reader.close()
     page.close()
 
 

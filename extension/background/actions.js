@@ -5,7 +5,8 @@
 import "../limits.js";
 import { PithFailure, asFailure } from "./errors.js";
 import { requestOverCap } from "./host.js";
-import { clearHighlight, highlightActive, notify, showHighlight, styleHighlight, takeSnapshot } from "./page.js";
+import { clearHighlight, closeReader, completeReader, highlightActive, notify, prepareReader, readerActive,
+         showHighlight, showReader, styleHighlight, takeSnapshot } from "./page.js";
 import { articleDocument, download } from "./save.js";
 
 const L = globalThis.PITH_LIMITS;
@@ -19,8 +20,7 @@ const WANT = {
   highlight: ["outline", "text"],
   save: ["outline", "markdown", "text"],
 };
-const DONE = {
-  reader: "Opened in reader view",
+const DONE = {  // the reader view is its own news
   highlight: "Main content highlighted",
   save: "Article saved",
 };
@@ -32,7 +32,6 @@ export const METADATA_FIELDS = ["title", "byline", "lang", "url", "date", "modif
 // The time of each step, on a clock every extension page and tab shares, for the reply's `marks`
 // (bench/browser_speed.py splits an action into phases with them).
 const clock = () => performance.timeOrigin + performance.now();
-const READER_PAGE = "reader/reader.html";
 
 /** The snapshot node ids of the main content, ascending: the host's `node_ids`, from its `outline`. */
 export function mainNodeIds(outline) {
@@ -56,69 +55,6 @@ function describeProgress(p) {
   return `The helper is ${String(p.stage || "working").replace(/_/g, " ")}${count}\u2026`;
 }
 
-/** The keys of the stored articles, oldest first (without reading the articles themselves). */
-async function storedKeys() {
-  const area = api.storage.session;
-  const keys = typeof area.getKeys === "function" ? await area.getKeys() : Object.keys(await area.get(null));
-  return keys.filter((k) => k.startsWith("article:")).sort();
-}
-
-// The reader tab opens hidden once the page has been read, so that it loads while the host works (not while
-// the page is read): it waits for its article under a key marked pending, and is shown once that is stored.
-// A run that fails closes it unseen.
-async function openReaderEarly(tab) {
-  const key = `article:${Date.now()}:${Math.random().toString(36).slice(2)}`;
-  const old = await storedKeys();
-  const excess = old.slice(0, Math.max(0, old.length - L.MAX_STORED_ARTICLES + 1));
-  if (excess.length) await api.storage.session.remove(excess);
-  await api.storage.session.set({ [key]: { pending: true, sourceTabId: tab.id, savedAt: Date.now() } });
-  const url = api.runtime.getURL(`${READER_PAGE}#${encodeURIComponent(key)}`);
-  const created = await api.tabs.create({ url, index: tab.index + 1, openerTabId: tab.id, active: false });
-  return { key, tabId: created.id };
-}
-
-/** Store `article` for the reader tab opened early and bring that tab to the front; returns its id. */
-async function showReader(early, article, tab, marks) {
-  let opened;
-  try {
-    opened = await early;
-    await api.storage.session.set({ [opened.key]: { article, sourceTabId: tab.id, savedAt: Date.now() } });
-  } catch (error) {
-    throw new PithFailure("reader_failed", error && error.message);
-  }
-  marks.stored = clock();
-  try {
-    await api.tabs.update(opened.tabId, { active: true });
-    marks.shown = clock();
-    return opened.tabId;
-  } catch (error) {  // the hidden tab was closed meanwhile: a new one reads the stored article
-    const url = api.runtime.getURL(`${READER_PAGE}#${encodeURIComponent(opened.key)}`);
-    return (await api.tabs.create({ url, index: tab.index + 1, openerTabId: tab.id })).id;
-  }
-}
-
-/** After a failed run: the reader tab opened early, and its pending key, are removed. */
-async function discardReader(early) {
-  let opened;
-  try {
-    opened = await early;
-  } catch (error) {
-    return;  // it never opened
-  }
-  await Promise.all([api.tabs.remove(opened.tabId).catch(() => {}),
-                     api.storage.session.remove(opened.key).catch(() => {})]);
-}
-
-/** The reader shortcut (or Esc, or the reader's back button) on a reader tab: back to the page it came from. */
-async function leaveReader(tab) {
-  const key = decodeURIComponent(new URL(tab.url).hash.slice(1));
-  const stored = key.startsWith("article:") ? (await api.storage.session.get(key))[key] : null;
-  const source = stored && Number.isInteger(stored.sourceTabId) ? stored.sourceTabId : null;
-  if (source !== null) await api.tabs.update(source, { active: true }).catch(() => {});  // it may be closed
-  await api.tabs.remove(tab.id);
-  return { ok: true, action: "reader", closed: true, source_tab: source };
-}
-
 async function saveFormat() {
   const { saveFormat: format } = await api.storage.local.get("saveFormat");
   return format === "text" ? "text" : "markdown";
@@ -136,8 +72,9 @@ export function makeRunner(host) {
     } catch (error) {
       throw new PithFailure("no_tab", `tab ${tabId}`);
     }
-    if (action === "reader" && typeof tab.url === "string" && tab.url.startsWith(api.runtime.getURL(READER_PAGE))) {
-      return leaveReader(tab);
+    if (action === "reader" && await readerActive(tabId)) {  // the reader shortcut again: back to the page
+      await closeReader(tabId);
+      return { ok: true, action, closed: true };
     }
     if (action === "highlight" && await highlightActive(tabId)) {
       await clearHighlight(tabId);
@@ -145,12 +82,11 @@ export function makeRunner(host) {
       return { ok: true, action, highlighted: false, node_ids: [],
                article: lastArticle.get(tabId) || { title: tab.title || null, text: "" } };
     }
-    // What is made ready while the host works: the reader tab, the outlines' stylesheet.
+    // What is made ready while the host works: the reader's scripts and settings, the outlines' stylesheet.
     const ready = { reader: null, style: null };
     try {
       return await extractAndShow(action, tab, ready, marks);
     } catch (error) {
-      if (ready.reader) await discardReader(ready.reader);
       if (ready.style) await ready.style.then(() => clearHighlight(tab.id, false), () => {});
       throw error;
     }
@@ -173,7 +109,7 @@ export function makeRunner(host) {
     if (over !== null) throw new PithFailure("too_large", `the page's snapshot is ${Math.round(over / 1048576)} MiB`);
     progress(`Finding the main content of ${nodes.toLocaleString()} page nodes\u2026`);
     // Started now, not before the snapshot: they run while the host works, not while the page is read.
-    if (action === "reader") ready.reader = openReaderEarly(tab);
+    if (action === "reader") ready.reader = prepareReader(tabId);
     if (action === "highlight") ready.style = styleHighlight(tabId);
     for (const started of [ready.reader, ready.style]) if (started) started.catch(() => {});  // awaited below
     marks.host_in = clock();
@@ -190,9 +126,14 @@ export function makeRunner(host) {
     const answer = { ok: true, action, article: summary, node_ids: nodeIds, truncated: !!reply.truncated,
                      timings: { ...reply.timings, snapshot: Math.round(ms * 10) / 10 }, snapshot_bytes: bytes };
     if (action === "reader") {
-      answer.reader_tab = await showReader(ready.reader, { ...summary, html: article.html || "",
-                                                    markdown: article.markdown || "",
-                                                    front_matter: article.front_matter || "" }, tab, marks);
+      // What the first screen needs goes first; the text and Markdown (for Copy and Save) follow it.
+      const { text, ...shownFields } = summary;
+      const shown = await showReader(tabId, { ...shownFields, html: article.html || "", truncated: !!reply.truncated },
+                                     await ready.reader);
+      marks.shown = shown.shownAt;
+      marks.drawn = clock();
+      await completeReader(tabId, { text, markdown: article.markdown || "", front_matter: article.front_matter || "" });
+      answer.reader = true;
     } else if (action === "highlight") {
       await ready.style;
       answer.highlighted_elements = await showHighlight(tabId, outline, takenAt);
@@ -205,7 +146,7 @@ export function makeRunner(host) {
     }
     const extra = reply.truncated ? " The page was too large: only its first part was read." : "";
     const text = action === "highlight" ? `Run Highlight again to turn it off.${extra}` : `${summary.title || ""}${extra}`;
-    notify(tabId, { state: "done", title: DONE[action], text });
+    if (action !== "reader") notify(tabId, { state: "done", title: DONE[action], text });
     answer.marks = marks;
     return answer;
   }

@@ -102,8 +102,8 @@ export const PROBLEMS = {
   },
   reader_failed: {
     title: "The reader view could not be opened",
-    text: "The browser refused to keep the article for the reader tab (it may be too long for session storage).",
-    fix: "Use Save to get the article as a file instead.",
+    text: "The browser would not let Pith lay the reader view over this page.",
+    fix: "Use Save to get the article as a file instead, or reload the page and try again.",
   },
   save_failed: {
     title: "The article could not be saved",

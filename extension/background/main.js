@@ -1,15 +1,17 @@
 // The background: one native port to the host, and the one message every user action goes through.
 //
-// Only the extension's own pages may send `pith.run` (the popup, the reader, tests from an extension page);
-// a content script's message carries a web page's URL and is refused, so nothing a page does can reach the
-// host, the downloads or the tabs. The extension declares no externally_connectable: other sites and
-// extensions cannot message it at all.
+// Only the extension's own pages may send `pith.run` (the popup, tests from an extension page); a content
+// script's message carries a web page's URL and is refused, so nothing a page does can reach the host or the
+// tabs. The one thing a content script may ask is `pith.reader.save`: the reader view, which runs in the page,
+// hands over the document it shows for the downloads, under a name and type checked here. The extension
+// declares no externally_connectable: other sites and extensions cannot message it at all.
 import "../limits.js";
 import { HostClient } from "./host.js";
 import { ACTIONS, makeRunner } from "./actions.js";
 import { takeSnapshot } from "./page.js";
 import { asFailure } from "./errors.js";
 import { recordPage } from "./record.js";
+import { download, safeFilename } from "./save.js";
 
 const api = globalThis.browser ?? globalThis.chrome;
 const host = new HostClient((name) => api.runtime.connectNative(name));
@@ -24,6 +26,30 @@ const MENU = {
 function fromExtensionPage(sender) {
   return sender.id === api.runtime.id && typeof sender.url === "string"
     && sender.url.startsWith(api.runtime.getURL(""));
+}
+
+// What the reader may save: each type with its file extension.
+const SAVED_TYPES = { "text/markdown": "md", "text/plain": "txt" };
+
+/** The reader's document, if it is one the reader makes: text of a saved type, under a safe name of that type
+ * (safe_filename of its own stem gives it back), no larger than a request the host would take. */
+function savedDocument(doc) {
+  if (!doc || typeof doc !== "object" || typeof doc.content !== "string" || typeof doc.filename !== "string") return null;
+  const extension = SAVED_TYPES[doc.mime];
+  if (!extension || !doc.filename.endsWith(`.${extension}`)) return null;
+  if (safeFilename(doc.filename.slice(0, -extension.length - 1), extension) !== doc.filename) return null;
+  if (doc.content.length > globalThis.PITH_LIMITS.MAX_REQUEST_BYTES) return null;
+  return { filename: doc.filename, mime: doc.mime, content: doc.content };
+}
+
+async function readerSave(doc) {
+  const checked = savedDocument(doc);
+  if (!checked) return { ok: false, error: asFailure(new Error("not a document the reader makes")).toJSON() };
+  try {
+    return { ok: true, ...(await download(checked)) };
+  } catch (error) {
+    return { ok: false, error: asFailure(error).toJSON() };
+  }
 }
 
 async function activeTabId() {
@@ -41,7 +67,12 @@ async function snapshotReply(tabId) {
 }
 
 api.runtime.onMessage.addListener((message, sender, sendResponse) => {
-  if (!message || typeof message !== "object" || !fromExtensionPage(sender)) return false;
+  if (!message || typeof message !== "object") return false;
+  if (message.type === "pith.reader.save" && sender.id === api.runtime.id && sender.tab) {
+    readerSave(message.doc).then(sendResponse);
+    return true;
+  }
+  if (!fromExtensionPage(sender)) return false;
   if (message.type === "pith.run") {
     const target = Number.isInteger(message.tabId) ? Promise.resolve(message.tabId) : activeTabId();
     target.then((tabId) => runAction(message.action, tabId)).then(sendResponse);

@@ -1,11 +1,18 @@
 // Everything the background does inside a tab: inject the content scripts, take a snapshot, highlight,
-// show a note. Scripts are injected on demand (no page is touched until the user asks) into the
+// show the reader view over the page, show a note. Scripts are injected on demand (no page is touched until the user asks) into the
 // extension's isolated world, where the page's own scripts cannot reach them.
 import { PithFailure } from "./errors.js";
 
 const api = globalThis.browser ?? globalThis.chrome;
-const CONTENT_FILES = ["limits.js", "code_spans.js", "content/snapshot.js", "content/highlight.js", "content/toast.js"];
-const HIGHLIGHT_CSS = ["content/highlight.css"];
+// Paths from the extension's root, written absolute: Firefox resolves a relative one against the calling page.
+const CONTENT_FILES = ["/limits.js", "/code_spans.js", "/content/snapshot.js", "/content/highlight.js", "/content/toast.js"];
+const HIGHLIGHT_CSS = ["/content/highlight.css"];
+// The reader view, injected only for it (after limits.js, from CONTENT_FILES): it builds its view in the page.
+const READER_FILES = ["/article_document.js", "/reader/sanitize.js", "/reader/reader.js"];
+const READER_CSS = "/reader/reader.css";
+// What the reader shows the article with: the user's settings (reader/reader.js reads them) and the save format.
+const READER_SETTINGS = ["readerFont", "readerWidth", "readerLineHeight", "readerTheme", "readerFontPx", "saveFormat"];
+let readerCss = null;  // the view's stylesheet, read once a session
 
 // Runs in the page: calls one method of a content-script object, returning {value} or {error}.
 function callInPage(object, method, params) {
@@ -99,4 +106,49 @@ export async function notify(tabId, note) {
   try {
     await api.tabs.sendMessage(tabId, { type: "pith.toast", note });
   } catch (error) { /* no content script there (yet): the popup and the reply still carry the note */ }
+}
+
+/** Make the reader view ready in the page while the host works: its scripts injected, its stylesheet and the
+ * user's settings read. Resolves with what `showReader` needs besides the article. */
+export async function prepareReader(tabId) {
+  if (readerCss === null) {
+    readerCss = fetch(api.runtime.getURL(READER_CSS)).then((r) => r.text());
+    readerCss.catch(() => { readerCss = null; });
+  }
+  try {
+    const [, css, settings] = await Promise.all([
+      api.scripting.executeScript({ target: { tabId }, files: READER_FILES }), readerCss,
+      api.storage.local.get(READER_SETTINGS)]);
+    return { css, settings };
+  } catch (error) {
+    throw new PithFailure("reader_failed", error && error.message);
+  }
+}
+
+/** Lay the reader view of `article` over the page (`prepared` from `prepareReader`); resolves with {shownAt}
+ * once its first screen is in the page. */
+export async function showReader(tabId, article, prepared) {
+  const outcome = await call(tabId, "__pithReader", "open", article, prepared.settings, prepared.css);
+  if (outcome.error) throw new PithFailure("reader_failed", outcome.error);
+  return outcome.value;
+}
+
+/** Give the reader view shown the rest of its article ({text, markdown, front_matter}: what Copy and Save
+ * need, not the first screen). */
+export async function completeReader(tabId, rest) {
+  const outcome = await call(tabId, "__pithReader", "complete", rest);
+  if (outcome.error) throw new PithFailure("reader_failed", outcome.error);
+}
+
+export async function readerActive(tabId) {
+  try {
+    return (await call(tabId, "__pithReader", "active")).value === true;
+  } catch (failure) {
+    return false;  // a page we cannot enter shows no reader
+  }
+}
+
+/** Take the reader view off the page; resolves with whether one was open. */
+export async function closeReader(tabId) {
+  return (await call(tabId, "__pithReader", "close")).value === true;
 }

@@ -20,9 +20,12 @@ function show(note) {
   box.hidden = false;
 }
 
+// Opened as popup/popup.html?tab=ID (a tab, not the toolbar's popup): it stays open after an action.
+const NAMED_TAB = Number(new URLSearchParams(location.search).get("tab"));
+const AS_POPUP = !(Number.isInteger(NAMED_TAB) && NAMED_TAB > 0);
+
 async function targetTab() {
-  const fromUrl = Number(new URLSearchParams(location.search).get("tab"));
-  if (Number.isInteger(fromUrl) && fromUrl > 0) return fromUrl;
+  if (!AS_POPUP) return NAMED_TAB;
   const [tab] = await api.tabs.query({ active: true, currentWindow: true });
   return tab ? tab.id : undefined;
 }
@@ -34,8 +37,13 @@ async function run(action, tabId) {
   try {
     const reply = await api.runtime.sendMessage({ type: "pith.run", action, tabId });
     if (reply && reply.ok) {
-      const title = action === "highlight" && !reply.highlighted ? "Highlight off" : DONE[action];
-      show({ state: "done", title, text: reply.article.title || "" });
+      if (action === "reader" && reply.reader && AS_POPUP) {
+        window.close();  // the reader view over the page is the answer; the popup would sit on top of it
+        return;
+      }
+      const title = action === "highlight" && !reply.highlighted ? "Highlight off"
+        : action === "reader" && reply.closed ? "Reader view closed" : DONE[action];
+      show({ state: "done", title, text: (reply.article && reply.article.title) || "" });
     } else {
       const error = (reply && reply.error) || { title: "No answer", text: "The extension's background did not reply.", fix: "Reload the extension." };
       show({ state: "error", title: error.title || error.code, text: error.text || error.message, fix: error.fix });

@@ -20,6 +20,7 @@ const WANT = {
   highlight: ["outline", "text"],
   save: ["outline", "markdown", "text"],
 };
+const TRUNCATED = "The page was too large: only its first part was read.";
 const DONE = {  // the reader view is its own news
   highlight: "Main content highlighted",
   save: "Article saved",
@@ -128,8 +129,8 @@ export function makeRunner(host) {
     if (action === "reader") {
       // What the first screen needs goes first; the text and Markdown (for Copy and Save) follow it.
       const { text, ...shownFields } = summary;
-      const shown = await showReader(tabId, { ...shownFields, html: article.html || "", truncated: !!reply.truncated },
-                                     await ready.reader);
+      const first = { ...shownFields, html: article.html || "", notice: reply.truncated ? TRUNCATED : "" };
+      const shown = await showReader(tabId, first, await ready.reader);
       marks.shown = shown.shownAt;
       marks.drawn = clock();
       await completeReader(tabId, { text, markdown: article.markdown || "", front_matter: article.front_matter || "" });
@@ -144,7 +145,7 @@ export function makeRunner(host) {
       const doc = articleDocument(saved, await saveFormat());
       Object.assign(answer, await download(doc));
     }
-    const extra = reply.truncated ? " The page was too large: only its first part was read." : "";
+    const extra = reply.truncated ? ` ${TRUNCATED}` : "";
     const text = action === "highlight" ? `Run Highlight again to turn it off.${extra}` : `${summary.title || ""}${extra}`;
     if (action !== "reader") notify(tabId, { state: "done", title: DONE[action], text });
     answer.marks = marks;

@@ -1,17 +1,17 @@
 // Everything the background does inside a tab: inject the content scripts, take a snapshot, highlight,
-// show the reader view over the page, show a note. Scripts are injected on demand (no page is touched until the user asks) into the
-// extension's isolated world, where the page's own scripts cannot reach them.
+// show the reader view over the page, show a note. Scripts are injected on demand (no page is touched until
+// the user asks) into the extension's isolated world, where the page's own scripts cannot reach them.
 import { PithFailure } from "./errors.js";
 
 const api = globalThis.browser ?? globalThis.chrome;
 // Paths from the extension's root, written absolute: Firefox resolves a relative one against the calling page.
-const CONTENT_FILES = ["/limits.js", "/code_spans.js", "/content/snapshot.js", "/content/highlight.js", "/content/toast.js"];
+const CONTENT_FILES = ["/limits.js", "/code_spans.js", "/content/shadow_style.js", "/content/snapshot.js",
+                       "/content/highlight.js", "/content/toast.js"];
 const HIGHLIGHT_CSS = ["/content/highlight.css"];
-// The reader view, injected only for it (after limits.js, from CONTENT_FILES): it builds its view in the page.
+// The reader view, injected only for it (after CONTENT_FILES, whose globals it uses): it builds its view in
+// the page.
 const READER_FILES = ["/article_document.js", "/reader/sanitize.js", "/reader/reader.js"];
 const READER_CSS = "/reader/reader.css";
-// What the reader shows the article with: the user's settings (reader/reader.js reads them) and the save format.
-const READER_SETTINGS = ["readerFont", "readerWidth", "readerLineHeight", "readerTheme", "readerFontPx", "saveFormat"];
 let readerCss = null;  // the view's stylesheet, read once a session
 
 // Runs in the page: calls one method of a content-script object, returning {value} or {error}.
@@ -118,26 +118,30 @@ export async function prepareReader(tabId) {
   try {
     const [, css, settings] = await Promise.all([
       api.scripting.executeScript({ target: { tabId }, files: READER_FILES }), readerCss,
-      api.storage.local.get(READER_SETTINGS)]);
+      api.storage.local.get(null)]);  // the user's choices, few and small: reader/reader.js picks its own
     return { css, settings };
   } catch (error) {
     throw new PithFailure("reader_failed", error && error.message);
   }
 }
 
-/** Lay the reader view of `article` over the page (`prepared` from `prepareReader`); resolves with {shownAt}
- * once its first screen is in the page. */
-export async function showReader(tabId, article, prepared) {
-  const outcome = await call(tabId, "__pithReader", "open", article, prepared.settings, prepared.css);
+/** One method of the reader view in the page; its value, or a reader_failed failure. */
+async function callReader(tabId, method, ...params) {
+  const outcome = await call(tabId, "__pithReader", method, ...params);
   if (outcome.error) throw new PithFailure("reader_failed", outcome.error);
   return outcome.value;
 }
 
+/** Lay the reader view of `article` over the page (`prepared` from `prepareReader`); resolves with {shownAt}
+ * once its first screen is in the page. */
+export function showReader(tabId, article, prepared) {
+  return callReader(tabId, "open", article, prepared.settings, prepared.css);
+}
+
 /** Give the reader view shown the rest of its article ({text, markdown, front_matter}: what Copy and Save
  * need, not the first screen). */
-export async function completeReader(tabId, rest) {
-  const outcome = await call(tabId, "__pithReader", "complete", rest);
-  if (outcome.error) throw new PithFailure("reader_failed", outcome.error);
+export function completeReader(tabId, rest) {
+  return callReader(tabId, "complete", rest);
 }
 
 export async function readerActive(tabId) {
@@ -150,5 +154,5 @@ export async function readerActive(tabId) {
 
 /** Take the reader view off the page; resolves with whether one was open. */
 export async function closeReader(tabId) {
-  return (await call(tabId, "__pithReader", "close")).value === true;
+  return (await callReader(tabId, "close")) === true;
 }

@@ -42,16 +42,7 @@
     hide();
     host = document.createElement("pith-note");
     const root = host.attachShadow({ mode: "closed" });
-    try {
-      const sheet = new CSSStyleSheet();
-      sheet.replaceSync(CSS);
-      root.adoptedStyleSheets = [sheet];
-    } catch (error) {
-      // Firefox's content scripts cannot always adopt a sheet made in their own compartment.
-      const style = document.createElement("style");
-      style.textContent = CSS;
-      root.append(style);
-    }
+    globalThis.pithStyleShadow(root, CSS);
     const box = document.createElement("div");
     box.className = `note ${note.state}`;
     box.setAttribute("role", note.state === "error" ? "alert" : "status");

@@ -113,17 +113,6 @@
                       tabindex: "-1" }, toolbar, settings, status, main);
   }
 
-  function styleSheet(root, css) {
-    try {
-      const sheet = new CSSStyleSheet();
-      sheet.replaceSync(css);
-      root.adoptedStyleSheets = [sheet];
-    } catch (error) {
-      // Firefox's content scripts cannot always adopt a sheet made in their own compartment.
-      root.append(h("style", {}, css));
-    }
-  }
-
   function applySettings(settings) {
     const { root } = view;
     const box = root.querySelector(".view");
@@ -267,7 +256,8 @@
     const current = view;
     try {
       // The background hands it to the browser's downloads (a content script has no downloads API).
-      const reply = await api.runtime.sendMessage({ type: "pith.reader.save", doc: articleDocument(view.article, format) });
+      const doc = articleDocument(view.article, format);
+      const reply = await api.runtime.sendMessage({ type: "pith.reader.save", doc });
       if (view !== current) return;
       if (reply && reply.ok) say(`Saved ${reply.filename}`);
       else say(`Could not save: ${(reply && reply.error && reply.error.title) || "no answer"}`, true);
@@ -331,9 +321,10 @@
     };
   }
 
-  /** Show `article` ({title, html, url, ...: the metadata; markdown, front_matter and text may follow in
-   * `complete`}) over the page, with the stored `settings` and the view's stylesheet `css`. Returns once the
-   * first screen is in the view (the rest follows after the first frame): {shownAt}, on the page's clock. */
+  /** Show `article` ({title, html, url, ...: the metadata; `notice`, a line for the status; markdown,
+   * front_matter and text may follow in `complete`}) over the page, with the stored `settings` and the view's
+   * stylesheet `css`. Returns once the first screen is in the view (the rest follows after the first frame):
+   * {shownAt}, on the page's clock. */
   function open(article, settings, css) {
     close();
     const host = document.createElement("pith-reader");
@@ -342,7 +333,7 @@
       + " inset: 0 !important; z-index: 2147483647 !important;";
     host.setAttribute("popover", "manual");
     const root = host.attachShadow({ mode: "closed" });
-    styleSheet(root, css);
+    globalThis.pithStyleShadow(root, css);
     const box = build();
     root.append(box);
     view = { host, root, article, settings: null, writer: Math.random().toString(36).slice(2), writes: 0,
@@ -353,14 +344,16 @@
     root.getElementById("format").value = settings && settings.saveFormat === "text" ? "text" : "markdown";
     wire(root, box);
     // Copy and Save wait for the article's text and Markdown (`complete`), unless they came with it.
-    if (typeof article.markdown !== "string") for (const id of ["copy", "save"]) root.getElementById(id).disabled = true;
+    if (typeof article.markdown !== "string") {
+      for (const id of ["copy", "save"]) root.getElementById(id).disabled = true;
+    }
     const rest = render(article);
     if (globalThis.__pithToast) globalThis.__pithToast.hide();  // the reader is the result
     (document.documentElement || document).append(host);
     if (typeof host.showPopover === "function") host.showPopover();  // the top layer: over anything the page has
     box.focus({ preventScroll: true });  // keys (space, arrows, Esc) go to the view, not the page
     host.setAttribute(STATE, "shown");
-    if (article.truncated) say("The page was too large: only its first part was read.");
+    if (article.notice) say(article.notice);
     const shownAt = performance.timeOrigin + performance.now();
     const current = view;
     afterPaint().then(() => {

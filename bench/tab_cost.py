@@ -6,7 +6,8 @@ Headless Chromium with the extension, the 1,500-element article of bench.browser
 * a tab of the extension's smallest page (offscreen/blob.html, an empty document and a short script) opened
   by `tabs.create({active: false})` from an extension page, as the reader view once opened its own tab;
 * the reader view of the article laid over the page, as the reader action shows it (background/page.js's
-  `prepareReader` and `showReader`, the article made by the Python extractor from the same page);
+  content scripts, `prepareReader` and `showReader`: export/browsers.py's SHOW_ARTICLE; the article made by
+  the Python extractor from the same page);
 * nothing, for the idle baseline.
 For each: the CPU time all of Chromium's processes spend in the `window` seconds after the call (Linux
 /proc, clock ticks of 10 ms: each figure is a median of `repeats`, the cases alternating). What was opened is
@@ -23,15 +24,11 @@ import time
 from pathlib import Path
 
 from bench.browser_speed import blog_with_elements
-from export.browsers import CHROMIUM, extension_browser
+from export.browsers import CHROMIUM, SHOW_ARTICLE, extension_browser
 
 OPEN_TAB = """async (url) => {
   const tab = await api.tabs.create({url: api.runtime.getURL(url), active: false});
   return tab.id;
-}"""
-SHOW_READER = """async ([tabId, article]) => {
-  const { prepareReader, showReader } = await import('/background/page.js');
-  await showReader(tabId, article, await prepareReader(tabId));
 }"""
 CLOSE_READER = "async (tabId) => (await import('/background/page.js')).closeReader(tabId)"
 CASES = ("a tab (the extension's smallest page)", "the reader view over the page", "nothing (idle)")
@@ -80,7 +77,6 @@ def main(argv: list[str] | None = None) -> int:
         with extension_browser("chromium", root, pages=pages) as browser:
             page = browser.open("article.html")
             tab_id = browser.tab_id(page)
-            browser.call("async (tabId) => (await import('/background/page.js')).injectContentScripts(tabId)", tab_id)
             for _ in range(args.repeats):
                 for case in CASES:
                     time.sleep(args.window)
@@ -89,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
                     if case.startswith("a tab"):
                         tab = browser.call(OPEN_TAB, "offscreen/blob.html")
                     elif case.startswith("the reader view"):
-                        browser.call(SHOW_READER, [tab_id, article])
+                        browser.call(SHOW_ARTICLE, [tab_id, article])
                     time.sleep(args.window)
                     cpu[case].append(chromium_cpu_ms() - before)
                     if tab is not None:

@@ -270,6 +270,25 @@ def firefox(workdir: Path, extension: Path = EXTENSION, env: dict | None = None,
 # ---------------------------------------------------------------------------------------------------------------
 # One interface over both
 
+# For wait_for: what a polled function gave, an element counting as true (it cannot cross to the driver).
+_AS_VALUE = "v && typeof v === 'object' && typeof v.nodeType === 'number' ? true : v"
+# For a real click: the middle of an element's box, in viewport pixels.
+_CENTER = """(el) => { const r = el.getBoundingClientRect();
+    return [Math.round(r.left + r.width / 2), Math.round(r.top + r.height / 2)]; }"""
+
+
+def _poll(probe: Callable[[], Any], timeout: float, what: str) -> Any:
+    """Call `probe` until it gives something truthy; that value. TimeoutError, naming `what`, after `timeout`."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = probe()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"waited {timeout:.0f} s for {what}")
+        time.sleep(0.05)
+
+
 class Tab:
     """One browser tab: a page, or one of the extension's own pages."""
 
@@ -306,15 +325,8 @@ class Tab:
 
     def wait_for(self, function: str, arg: Any = None, timeout: float = WAIT_TIMEOUT_S) -> Any:
         """Poll `function` until it returns something truthy (an element counts as true); returns that."""
-        deadline = time.monotonic() + timeout
-        found = f"async (arg) => {{ const v = await ({function})(arg); return v && typeof v === 'object' && typeof v.nodeType === 'number' ? true : v; }}"
-        while True:
-            value = self.evaluate(found, arg)
-            if value:
-                return value
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"waited {timeout:.0f} s for {function} in {self.url}")
-            time.sleep(0.05)
+        found = f"async (arg) => {{ const v = await ({function})(arg); return {_AS_VALUE}; }}"
+        return _poll(lambda: self.evaluate(found, arg), timeout, f"{function} in {self.url}")
 
     def errors(self) -> list[str]:
         """Uncaught script errors in this tab since it opened."""
@@ -328,6 +340,15 @@ class Tab:
 
     def close(self) -> None:
         self.browser._close(self)
+
+
+# From an extension page: the reader view of `article` over tab `tabId`, shown the way the background shows
+# one (background/page.js), without asking the host.
+SHOW_ARTICLE = """async ([tabId, article]) => {
+  const { injectContentScripts, prepareReader, showReader } = await import('/background/page.js');
+  await injectContentScripts(tabId);
+  return showReader(tabId, article, await prepareReader(tabId));
+}"""
 
 
 class ReaderView:
@@ -346,16 +367,9 @@ class ReaderView:
             .then((r) => r[0].result)""", [self.tab_id, arg])
 
     def wait_for(self, function: str, arg: Any = None, timeout: float = WAIT_TIMEOUT_S) -> Any:
-        """Poll `function(root, arg)` until it returns something truthy; returns that."""
-        deadline = time.monotonic() + timeout
-        while True:
-            value = self.evaluate(f"async (root, arg) => {{ const v = await ({function})(root, arg);"
-                                  " return v && typeof v === 'object' && typeof v.nodeType === 'number' ? true : v; }", arg)
-            if value:
-                return value
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"waited {timeout:.0f} s for {function} in the reader over {self.page.url}")
-            time.sleep(0.05)
+        """Poll `function(root, arg)` until it returns something truthy (an element counts as true); returns that."""
+        found = f"async (root, arg) => {{ const v = await ({function})(root, arg); return {_AS_VALUE}; }}"
+        return _poll(lambda: self.evaluate(found, arg), timeout, f"{function} in the reader over {self.page.url}")
 
     def text(self, selector: str) -> str:
         return self.evaluate("(root, s) => root.querySelector(s).innerText", selector)
@@ -369,12 +383,16 @@ class ReaderView:
 
     def user_click(self, selector: str) -> None:
         """A real pointer click at the element, delivered by the browser (what the clipboard asks for)."""
-        x, y = self.evaluate("""(root, s) => { const r = root.querySelector(s).getBoundingClientRect();
-            return [Math.round(r.left + r.width / 2), Math.round(r.top + r.height / 2)]; }""", selector)
+        x, y = self.evaluate(f"(root, s) => ({_CENTER})(root.querySelector(s))", selector)
         self.page.click_at(x, y)
 
     def press(self, key: str) -> None:
         self.page.press(key)
+
+    def wait_ready(self) -> "ReaderView":
+        """Wait until the whole article is in the view (`data-pith-reader="ready"` on its element)."""
+        self.wait_for("() => document.querySelector('pith-reader')?.getAttribute('data-pith-reader') === 'ready'")
+        return self
 
     def settle_images(self) -> None:
         """Wait until every image of the view has loaded or failed (lazy ones made eager, so none waits for a
@@ -492,8 +510,7 @@ class ExtensionBrowser:
         raise NotImplementedError
 
     def _user_click(self, tab: Tab, selector: str) -> None:
-        x, y = tab.evaluate("""(s) => { const r = document.querySelector(s).getBoundingClientRect();
-            return [Math.round(r.left + r.width / 2), Math.round(r.top + r.height / 2)]; }""", selector)
+        x, y = tab.evaluate(f"(s) => ({_CENTER})(document.querySelector(s))", selector)
         self._click_at(tab, x, y)
 
     def _click_at(self, tab: Tab, x: int, y: int) -> None:

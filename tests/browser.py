@@ -10,8 +10,8 @@ from typing import Iterator
 
 import pytest
 
-from export.browsers import (CHROMIUM, FIREFOX, ExtensionBrowser, ReaderView, Tab,  # noqa: F401 (re-exported)
-                             extension_browser)
+from export.browsers import (CHROMIUM, FIREFOX, SHOW_ARTICLE, ExtensionBrowser, ReaderView,  # noqa: F401 (re-exported)
+                             Tab, extension_browser)
 
 PAGES = Path(__file__).resolve().parent / "pages" / "extension"
 BINARIES = {"chromium": CHROMIUM, "firefox": FIREFOX}
@@ -48,21 +48,14 @@ def open_reader(b: ExtensionBrowser, page: Tab) -> tuple[dict, ReaderView]:
     """Reader view for `page`: the `pith.run` reply and the view, once the whole article is in it."""
     reply = b.run("reader", page)
     assert reply["ok"] and reply.get("reader"), reply
-    reader = ReaderView(b, page)
-    reader.wait_for("() => document.querySelector('pith-reader')?.getAttribute('data-pith-reader') === 'ready'")
-    return reply, reader
+    return reply, ReaderView(b, page).wait_ready()
 
 
 def show_article(b: ExtensionBrowser, page: Tab, article: dict) -> ReaderView:
     """The reader view of `article` (as the host would send it) over `page`, shown the way the background
     shows one (background/page.js), without asking the host."""
-    b.call("""async ([tabId, article]) => {
-        const { injectContentScripts, prepareReader, showReader } = await import('/background/page.js');
-        await injectContentScripts(tabId);
-        return showReader(tabId, article, await prepareReader(tabId)); }""", [b.tab_id(page), article])
-    reader = ReaderView(b, page)
-    reader.wait_for("() => document.querySelector('pith-reader')?.getAttribute('data-pith-reader') === 'ready'")
-    return reader
+    b.call(SHOW_ARTICLE, [b.tab_id(page), article])
+    return ReaderView(b, page).wait_ready()
 
 
 def open_popup(b: ExtensionBrowser, page: Tab) -> Tab:

@@ -36,8 +36,7 @@ def reader_shot(b, name: str, path: Path, theme: str) -> None:
     page.resize(1000, 1100)
     reply = b.run("reader", page)
     assert reply["ok"], reply
-    reader = ReaderView(b, page)
-    reader.wait_for("() => document.querySelector('pith-reader')?.getAttribute('data-pith-reader') === 'ready'")
+    reader = ReaderView(b, page).wait_ready()
     reader.click(f"[data-setting=readerTheme][data-value={theme}]")
     reader.settle_images()
     reader.screenshot(path)

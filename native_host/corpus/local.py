@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import sys
 import time
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
@@ -27,6 +28,7 @@ from .writers import row_writer, shard_paths, write_shard
 
 CHUNK_PAGES = 8         # pages sent to a worker at once: amortises the pipe, keeps the order fine-grained
 CHUNKS_PER_WORKER = 4   # chunks in flight per worker: enough to hide the pipe, bounded memory
+ENGINE_MODULES = ("native_host.corpus.rows", "native_host.pipeline.extractor")  # what every worker imports
 
 _ROWS: PageRows | None = None
 
@@ -58,6 +60,42 @@ def _chunks(pages: Iterable[Page]) -> Iterator[list[Page]]:
         yield chunk
 
 
+def _os_threads() -> int:
+    """This process's threads, the ones no Python code started included (0 where the OS does not say)."""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return 0
+
+
+def worker_context() -> multiprocessing.context.BaseContext:
+    """How worker processes start: forked from this one where that is safe, else from a forkserver.
+
+    A fork is safe only from a process with one thread: a forked copy of another thread's lock (onnxruntime's,
+    once a model has run here; the watchdog's of a -j 1 job) hangs the worker. So the engine's modules are
+    imported first, with BLAS kept to one thread (numpy's OpenBLAS starts a thread per core at import, and a
+    worker, one per core, needs none), and the process forks if it still has one thread: the command line
+    does. onnxruntime and the tokenizer are imported by the workers themselves (importing onnxruntime starts a
+    thread). Forked workers start from the engine already imported: 0.30 s from the command's start to the
+    workers' first page, against 0.37 s through a forkserver, which must start an interpreter and import the
+    engine again (docs/performance.md). Elsewhere (macOS and Windows, where fork is unsafe or missing; a
+    process with threads, such as the tests' or a user's) the forkserver, or spawn, starts them."""
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # for this process's numpy, if not yet imported, and every worker's
+    if sys.platform.startswith("linux"):
+        import importlib
+
+        for module in ENGINE_MODULES:
+            importlib.import_module(module)
+        if "onnxruntime" not in sys.modules and _os_threads() == 1:
+            return multiprocessing.get_context("fork")
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        # The server imports the engine once and every worker starts from it; it never runs the model.
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(list(ENGINE_MODULES))
+        return context
+    return multiprocessing.get_context("spawn")
+
+
 def extract_rows(pages: Iterable[Page], fields: tuple[str, ...], workers: int, model_dir=None,
                  tally: Tally | None = None) -> Iterator[dict]:
     """The pages' rows, in order, extracted by `workers` processes (1: in this process); the extraction's CPU
@@ -70,12 +108,7 @@ def extract_rows(pages: Iterable[Page], fields: tuple[str, ...], workers: int, m
             tally.cpu_s += cpu
             yield from rows
         return
-    # forkserver, not fork: a process that already ran the model (a -j 1 job before) holds onnxruntime's
-    # threads and locks, and a forked copy of them hangs. The server imports the engine once (numpy,
-    # onnxruntime, tokenizers: ~0.2 s) and every worker starts from it; it never runs the model.
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload([PageRows.__module__, "native_host.pipeline.extractor"])
-    with ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,
+    with ProcessPoolExecutor(workers, mp_context=worker_context(), initializer=_init_worker,
                              initargs=(fields, model_dir, 1, True)) as pool:
         pending: deque = deque()
 

@@ -46,6 +46,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
+from bench.bytecode import compile_pith
 from bench.content_script import page_with_elements, sections_page
 from bench.synthetic import _blog
 from export.browsers import EXTENSION, extension_browser
@@ -242,6 +243,7 @@ def main() -> None:
     args = parser.parse_args()
     trees = {name: Path(directory).resolve() for name, directory in (item.split("=", 1) for item in args.extension)}
     starts: dict[str, list[float]] = {tree: [] for tree in trees}
+    bytecode = compile_pith()
     runs: dict[tuple, list[list[dict]]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -265,7 +267,7 @@ def main() -> None:
     rows = [(name, action, tree, summary(runs[name, action, tree]))
             for name in args.pages for action in args.actions for tree in trees]
     print(f"Chromium {version}, headless; {args.rounds} browser session(s) per extension, in turn; in each, "
-          f"{args.repeats} warm runs after the first per page and action\n")
+          f"{args.repeats} warm runs after the first per page and action; {bytecode}\n")
     print("First action of a session (host start and model load, reader view of a 300-element page), median: "
           + ", ".join(f"{tree} {statistics.median(ms):.0f} ms" for tree, ms in starts.items()) + "\n")
     print("| page | elements | action | extension | first (ms) | median (ms) | min–max (ms) | host (ms) | "

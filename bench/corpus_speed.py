@@ -29,6 +29,7 @@ from native_host.corpus.pages import file_pages, input_files
 
 from . import extractors as registry
 from . import targets
+from .bytecode import compile_pith
 from .evaluate import machine
 from .warc_build import bench_pages, write_warcs
 
@@ -86,6 +87,7 @@ def main() -> None:
     ap.add_argument("--skip", nargs="*", default=[], choices=["local-1", "local-2", "ray-2", *PEERS])
     args = ap.parse_args()
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    print(compile_pith())
     with tempfile.TemporaryDirectory() as tmp:
         warc_dir, out = Path(tmp) / "warc", Path(tmp) / "out"
         warc_dir.mkdir()

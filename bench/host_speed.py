@@ -38,6 +38,7 @@ from native_host.browser.framing import encode_message, frame
 from native_host.browser.identity import chromium_origin
 from native_host.pipeline.inference import default_model_dir
 
+from .bytecode import compile_pith
 from .synthetic import live_snapshot
 
 # (how the snapshot travels, want): the extension's highlight and reader actions (extension/background/actions.js),
@@ -167,6 +168,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"{r.frames} |")
         rss = peak_rss_mb(host.proc.pid)
     smallest = min(snapshots, key=lambda s: len(s[0]["nodes"]))[0]
+    bytecode = compile_pith()
     to_hello, to_extract = cold_start(args.model_dir, smallest, max(3, args.repeats // 2))
     print("\n### Cold start, memory, size\n")
     print("| measure | value |\n|---|---:|")
@@ -179,7 +181,8 @@ def main(argv: list[str] | None = None) -> int:
     for name, mb in files:
         print(f"| model file {name} | {mb:.2f} MB |")
     print(f"| model files, total | {sum(mb for _, mb in files):.2f} MB |")
-    print(f"\nmodel {info.get('model_id')} on {', '.join(info.get('providers', []))}; {args.repeats} warm repeats")
+    print(f"\nmodel {info.get('model_id')} on {', '.join(info.get('providers', []))}; {args.repeats} warm repeats; "
+          f"{bytecode}")
     return 0
 
 

@@ -28,6 +28,7 @@ from pathlib import Path
 
 from . import extractors as registry
 from . import targets
+from .bytecode import compile_pith
 from .evaluate import machine
 
 PEERS = ("trafilatura", "readability-lxml", "resiliparse")
@@ -177,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cli-pages", type=int, default=400, help="pages for the CLI throughput (0: skip)")
     args = ap.parse_args(argv)
     pages = load_pages(args.limit)
-    print(f"{machine()}; load average {os.getloadavg()[0]:.2f} at start\n")
+    print(f"{machine()}; load average {os.getloadavg()[0]:.2f} at start; {compile_pith()}\n")
     totals, stages, nodes = per_page(pages)
     print_per_page(totals, stages)
     print_by_size(totals, nodes)

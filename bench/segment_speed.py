@@ -16,7 +16,6 @@ import gc
 import statistics
 import sys
 
-from native_host import limits
 from native_host.pipeline import blocks
 
 from .compiled import alternate, dev_options, dev_snapshots
@@ -45,9 +44,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             for i, snap in enumerate(dev_snapshots(kind, args.limit, args.snapshots)):
                 count += 1
-                nodes = snap["nodes"]
-                handed += segmenter.segment(nodes, True, limits.MAX_BLOCKS, limits.MAX_BLOCK_TEXT,
-                                            blocks.PATH_DEPTH, blocks.MEMO_DEPTH) is None
+                handed += blocks.compiled_blocks(segmenter, snap["nodes"]) is None
                 for combine in (True, False):
                     differ += (blocks.blocks_from_snapshot(snap, combine)
                                != blocks.python_blocks_from_snapshot(snap, combine))

@@ -36,8 +36,7 @@ needs_compiled = pytest.mark.skipif(
 
 def compiled_blocks(nodes: list[dict], combine: bool = True):
     """The compiled segmenter's answer: blocks, or None for a page it hands to Python."""
-    return blocks_module._segmenter.segment(nodes, combine, limits.MAX_BLOCKS, limits.MAX_BLOCK_TEXT, PATH_DEPTH,
-                                            MEMO_DEPTH)
+    return blocks_module.compiled_blocks(blocks_module._segmenter, nodes, combine)
 
 
 def assert_same(nodes: list[dict], handed: bool = False):

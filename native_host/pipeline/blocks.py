@@ -123,11 +123,16 @@ def blocks_from_snapshot(snapshot: dict, combine: bool = True) -> list[Block]:
     """Segment a (validated) snapshot into blocks, in document order: the compiled segmenter's blocks where it
     is in use and takes the page, else the reference's."""
     if _segmenter is not None:
-        blocks = _segmenter.segment(snapshot["nodes"], combine, limits.MAX_BLOCKS, limits.MAX_BLOCK_TEXT,
-                                    PATH_DEPTH, MEMO_DEPTH)
+        blocks = compiled_blocks(_segmenter, snapshot["nodes"], combine)
         if blocks is not None:
             return blocks
     return python_blocks_from_snapshot(snapshot, combine)
+
+
+def compiled_blocks(segmenter, nodes: list[dict], combine: bool = True) -> list[Block] | None:
+    """A compiled segmenter's blocks under this module's limits and path depths, or None for a page it hands
+    to the reference (input it does not model)."""
+    return segmenter.segment(nodes, combine, limits.MAX_BLOCKS, limits.MAX_BLOCK_TEXT, PATH_DEPTH, MEMO_DEPTH)
 
 
 def python_blocks_from_snapshot(snapshot: dict, combine: bool = True) -> list[Block]:
@@ -345,8 +350,8 @@ def _probe_segmenter(segment) -> bool:
     """The compiled segmenter gives the reference's blocks on the probe, combined or not."""
     segmenter = segment.Segmenter(INLINE, EXCLUDED, _flags, Block)
     nodes = _probe_nodes()
-    return all(segmenter.segment(nodes, combine, limits.MAX_BLOCKS, limits.MAX_BLOCK_TEXT, PATH_DEPTH, MEMO_DEPTH)
-               == python_blocks_from_snapshot({"nodes": nodes}, combine) for combine in (True, False))
+    return all(compiled_blocks(segmenter, nodes, combine) == python_blocks_from_snapshot({"nodes": nodes}, combine)
+               for combine in (True, False))
 
 
 _compiled = load_compiled("segment", _probe_segmenter)

@@ -3,8 +3,8 @@
 `pip install` writes every module's bytecode at install time, so a user's `pith` (and every peer installed
 from PyPI) starts without compiling its sources. A checkout installed editable, run with
 PYTHONDONTWRITEBYTECODE=1 (as this project's development machine sets it), compiles Pith's ~40 modules in
-every new process instead: ~36 ms of each start (cold start, `pith extract DIR`, each forkserver) that no
-installed copy pays, while the peers' bytecode sits in site-packages.
+every new process instead: 40-50 ms of each start (cold start, `pith extract DIR`, each forkserver) that
+no installed copy pays, while the peers' bytecode sits in site-packages (docs/performance.md).
 """
 
 from __future__ import annotations

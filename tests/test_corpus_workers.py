@@ -9,15 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from native_host.corpus.local import worker_context
-
 PAGES = Path(__file__).resolve().parent / "pages"
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers are forked on Linux only")
 
 
 def _start_method(preamble: str) -> str:
     """The start method a fresh interpreter picks after running `preamble`."""
-    code = f"{preamble}\nfrom native_host.corpus.local import worker_context\nprint(worker_context().get_start_method())"
+    code = (f"{preamble}\nfrom native_host.corpus.local import worker_context\n"
+            "print(worker_context().get_start_method())")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     return done.stdout.strip()
@@ -42,7 +41,7 @@ def test_a_process_with_another_thread_starts_them_from_a_forkserver():
 def test_two_workers_give_the_rows_of_one_process(tmp_path):
     pages = tmp_path / "pages"
     pages.mkdir()
-    for k, page in enumerate(p for p in sorted(PAGES.rglob("*.html"))):
+    for k, page in enumerate(sorted(PAGES.rglob("*.html"))):
         (pages / f"{k:03d}-{page.name}").write_bytes(page.read_bytes())
     rows = {}
     for workers in ("1", "2"):

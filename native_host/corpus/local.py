@@ -80,7 +80,7 @@ def worker_context() -> multiprocessing.context.BaseContext:
     workers' first page, against 0.37 s through a forkserver, which must start an interpreter and import the
     engine again (docs/performance.md). Elsewhere (macOS and Windows, where fork is unsafe or missing; a
     process with threads, such as the tests' or a user's) the forkserver, or spawn, starts them."""
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # for this process's numpy, if not yet imported, and every worker's
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # this process's numpy (if not yet imported), every worker's
     if sys.platform.startswith("linux"):
         import importlib
 

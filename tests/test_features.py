@@ -63,3 +63,26 @@ def test_texts_of_earlier_pages_are_not_tokenized_again_and_the_memory_is_bounde
     asked.clear()
     assert (featurize.text_ids([SimpleNamespace(text=t) for t in page]) == _reference_ids(page)).all()
     assert len(asked) == 6
+
+
+def test_a_featurizer_with_threads_tokenizes_many_texts_in_parts_with_the_same_ids(monkeypatch):
+    import native_host.pipeline.features as features
+
+    featurize = Featurizer(default_model_dir(), threads=3)
+    calls: list[tuple[str, int]] = []
+    for name in ("_ascii", "_encode"):
+        encode = getattr(featurize, name)
+        monkeypatch.setattr(featurize, name, lambda texts, name=name, encode=encode:
+                            calls.append((name, len(texts))) or encode(texts))
+    # Both paths get enough new texts to be cut (ASCII ones, and others the tokenizer normalizes itself),
+    # in an order that interleaves them; then a page too small to cut.
+    texts = [f"Paragraph {k} says something: {k * 7919}." if k % 3 else f"Ελληνικά κείμενο {k} ΣΟΦΙΑΣ"
+             for k in range(3 * features.SPLIT_TEXTS + 5)]
+    got = featurize.text_ids([SimpleNamespace(text=t) for t in texts])
+    assert (got == _reference_ids(texts)).all()
+    assert [name for name, _ in calls] == ["_ascii"] * 3 + ["_encode"] * 2  # 3 parts at most, 16 texts at least
+    assert sum(n for _, n in calls) == len(texts)
+    calls.clear()
+    few = [f"Only a few texts {k}" for k in range(features.SPLIT_TEXTS - 1)]
+    assert (featurize.text_ids([SimpleNamespace(text=t) for t in few]) == _reference_ids(few)).all()
+    assert calls == [("_ascii", len(few))]

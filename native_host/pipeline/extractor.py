@@ -32,7 +32,7 @@ class Extractor:
 
     def __init__(self, model_dir: str | Path | None = None, providers: list[str] | None = None, threads: int = 1):
         self.model = OnnxModel(model_dir, providers, threads)
-        self.featurize = Featurizer(self.model.dir)
+        self.featurize = Featurizer(self.model.dir, threads)
 
     @property
     def threshold(self) -> float:

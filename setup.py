@@ -9,7 +9,7 @@ from setuptools.command.build_ext import build_ext
 
 
 # The pipeline's compiled modules, each beside the Python module it speeds up (its reference).
-COMPILED = ("tree_walk", "feature_core", "segment")
+COMPILED = ("tree_walk", "feature_core", "segment", "validate_core")
 
 
 class OptionalBuildExt(build_ext):

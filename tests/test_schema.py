@@ -133,29 +133,48 @@ def test_a_lone_surrogate_from_a_python_caller_is_a_clear_snapshot_error():
     validate_snapshot(snapshot)  # the fix the message gives works
 
 
-def test_fast_node_check_never_accepts_what_the_schema_rejects():
-    """The generated fast path accepts a node only when the schema does (anything else goes to the full check
-    for its error); and it does accept good nodes, or it would be a slow path in disguise."""
+class Tag(str):
+    """A str subclass: the full check takes it, a fast path must not assume it is a plain str."""
+
+
+class Number(int):
+    pass
+
+
+# Values for a node's fields, passing and failing each test of the node schema.
+VALUES = [0, -1, -2, 3, 1.5, -1e9, 1e9, 1e9 + 1, 2e9, 10 ** 30, -(10 ** 30), 2 ** 53 + 1, float("nan"), float("inf"),
+          True, False, None, "", "a", Tag("a"), Number(3), "x" * 64, "x" * 65, "y" * 2048, "y" * 2049, [],
+          [1, 2, 3, 4], [1, 2, 3], [1, 2, 3, "4"], [True, 1, 2, 3], [0.5, 1e9, -1e9, 10 ** 30], (1, 2, 3, 4),
+          ["nav"], ["c"] * 32, ["c"] * 33, [Tag("c")], {}]
+
+
+def mutated_nodes(seed: int, count: int):
+    """`count` of good()'s nodes, each with one to three fields set to one of VALUES, or removed."""
     import random
 
-    from native_host.pipeline.schema import _fast_accept
-
-    node_schema = snapshot_schema()["properties"]["nodes"]["items"]
-    accept = _fast_accept(node_schema)
-    assert accept is not None and all(accept(n) for n in good()["nodes"])
-    values = [0, -1, -2, 3, 1.5, -1e9, 1e9, 2e9, float("nan"), float("inf"), True, False, None, "", "a", "x" * 65,
-              "y" * 2049, [], [1, 2, 3, 4], [1, 2, 3], [1, 2, 3, "4"], [True, 1, 2, 3], ["nav"], ["c"] * 33, {}]
-    fields = list(node_schema["properties"]) + ["onclick"]
-    rng = random.Random(7)
-    accepted = 0
-    for _ in range(5000):
+    rng = random.Random(seed)
+    fields = list(snapshot_schema()["properties"]["nodes"]["items"]["properties"]) + ["onclick", Tag("tag")]
+    for _ in range(count):
         node = dict(rng.choice(good()["nodes"]))
         for _ in range(rng.randint(1, 3)):
             field = rng.choice(fields)
             if rng.random() < 0.15:
                 node.pop(field, None)
             else:
-                node[field] = rng.choice(values)
+                node[field] = rng.choice(VALUES)
+        yield node
+
+
+def test_fast_node_check_never_accepts_what_the_schema_rejects():
+    """The generated fast path accepts a node only when the schema does (anything else goes to the full check
+    for its error); and it does accept good nodes, or it would be a slow path in disguise."""
+    from native_host.pipeline.schema import _fast_accept
+
+    node_schema = snapshot_schema()["properties"]["nodes"]["items"]
+    accept = _fast_accept(node_schema)
+    assert accept is not None and all(accept(n) for n in good()["nodes"])
+    accepted = 0
+    for node in mutated_nodes(7, 5000):
         if accept(node):
             accepted += 1
             jsonschema.validate(node, node_schema)

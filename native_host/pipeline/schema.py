@@ -5,6 +5,8 @@ The schema file is the one source of truth; this module compiles the subset of J
 into plain Python checks, because the runtime may not depend on the `jsonschema` package and must
 validate a 10,000-node snapshot in milliseconds. Tests check this against `jsonschema` itself.
 Decoding into msgspec's typed structures instead was measured and not taken (docs/snapshot.md, Validation).
+Where validate_core.pyx is built, its loops run the per-node fast path and tree rules instead, with the same
+outcome: whatever it does not accept goes to the checks here (docs/performance.md).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any, Callable
 
 from .. import limits
 from ..errors import SnapshotError, quoted
+from .compiled import load_compiled
 
 # A check takes the value and where it sits: "$", or (parent's path, key or index). The path is rendered as
 # text ("$.nodes[3].tag") only for an error: formatting it for each of a snapshot's fields was most of the
@@ -164,6 +167,18 @@ def _items_check(schema: dict) -> Check | None:
     if "items" not in schema:
         return None
     check_item = _compile(schema["items"])
+    compiled = _compiled_accept(schema["items"])
+    if compiled is not None:
+        first_refused = compiled.first_refused
+
+        def check_items_compiled(v, path):
+            if type(v) is not list:  # a list subclass: the loop below
+                return check_items(v, path)
+            i = first_refused(v, 0)
+            while i < len(v):
+                check_item(v[i], (path, i))
+                i = first_refused(v, i + 1)
+
     accept = _fast_accept(schema["items"]) or (lambda item: False)
 
     def check_items(v, path):
@@ -172,7 +187,7 @@ def _items_check(schema: dict) -> Check | None:
                 if not accept(item):
                     check_item(item, (path, i))
 
-    return check_items
+    return check_items if compiled is None else check_items_compiled
 
 
 def _fast_accept(schema: dict) -> Callable[[Any], bool] | None:
@@ -202,6 +217,60 @@ def _fast_accept(schema: dict) -> Callable[[Any], bool] | None:
     scope = {"REQUIRED": frozenset(required), "ALLOWED": frozenset(props), "NUMBER": (float, int)}
     exec("\n".join(lines), scope)  # noqa: S102 - the shipped schema's names and numbers; no snapshot text
     return scope["accept"]
+
+
+def _accept_spec(schema: dict) -> tuple[dict[str, dict], bool] | None:
+    """What `_fast_accept` tests, as data for the compiled accept: each property's keyword arguments of
+    `validate_core.Field`, and whether other properties are refused; None where `_fast_accept` is."""
+    if _fast_accept(schema) is None:
+        return None
+    required = set(schema.get("required", ()))
+
+    def field(sub: dict, is_required: bool = False) -> dict:
+        kind = sub["type"]
+        spec: dict = {"kind": kind, "required": is_required}
+        if kind == "string":
+            spec.update(min_len=int(sub.get("minLength", 0)), max_len=_int_or_none(sub.get("maxLength")))
+        elif kind in ("integer", "number"):
+            spec.update({side: _bound(sub[key], kind) for side, key in (("lo", "minimum"), ("hi", "maximum"))
+                         if key in sub})
+        elif kind == "array":
+            spec.update(min_len=int(sub.get("minItems", 0)), max_len=_int_or_none(sub.get("maxItems")),
+                        item=field(sub["items"]))
+        return spec
+
+    fields = {name: field(sub, name in required) for name, sub in schema.get("properties", {}).items()}
+    return fields, schema.get("additionalProperties", True) is False
+
+
+def _int_or_none(value) -> int | None:
+    return None if value is None else int(value)
+
+
+def _bound(bound: float, kind: str) -> int | float:
+    """A bound as the tests compare with it: an integer schema's whole-number bound as an int (an int
+    compared with a float is slower), any other as a float."""
+    return int(bound) if kind == "integer" and float(bound).is_integer() else float(bound)
+
+
+def _build_accept(core, spec: tuple[dict[str, dict], bool]):
+    """`core.ItemAccept` made from `_accept_spec`'s answer."""
+
+    def field(kwargs: dict):
+        kwargs = dict(kwargs)
+        if "item" in kwargs:
+            kwargs["item"] = field(kwargs["item"])
+        return core.Field(**kwargs)
+
+    fields, closed = spec
+    return core.ItemAccept({name: field(kwargs) for name, kwargs in fields.items()}, closed)
+
+
+def _compiled_accept(schema: dict):
+    """The compiled accept for an array's item schema, or None (not built, or a schema it does not take)."""
+    core = compiled_core()
+    spec = _accept_spec(schema) if core is not None else None
+    return _build_accept(core, spec) if spec is not None else None
 
 
 _SCALAR_KEYS = frozenset({"type", "minimum", "maximum", "minLength", "maxLength"})
@@ -234,10 +303,8 @@ def _scalar_test(schema: dict, x: str) -> str | None:
 
 
 def _literal(bound: float, kind: str) -> str:
-    """A bound as source: an integer schema's whole-number bound as an int, any other as a float."""
-    if kind == "integer" and float(bound).is_integer():
-        return repr(int(bound))
-    return repr(float(bound))
+    """A bound as source (`_bound`)."""
+    return repr(_bound(bound, kind))
 
 
 def _scalar_array_test(schema: dict, x: str) -> str | None:
@@ -285,6 +352,9 @@ def validate_snapshot(snapshot: Any) -> None:
     for side in ("width", "height"):
         if 0 < viewport.get(side, 0) < 1:  # boxes are divided by it: a sliver would overflow the features
             raise SnapshotError("must be 0 (unknown) or at least 1 CSS pixel", f"$.viewport.{side}")
+    core = compiled_core()
+    if core is not None and core.tree_consistent(snapshot["nodes"]):
+        return
     depth_of: list[int] = []
     for i, node in enumerate(snapshot["nodes"]):
         if node["id"] != i:
@@ -334,3 +404,35 @@ def _encodable(text: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
+
+
+def _probe_nodes() -> list[Any]:
+    """Nodes meeting each test of the node schema, passing and failing, for the compiled accept at import."""
+    base = {"id": 0, "parent": -1, "depth": 0, "tag": "div"}
+    return [base, {**base, "text": "x" * 3, "classes": ["a", ""], "box": [0, 1.5, -2, 1e9], "font_size": 16,
+                   "font_weight": 700.0, "visible": True, "hidden": False, "href": "", "display": "block"},
+            {"id": 0}, {**base, "extra": 1}, {**base, "id": True}, {**base, "id": -1}, {**base, "id": 1.0},
+            {**base, "id": 10 ** 30}, {**base, "parent": -(10 ** 30)}, {**base, "tag": ""}, {**base, "tag": "x" * 65},
+            {**base, "text": 3}, {**base, "box": [0, 0, 0]}, {**base, "box": [0, 0, 0, float("nan")]},
+            {**base, "box": (0, 0, 0, 0)}, {**base, "box": [0, 0, 0, 1e10]}, {**base, "box": [0, 0, 0, True]},
+            {**base, "font_weight": 1001}, {**base, "font_weight": 1000.5}, {**base, "font_size": -0.5},
+            {**base, "classes": ["a", 1]}, {**base, "classes": ["a"] * 33}, {**base, "visible": 1}, [], None]
+
+
+def _probe_validation(core) -> bool:
+    """The compiled accept answers as `_fast_accept` on the probe nodes, and the tree rules as the loop."""
+    item = snapshot_schema()["properties"]["nodes"]["items"]
+    compiled, reference = _build_accept(core, _accept_spec(item)), _fast_accept(item)
+    if [compiled.accept(n) for n in _probe_nodes()] != [reference(n) for n in _probe_nodes()]:
+        return False
+    trees = {(): True, ((-1, 0, "a"), (0, 1, "#text")): True, ((-1, 0, "a"), (0, 2, "b")): False,
+             ((-1, 0, "#text"), (0, 1, "b")): False, ((-1, 0, "a"), (1, 1, "b")): False}
+    return all(core.tree_consistent([{"id": i, "parent": p, "depth": d, "tag": t} for i, (p, d, t) in enumerate(tree)])
+               is want for tree, want in trees.items())
+
+
+@lru_cache(maxsize=1)
+def compiled_core():
+    """validate_core where built and passing its probe, else None; loaded at the first validation, not at
+    import: the probe reads the schema (3 ms), which HTML files and corpora never need."""
+    return load_compiled("validate_core", _probe_validation)

@@ -179,6 +179,43 @@ def test_the_snapshot_goes_as_its_json_text_and_an_older_host_gets_the_object_an
     assert older["reply"]["outline"] == [{"node_ids": [0], "kind": "main"}, {"node_ids": [2], "kind": "main"}]
 
 
+def test_a_first_part_reaches_its_callback_and_the_promise_gets_the_whole_reply(control):
+    """`first` goes only to a host whose hello offers it; the part, chunked or not, is handed over ahead of the
+    rest and the promise resolves with both joined; a host without parts answers whole, the callback unused."""
+    result = control.evaluate("async () => {" + FAKE_PORT + """
+      const answer = async (hello, frames) => {
+        const port = ports[ports.length - 1];
+        port.emit({ v: 1, id: port.sent[0].id, type: 'hello', model_id: 'm', snapshot_json: true,
+                    wants: ['outline', 'article', 'text'], ...hello });
+        await new Promise((r) => setTimeout(r, 0));
+        for (const frame of frames(port.sent[1].id)) port.emit(frame);
+      };
+      const chunks = (id, reply) => {
+        const text = JSON.stringify({ v: 1, id, ...reply });
+        return [text.slice(0, 25), text.slice(25)].map((data, seq) => ({ v: 1, id, type: 'chunk', seq, count: 2, data }));
+      };
+      const firsts = [];
+      let pending = client.extract('{}', ['outline', 'article', 'text'], { first: ['outline', 'article'],
+                                                                          onFirst: (p) => firsts.push(p) });
+      await answer({ first: true }, (id) => [
+        ...chunks(id, { type: 'part', outline: [{ node_ids: [1], kind: 'main' }], article: { title: 'T', html: '<p>x</p>' } }),
+        ...chunks(id, { type: 'result', article: { text: 'x' }, timings: { host: 3 } })]);
+      const parted = { sent: ports[0].sent[1], reply: await pending, firsts: firsts.splice(0) };
+      client.reset();
+      pending = client.extract('{}', ['outline', 'article', 'text'], { first: ['outline', 'article'],
+                                                                       onFirst: (p) => firsts.push(p) });
+      await answer({}, (id) => [{ v: 1, id, type: 'result', outline: [], article: { title: 'T', html: '', text: '' } }]);
+      return { parted, whole: { sent: ports[1].sent[1], reply: await pending, firsts } };
+    }""")
+    parted, whole = result["parted"], result["whole"]
+    assert parted["sent"]["first"] == ["outline", "article"]
+    assert [p["type"] for p in parted["firsts"]] == ["part"] and parted["firsts"][0]["article"]["html"] == "<p>x</p>"
+    assert parted["reply"]["type"] == "result" and parted["reply"]["outline"] == [{"node_ids": [1], "kind": "main"}]
+    assert parted["reply"]["article"] == {"title": "T", "html": "<p>x</p>", "text": "x"}
+    assert "first" not in whole["sent"] and whole["firsts"] == []
+    assert whole["reply"]["article"] == {"title": "T", "html": "", "text": ""}
+
+
 def test_the_main_content_node_ids_come_from_the_outline_as_the_host_gives_them(control):
     ids = control.evaluate("""async () => (await import('/background/actions.js')).mainNodeIds([
         {node_ids: [9, 10], kind: 'title'}, {node_ids: [3, 4], kind: 'main'}, {node_ids: [4, 100], kind: 'main'}])""")

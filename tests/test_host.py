@@ -88,6 +88,26 @@ def test_a_snapshot_as_json_text_gets_the_reply_the_object_gets_and_the_outline_
     assert {o["kind"] for o in as_object["outline"]} <= {"title", "heading", "main"}
 
 
+def test_first_sends_those_wants_ahead_and_the_two_messages_make_the_whole_reply(host, small_snapshot):
+    """How the reader asks: the outline and the article's HTML and metadata in a `part`, then the rest."""
+    assert host.request({"v": 1, "id": 1, "type": "hello"})["first"] is True
+    want = ["outline", "article", "markdown", "text"]
+    whole = host.request(_extract(2, small_snapshot, want))
+    host.send({**_extract(3, small_snapshot, want), "first": ["outline", "article"]})
+    part, rest = host.receive(), host.receive()
+    assert (part["type"], part["id"], rest["type"], rest["id"]) == ("part", 3, "result", 3)
+    assert set(part) == {"v", "id", "type", "outline", "article", "truncated", "timings"}
+    assert "html" in part["article"] and "title" in part["article"] and "text" not in part["article"]
+    assert set(rest["article"]) == {"markdown", "front_matter", "text"} and "outline" not in rest
+    joined = {**part, **rest, "article": {**part["article"], **rest["article"]}}
+    for reply in (joined, whole):
+        del reply["id"], reply["timings"]
+    assert joined == whole
+    refused = host.request({**_extract(4, small_snapshot, ["outline"]), "first": ["article"]})
+    assert refused["type"] == "error" and refused["error"]["code"] == "bad_request"
+    assert '"first"' in refused["error"]["message"]
+
+
 def test_pipelined_requests_are_answered_in_order_on_one_port(host, small_snapshot):
     requests = []
     for rid in range(10, 22):

@@ -17,7 +17,7 @@ export class HostClient {
     this.name = name;
     this.port = null;
     this.nextId = 1;
-    this.pending = new Map();  // id -> {resolve, reject, timer, timeoutMs, onProgress, chunks}
+    this.pending = new Map();  // id -> {resolve, reject, timer, timeoutMs, onProgress, onPart, chunks}
     this.hello = null;         // the hello reply of the current port
   }
 
@@ -90,6 +90,21 @@ export class HostClient {
       if (p.onProgress) p.onProgress({ stage: message.stage, done: message.done, total: message.total });
       return;
     }
+    this._deliver(id, p, message);
+  }
+
+  /** A whole reply message (a frame, or chunks joined): a `part` goes to the request's onPart and the
+   * request stays pending; an error, result or hello settles it. */
+  _deliver(id, p, message) {
+    if (message.type === "part") {
+      this._arm(id);
+      try {
+        if (p.onPart) p.onPart(message);
+      } catch (error) {
+        console.warn(`pith: handling the first part of reply ${id} failed: ${error && error.message}`);
+      }
+      return;
+    }
     if (message.type === "error" || message.type === "result" || message.type === "hello") {
       this._settle(id, p, message);
     }
@@ -107,6 +122,7 @@ export class HostClient {
     this._arm(id);
     if (p.onProgress) p.onProgress({ stage: "receiving", done: chunks.parts.length, total: count });
     if (chunks.parts.length < count) return;
+    p.chunks = null;  // a part's chunks may be followed by the result's, from seq 0 again
     let reply;
     try {
       reply = JSON.parse(chunks.parts.join(""));
@@ -114,7 +130,7 @@ export class HostClient {
       this.reset(new PithFailure("host_protocol", `reassembled reply is not JSON (${error.message})`));
       return;
     }
-    this._settle(id, p, reply);
+    this._deliver(id, p, reply);
   }
 
   _settle(id, p, reply) {
@@ -128,8 +144,9 @@ export class HostClient {
     }
   }
 
-  /** Send one request; resolves with its reply, rejects with a PithFailure. */
-  request(type, fields = {}, { timeoutMs = L.EXTRACT_TIMEOUT_MS, onProgress = null } = {}) {
+  /** Send one request; resolves with its reply, rejects with a PithFailure. `onPart(part)` receives a `part`
+   * sent ahead of the reply (docs/protocol.md). */
+  request(type, fields = {}, { timeoutMs = L.EXTRACT_TIMEOUT_MS, onProgress = null, onPart = null } = {}) {
     return new Promise((resolve, reject) => {
       let port;
       try {
@@ -139,7 +156,7 @@ export class HostClient {
         return;
       }
       const id = this.nextId++;
-      this.pending.set(id, { resolve, reject, timer: null, timeoutMs, onProgress, chunks: null });
+      this.pending.set(id, { resolve, reject, timer: null, timeoutMs, onProgress, onPart, chunks: null });
       this._arm(id);
       try {
         port.postMessage({ v: 1, id, type, ...fields });
@@ -162,18 +179,36 @@ export class HostClient {
   /** Extract the snapshot whose JSON text is `snapshotJson`; `want` as in docs/protocol.md. A host older than
    * this extension is still served: the text goes as it is (`snapshot_json`) only to a host whose hello says
    * it reads it, else parsed; an `outline` it does not offer is made from its `blocks` (every main block
-   * outlined as body text). */
-  async extract(snapshotJson, want, { onProgress = null, snapshotBytes = 0 } = {}) {
+   * outlined as body text). `first` (some of `want`) asks a host that offers it for those fields ahead of the
+   * rest, handed to `onFirst(part)`; a host that does not sends the whole reply, and `onFirst` is not called.
+   * Either way the promise resolves with the whole reply. */
+  async extract(snapshotJson, want, { onProgress = null, snapshotBytes = 0, first = [], onFirst = null } = {}) {
     const hello = await this.ready(onProgress);
     const timeoutMs = L.EXTRACT_TIMEOUT_MS + L.EXTRACT_TIMEOUT_MS_PER_MB * (snapshotBytes / 1e6);
     const fields = hello.snapshot_json === true ? { snapshot_json: snapshotJson } : { snapshot: JSON.parse(snapshotJson) };
     const outlined = !want.includes("outline") || (Array.isArray(hello.wants) && hello.wants.includes("outline"));
-    if (outlined) return this.request("extract", { ...fields, want }, { timeoutMs, onProgress });
+    if (outlined) {
+      if (first.length && onFirst && hello.first === true) {
+        let part = null;
+        const onPart = (message) => {
+          part = message;
+          onFirst(message);
+        };
+        const rest = await this.request("extract", { ...fields, want, first }, { timeoutMs, onProgress, onPart });
+        return part ? joinParts(part, rest) : rest;
+      }
+      return this.request("extract", { ...fields, want }, { timeoutMs, onProgress });
+    }
     const older = want.map((w) => (w === "outline" ? "highlight" : w));
     const reply = await this.request("extract", { ...fields, want: older }, { timeoutMs, onProgress });
     reply.outline = (reply.blocks || []).filter((b) => b.main).map((b) => ({ node_ids: b.node_ids, kind: "main" }));
     return reply;
   }
+}
+
+/** The whole reply from its `part` and the rest: the part's fields, the rest's, and both articles' fields. */
+export function joinParts(part, rest) {
+  return { ...part, ...rest, article: { ...(part.article || {}), ...(rest.article || {}) } };
 }
 
 /** The UTF-8 size of the `extract` request carrying `snapshotJson` (`bytes` of UTF-8) as `snapshot_json`,

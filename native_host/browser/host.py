@@ -195,7 +195,7 @@ class Server:
                 return 0 if item.clean else 1
             if isinstance(item, Request):
                 t0 = time.perf_counter()
-                reply = answer(item, self.engine, self.log_path)
+                reply = answer(item, self.engine, self.log_path, early=self._send)
                 log.info("request %s %s -> %s in %.1f ms", item.id, item.type, reply["type"],
                          (time.perf_counter() - t0) * 1000)
             else:

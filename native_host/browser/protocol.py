@@ -22,12 +22,14 @@ PROTOCOL = 1
 WANTS = ("highlight", "outline", "article", "text", "markdown")
 DEFAULT_WANT = ("highlight", "article")
 ARTICLE_FIELDS = {"html": "article", "markdown": "markdown", "text": "text"}  # reply's article field -> its want
+WANT_FIELDS = {"highlight": ("node_ids", "blocks"), "outline": ("outline",)}  # a want's fields outside the article
 OUTLINE_SCORE = 0.5  # a main block whose title or heading score is above this is outlined as a title or heading
 # Always in a reply's article, whatever the want (Result's names): small, and what a reader's header shows.
 METADATA_FIELDS = ("title", "byline", "lang", "url", "date", "modified", "site_name", "dir", "description",
                    "image", "canonical_url", "page_type", "word_count", "reading_minutes")
 
 log = logging.getLogger(__name__)
+Send = Callable[[dict], None]  # sends one reply message on its way (the host's transport)
 
 
 @dataclass
@@ -131,11 +133,11 @@ def internal_error_reply(rid: int | None, exc: BaseException, log_path: str | No
     return error_reply(rid, PithError(f"internal error ({type(exc).__name__}: {exc}){where}; please report it"))
 
 
-def handle_hello(request: Request, engine: LazyExtractor) -> dict:
+def handle_hello(request: Request, engine: LazyExtractor, early: Send | None = None) -> dict:
     reply = {**_envelope(request.id, "hello"), "version": __version__, "protocol": PROTOCOL,
              "model_id": None, "providers": [], "wants": list(WANTS),
              "max_request_bytes": limits.MAX_REQUEST_BYTES, "max_frame_bytes": limits.MAX_REPLY_FRAME_BYTES,
-             "snapshot_json": True}
+             "snapshot_json": True, "first": True}
     try:
         info = engine.get().info
     except ModelError as exc:
@@ -154,6 +156,38 @@ def parse_want(message: dict) -> frozenset[str]:
     if unknown:
         raise ProtocolError(f'"want" has unknown item {quoted(unknown[0])}; choose from ' + ", ".join(WANTS))
     return frozenset(want)
+
+
+def parse_first(message: dict, want: frozenset[str]) -> frozenset[str]:
+    """`first`: the wants sent ahead of the rest, in a `part` reply; empty when the request has none."""
+    first = message.get("first", [])
+    if not isinstance(first, list) or not all(isinstance(w, str) for w in first):
+        raise ProtocolError('"first" must be a list of strings from "want"')
+    stray = [w for w in first if w not in want]
+    if stray:
+        raise ProtocolError(f'"first" has {quoted(stray[0])}, which is not in "want"; "first" names some of '
+                            '"want", to be sent ahead of the rest')
+    return frozenset(first)
+
+
+def split_reply(reply: dict, first: frozenset[str]) -> tuple[dict, dict]:
+    """(part, rest) of a shaped reply: the `part` carries the fields of the wants in `first`, the article's
+    metadata, `truncated` and `timings`; the rest keeps everything else (docs/protocol.md, Parts)."""
+    part = {**_envelope(reply["id"], "part"), "article": {}}
+    article = reply["article"]
+    for want in first:
+        for field in WANT_FIELDS.get(want, ()):
+            part[field] = reply.pop(field)
+    for field, asked in ARTICLE_FIELDS.items():
+        if asked in first:
+            part["article"][field] = article.pop(field)
+    if "markdown" in first:
+        part["article"]["front_matter"] = article.pop("front_matter")
+    for field in METADATA_FIELDS:
+        part["article"][field] = article.pop(field)
+    part["truncated"] = reply["truncated"]
+    part["timings"] = dict(reply["timings"])
+    return part, reply
 
 
 def outline_kind(scores: dict[str, float]) -> str:
@@ -187,26 +221,34 @@ def shape_result(rid: int, result, want: frozenset[str]) -> dict:
     return reply
 
 
-def handle_extract(request: Request, engine: LazyExtractor) -> dict:
+def handle_extract(request: Request, engine: LazyExtractor, early: Send | None = None) -> dict:
+    """The reply; with `first` asked and `early` given, its `part` goes to `early` first and the rest is
+    returned (a caller without `early` gets the whole reply in one)."""
     message = request.message
     if "snapshot" not in message:
         raise ProtocolError('an "extract" request needs a "snapshot", or its JSON text as "snapshot_json" '
                             "(docs/snapshot.md)")
     want = parse_want(message)
+    first = parse_first(message, want)
     views = {field for field, asked in ARTICLE_FIELDS.items() if asked in want and field in READER_VIEWS}
     result = engine.get().extract_snapshot(message["snapshot"], views)
     reply = shape_result(request.id, result, want)
     reply["timings"]["host"] = round((time.perf_counter() - request.received) * 1000, 3)
+    if first and early is not None:
+        part, reply = split_reply(reply, first)
+        early(part)
     return reply
 
 
-HANDLERS: dict[str, Callable[[Request, LazyExtractor], dict]] = {"hello": handle_hello, "extract": handle_extract}
+HANDLERS: dict[str, Callable[[Request, LazyExtractor, Send | None], dict]] = {
+    "hello": handle_hello, "extract": handle_extract}
 
 
-def answer(request: Request, engine: LazyExtractor, log_path: str | None = None) -> dict:
-    """The reply to one request; never raises (a failure becomes an error reply and the host goes on)."""
+def answer(request: Request, engine: LazyExtractor, log_path: str | None = None, early: Send | None = None) -> dict:
+    """The reply to one request; never raises (a failure becomes an error reply and the host goes on).
+    `early` sends a reply's `part` ahead of it, where the request asks for one (`first`)."""
     try:
-        return HANDLERS[request.type](request, engine)
+        return HANDLERS[request.type](request, engine, early)
     except PithError as exc:
         log.info("request %s (%s) -> %s: %s", request.id, request.type, exc.code, exc.message)
         return error_reply(request.id, exc)

@@ -77,6 +77,20 @@ def test_reader_views_are_built_only_when_asked(extractor):
             assert getattr(r, field) == (getattr(full, field) if field in built else "")
 
 
+def test_views_asked_later_are_added_after_the_result_is_handed_over(extractor):
+    """`ready` gets the result with the first views built; the later ones are then added to it, the same as
+    asked for at once, and their time is its own stage."""
+    snapshot = snapshot_from_html(ARTICLE.read_bytes())
+    whole = extractor.extract_snapshot(snapshot, {"html", "markdown"})
+    seen = []
+    result = extractor.extract_snapshot(snapshot, {"html"}, later={"markdown"},
+                                        ready=lambda r: seen.append((r.html, r.markdown, dict(r.timings))))
+    assert seen == [(whole.html, "", seen[0][2])] and whole.markdown
+    assert (result.html, result.markdown, result.text) == (whole.html, whole.markdown, whole.text)
+    assert "later views" in result.timings and "later views" not in seen[0][2]
+    assert result.timings["total"] >= seen[0][2]["total"]
+
+
 def test_more_inference_threads_give_the_same_labels(extractor):
     paras = "".join(f"<p>Paragraph {i} tells a long story about tides, harbours and the moon.</p>" for i in range(600))
     page = f"<html><body><nav><a href=/>Home</a></nav><article>{paras}</article><footer>(c)</footer></body></html>"

@@ -170,24 +170,18 @@ def parse_first(message: dict, want: frozenset[str]) -> frozenset[str]:
     return frozenset(first)
 
 
-def split_reply(reply: dict, first: frozenset[str]) -> tuple[dict, dict]:
-    """(part, rest) of a shaped reply: the `part` carries the fields of the wants in `first`, the article's
-    metadata, `truncated` and `timings`; the rest keeps everything else (docs/protocol.md, Parts)."""
-    part = {**_envelope(reply["id"], "part"), "article": {}}
-    article = reply["article"]
-    for want in first:
-        for field in WANT_FIELDS.get(want, ()):
-            part[field] = reply.pop(field)
-    for field, asked in ARTICLE_FIELDS.items():
-        if asked in first:
-            part["article"][field] = article.pop(field)
-    if "markdown" in first:
-        part["article"]["front_matter"] = article.pop("front_matter")
+def shape_part(rid: int, result, first: frozenset[str]) -> dict:
+    """The `part` of a reply: the fields of the wants in `first`, the article's metadata, `truncated` and
+    `timings` (docs/protocol.md, Parts)."""
+    return {**shape_result(rid, result, first), "type": "part"}
+
+
+def shape_rest(rid: int, result, want: frozenset[str], first: frozenset[str]) -> dict:
+    """The `result` that follows a `part`: the fields of the other wants, `truncated` and `timings`."""
+    reply = shape_result(rid, result, want - first)
     for field in METADATA_FIELDS:
-        part["article"][field] = article.pop(field)
-    part["truncated"] = reply["truncated"]
-    part["timings"] = dict(reply["timings"])
-    return part, reply
+        del reply["article"][field]
+    return reply
 
 
 def outline_kind(scores: dict[str, float]) -> str:
@@ -231,12 +225,21 @@ def handle_extract(request: Request, engine: LazyExtractor, early: Send | None =
     want = parse_want(message)
     first = parse_first(message, want)
     views = {field for field, asked in ARTICLE_FIELDS.items() if asked in want and field in READER_VIEWS}
-    result = engine.get().extract_snapshot(message["snapshot"], views)
-    reply = shape_result(request.id, result, want)
+    if not first or early is None:
+        result = engine.get().extract_snapshot(message["snapshot"], views)
+        return _stamped(shape_result(request.id, result, want), request)
+
+    def ready(result) -> None:
+        early(_stamped(shape_part(request.id, result, first), request))
+
+    shown = {v for v in views if ARTICLE_FIELDS[v] in first}
+    result = engine.get().extract_snapshot(message["snapshot"], shown, later=views - shown, ready=ready)
+    return _stamped(shape_rest(request.id, result, want, first), request)
+
+
+def _stamped(reply: dict, request: Request) -> dict:
+    """`reply` with the host's time in its timings: from the request read to the reply shaped."""
     reply["timings"]["host"] = round((time.perf_counter() - request.received) * 1000, 3)
-    if first and early is not None:
-        part, reply = split_reply(reply, first)
-        early(part)
     return reply
 
 

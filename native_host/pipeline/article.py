@@ -100,11 +100,13 @@ class Element:
 
 @dataclass
 class Article:
-    """The body of the page in three renderings."""
+    """The body of the page in three renderings; `tree` is the pruned tree the html and Markdown were
+    rendered from (None when neither was), so a view asked for later is rendered without building it again."""
 
     html: str
     markdown: str
     text: str
+    tree: "Element | None" = field(default=None, repr=False, compare=False)
 
 
 def _keep_with_ancestors(nodes: list[dict], i: int, keep: set[int]) -> None:
@@ -787,8 +789,22 @@ def build_article(snapshot: dict, blocks: list[Block], main: list[bool], views: 
     Tables, lists and figures come whole or not at all from `decisions.whole_units`."""
     text = "\n\n".join(b.text for b, m in zip(blocks, main) if m)
     html = markdown = ""
+    root = None
     if "html" in views or "markdown" in views:
         root = build_tree(snapshot, blocks, main)
         html = to_html(root) if "html" in views else ""
         markdown = to_markdown(root) if "markdown" in views else ""
-    return Article(html=html, markdown=markdown, text=text)
+    return Article(html=html, markdown=markdown, text=text, tree=root)
+
+
+def add_views(article: Article, snapshot: dict, blocks: list[Block], main: list[bool], views: Collection[str]) -> None:
+    """Render the reader views in `views` that `article` lacks, from its tree (built now if it has none):
+    what `build_article` would have given with them asked for at first."""
+    if not READER_VIEWS & set(views):
+        return
+    if article.tree is None:
+        article.tree = build_tree(snapshot, blocks, main)
+    if "html" in views and not article.html:
+        article.html = to_html(article.tree)
+    if "markdown" in views and not article.markdown:
+        article.markdown = to_markdown(article.tree)

@@ -16,7 +16,7 @@ import pytest
 
 from native_host import SnapshotError
 from native_host.pipeline import schema
-from native_host.pipeline.schema import _accept_spec, _build_accept, _fast_accept, snapshot_schema, validate_snapshot
+from native_host.pipeline.schema import _build_accept, _fast_accept, snapshot_schema, validate_snapshot
 
 from test_schema import Number, Tag, good, mutated_nodes
 
@@ -70,7 +70,7 @@ def test_pith_pure_python_keeps_the_python_validation():
 
 @needs_compiled
 def test_the_compiled_accept_answers_as_the_generated_one():
-    compiled, reference = _build_accept(validate_core, _accept_spec(NODE_SCHEMA)), _fast_accept(NODE_SCHEMA)
+    compiled, reference = _build_accept(validate_core, NODE_SCHEMA), _fast_accept(NODE_SCHEMA)
     answers = [(compiled.accept(node), reference(node)) for node in mutated_nodes(11, 20_000)]
     assert all(got == want for got, want in answers)
     assert 500 < sum(want for _, want in answers) < len(answers) - 500  # both sides are reached

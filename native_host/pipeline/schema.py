@@ -167,7 +167,8 @@ def _items_check(schema: dict) -> Check | None:
     if "items" not in schema:
         return None
     check_item = _compile(schema["items"])
-    compiled = _compiled_accept(schema["items"])
+    accept = _fast_accept(schema["items"])
+    compiled = _compiled_accept(schema["items"]) if accept is not None else None
     if compiled is not None:
         first_refused = compiled.first_refused
 
@@ -179,7 +180,7 @@ def _items_check(schema: dict) -> Check | None:
                 check_item(v[i], (path, i))
                 i = first_refused(v, i + 1)
 
-    accept = _fast_accept(schema["items"]) or (lambda item: False)
+    accept = accept or (lambda item: False)
 
     def check_items(v, path):
         if isinstance(v, list):
@@ -219,11 +220,9 @@ def _fast_accept(schema: dict) -> Callable[[Any], bool] | None:
     return scope["accept"]
 
 
-def _accept_spec(schema: dict) -> tuple[dict[str, dict], bool] | None:
+def _accept_spec(schema: dict) -> tuple[dict[str, dict], bool]:
     """What `_fast_accept` tests, as data for the compiled accept: each property's keyword arguments of
-    `validate_core.Field`, and whether other properties are refused; None where `_fast_accept` is."""
-    if _fast_accept(schema) is None:
-        return None
+    `validate_core.Field`, and whether other properties are refused. Only for a schema `_fast_accept` takes."""
     required = set(schema.get("required", ()))
 
     def field(sub: dict, is_required: bool = False) -> dict:
@@ -253,8 +252,8 @@ def _bound(bound: float, kind: str) -> int | float:
     return int(bound) if kind == "integer" and float(bound).is_integer() else float(bound)
 
 
-def _build_accept(core, spec: tuple[dict[str, dict], bool]):
-    """`core.ItemAccept` made from `_accept_spec`'s answer."""
+def _build_accept(core, schema: dict):
+    """`core.ItemAccept` for an object schema `_fast_accept` takes, made from `_accept_spec`."""
 
     def field(kwargs: dict):
         kwargs = dict(kwargs)
@@ -262,15 +261,14 @@ def _build_accept(core, spec: tuple[dict[str, dict], bool]):
             kwargs["item"] = field(kwargs["item"])
         return core.Field(**kwargs)
 
-    fields, closed = spec
+    fields, closed = _accept_spec(schema)
     return core.ItemAccept({name: field(kwargs) for name, kwargs in fields.items()}, closed)
 
 
 def _compiled_accept(schema: dict):
-    """The compiled accept for an array's item schema, or None (not built, or a schema it does not take)."""
+    """The compiled accept for an array's item schema that `_fast_accept` takes, or None where it is not built."""
     core = compiled_core()
-    spec = _accept_spec(schema) if core is not None else None
-    return _build_accept(core, spec) if spec is not None else None
+    return _build_accept(core, schema) if core is not None else None
 
 
 _SCALAR_KEYS = frozenset({"type", "minimum", "maximum", "minLength", "maxLength"})
@@ -422,7 +420,7 @@ def _probe_nodes() -> list[Any]:
 def _probe_validation(core) -> bool:
     """The compiled accept answers as `_fast_accept` on the probe nodes, and the tree rules as the loop."""
     item = snapshot_schema()["properties"]["nodes"]["items"]
-    compiled, reference = _build_accept(core, _accept_spec(item)), _fast_accept(item)
+    compiled, reference = _build_accept(core, item), _fast_accept(item)
     if [compiled.accept(n) for n in _probe_nodes()] != [reference(n) for n in _probe_nodes()]:
         return False
     trees = {(): True, ((-1, 0, "a"), (0, 1, "#text")): True, ((-1, 0, "a"), (0, 2, "b")): False,

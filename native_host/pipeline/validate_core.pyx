@@ -55,11 +55,17 @@ cdef class Field:
             raise ValueError("an array field needs its item's test")
 
 
-cdef bint _in_bounds(Field f, object x, double d):
-    if f.exact_bounds:
-        return (f.lo is None or d >= f.lo_d) and (f.hi is None or d <= f.hi_d)
+cdef bint _in_bounds_as_python(Field f, object x):
+    """The bounds compared as Python compares them: exact for any int and float."""
     return ((f.lo is None or PyObject_RichCompareBool(x, f.lo, Py_GE))
             and (f.hi is None or PyObject_RichCompareBool(x, f.hi, Py_LE)))
+
+
+cdef bint _in_bounds(Field f, object x, double d):
+    """`x`, whose exact value is `d`, within the bounds."""
+    if f.exact_bounds:
+        return (f.lo is None or d >= f.lo_d) and (f.hi is None or d <= f.hi_d)
+    return _in_bounds_as_python(f, x)
 
 
 cdef bint _int_ok(Field f, object x):
@@ -67,9 +73,7 @@ cdef bint _int_ok(Field f, object x):
     cdef long long v = PyLong_AsLongLongAndOverflow(x, &overflow)
     if overflow == 0 and -EXACT < v < EXACT:
         return _in_bounds(f, x, <double>v)
-    # Beyond what a double holds exactly: compared as Python compares them.
-    return ((f.lo is None or PyObject_RichCompareBool(x, f.lo, Py_GE))
-            and (f.hi is None or PyObject_RichCompareBool(x, f.hi, Py_LE)))
+    return _in_bounds_as_python(f, x)  # beyond what a double holds exactly
 
 
 cdef bint _ok(Field f, object x):

@@ -4,11 +4,7 @@ and they are in use wherever they were built."""
 
 from __future__ import annotations
 
-import json
-import os
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -19,14 +15,12 @@ from native_host.pipeline.blocks import blocks_from_snapshot
 from native_host.pipeline.inference import default_model_dir
 from native_host.pipeline.snapshot import snapshot_from_html
 
+from compiled_support import compiled_module, pure_python_prints
+
 PAGES = Path(__file__).parent / "pages"
-ROOT = Path(__file__).resolve().parents[1]
 FEATURIZE = F.Featurizer(default_model_dir())
 
-try:
-    from native_host.pipeline import feature_core
-except ImportError:
-    feature_core = None
+feature_core = compiled_module("feature_core")
 
 pytestmark = pytest.mark.skipif(feature_core is None, reason="the compiled feature counts are not built here")
 
@@ -76,9 +70,7 @@ def test_pith_pure_python_keeps_the_reference():
             "from native_host.pipeline.inference import default_model_dir; "
             "print(features._compiled is None, snapshot._compiled is None, "
             "Featurizer(default_model_dir())._core is None)")
-    env = dict(os.environ, PITH_PURE_PYTHON="1", PYTHONPATH=str(ROOT))
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd=ROOT, check=True)
-    assert out.stdout.split() == ["True", "True", "True"]
+    assert pure_python_prints(code) == ["True", "True", "True"]
 
 
 TRICKY = [

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import os
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -19,19 +17,12 @@ from native_host.pipeline import blocks as blocks_module
 from native_host.pipeline.blocks import MEMO_DEPTH, PATH_DEPTH, blocks_from_snapshot, python_blocks_from_snapshot
 from native_host.pipeline.snapshot import snapshot_from_html
 
+from compiled_support import compiled_module, pure_python_prints, skip_unless_compiled
+
 PAGES = Path(__file__).parent / "pages"
-ROOT = Path(__file__).resolve().parents[1]
 
-try:
-    from native_host.pipeline import segment
-except ImportError:
-    segment = None
-
-PURE_PYTHON = os.environ.get("PITH_PURE_PYTHON", "") not in ("", "0")
-needs_compiled = pytest.mark.skipif(
-    segment is None or PURE_PYTHON,
-    reason="PITH_PURE_PYTHON is set" if PURE_PYTHON else
-    "the compiled segmenter is not built here (`pip install -e .` with Cython and a C compiler builds it)")
+segment = compiled_module("segment")
+needs_compiled = skip_unless_compiled(segment, "the compiled segmenter")
 
 
 def compiled_blocks(nodes: list[dict], combine: bool = True):
@@ -77,10 +68,7 @@ def test_the_compiled_segmenter_is_in_use_where_it_is_built():
 
 
 def test_pith_pure_python_keeps_the_python_segmenter():
-    code = "from native_host.pipeline import blocks; print(blocks._segmenter is None)"
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "PITH_PURE_PYTHON": "1"}
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "True"
+    assert pure_python_prints("from native_host.pipeline import blocks; print(blocks._segmenter is None)") == ["True"]
 
 
 RULES = {

@@ -4,8 +4,6 @@ last field, on every page here and on hostile and generated ones; and it is in u
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,13 +14,11 @@ from native_host import limits
 from native_host.pipeline import snapshot as snapshot_module
 from native_host.pipeline.snapshot import snapshot_from_html
 
-PAGES = Path(__file__).parent / "pages"
-ROOT = Path(__file__).resolve().parents[1]
+from compiled_support import compiled_module, pure_python_prints
 
-try:
-    from native_host.pipeline import tree_walk
-except ImportError:
-    tree_walk = None
+PAGES = Path(__file__).parent / "pages"
+
+tree_walk = compiled_module("tree_walk")
 
 needs_compiled = pytest.mark.skipif(tree_walk is None, reason="the compiled walk is not built here")
 
@@ -57,10 +53,7 @@ def test_the_compiled_walk_is_in_use_where_it_is_built():
 
 
 def test_pith_pure_python_keeps_the_python_walk():
-    code = "from native_host.pipeline import snapshot; print(snapshot._compiled is None)"
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "PITH_PURE_PYTHON": "1"}
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "True"
+    assert pure_python_prints("from native_host.pipeline import snapshot; print(snapshot._compiled is None)") == ["True"]
 
 
 @needs_compiled

@@ -5,32 +5,18 @@ wherever they were built."""
 from __future__ import annotations
 
 import copy
-import os
 import random
-import subprocess
-import sys
 from contextlib import contextmanager
-from pathlib import Path
-
-import pytest
 
 from native_host import SnapshotError
 from native_host.pipeline import schema
 from native_host.pipeline.schema import _build_accept, _fast_accept, snapshot_schema, validate_snapshot
 
+from compiled_support import compiled_module, pure_python_prints, skip_unless_compiled
 from test_schema import Number, Tag, good, mutated_nodes
 
-ROOT = Path(__file__).resolve().parents[1]
-try:
-    from native_host.pipeline import validate_core
-except ImportError:
-    validate_core = None
-
-PURE_PYTHON = os.environ.get("PITH_PURE_PYTHON", "") not in ("", "0")
-needs_compiled = pytest.mark.skipif(
-    validate_core is None or PURE_PYTHON,
-    reason="PITH_PURE_PYTHON is set" if PURE_PYTHON else
-    "the compiled validation is not built here (`pip install -e .` with Cython and a C compiler builds it)")
+validate_core = compiled_module("validate_core")
+needs_compiled = skip_unless_compiled(validate_core, "the compiled validation")
 NODE_SCHEMA = snapshot_schema()["properties"]["nodes"]["items"]
 
 
@@ -62,10 +48,7 @@ def test_the_compiled_validation_is_in_use_where_it_is_built():
 
 
 def test_pith_pure_python_keeps_the_python_validation():
-    code = "from native_host.pipeline import schema; print(schema.compiled_core() is None)"
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "PITH_PURE_PYTHON": "1"}
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "True"
+    assert pure_python_prints("from native_host.pipeline import schema; print(schema.compiled_core() is None)") == ["True"]
 
 
 @needs_compiled

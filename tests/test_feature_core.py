@@ -1,14 +1,17 @@
 """The compiled feature counts (native_host/pipeline/feature_core.pyx) give the Python reference's model
 inputs, to the last bit, on tricky texts, on every page here and on seeded random text from all of Unicode;
-and they are in use wherever they were built."""
+its BPE gives the tokenizer's ids for every ASCII text; and they are in use wherever they were built."""
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from native_host.pipeline import features as F
 from native_host.pipeline.blocks import blocks_from_snapshot
@@ -68,9 +71,9 @@ def test_the_compiled_counts_are_in_use_where_built():
 def test_pith_pure_python_keeps_the_reference():
     code = ("from native_host.pipeline import features, snapshot; from native_host.pipeline.features import *; "
             "from native_host.pipeline.inference import default_model_dir; "
-            "print(features._compiled is None, snapshot._compiled is None, "
-            "Featurizer(default_model_dir())._core is None)")
-    assert pure_python_prints(code) == ["True", "True", "True"]
+            "f = Featurizer(default_model_dir()); "
+            "print(features._compiled is None, snapshot._compiled is None, f._core is None, f._bpe is None)")
+    assert pure_python_prints(code) == ["True", "True", "True", "True"]
 
 
 TRICKY = [
@@ -206,3 +209,78 @@ def test_values_the_counts_do_not_read_go_to_the_reference(spoil):
         FEATURIZE._core.block_numbers(snapshot, blocks)
         FEATURIZE._core.path_ids(nodes, blocks)
     assert_same_inputs(FEATURIZE(snapshot, blocks), python)
+
+
+# ---- the compiled BPE ----------------------------------------------------------------------------------------
+
+def _tokenizer_ids(texts):
+    """What training saw: the tokenizer alone, its own normalizer included, cut as the featurizer cuts."""
+    return [e.ids[:F.TEXT_TOKENS] for e in FEATURIZE.tokenizer.encode_batch(list(texts))]
+
+
+def assert_bpe_is_the_tokenizer(texts):
+    rows = FEATURIZE._bpe.encode(list(texts))
+    for text, row, want in zip(texts, rows, _tokenizer_ids(texts)):
+        if F.PAD in text.lower():
+            assert row is None, text
+        else:
+            assert row == want, text
+
+
+def test_the_compiled_bpe_is_in_use_where_built():
+    assert FEATURIZE._bpe is not None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet=st.characters(max_codepoint=127), max_size=120), max_size=8))
+@example(["", " ", "\x0b\x0c\x1c\x1d\x1e\x1f\x7f\x00", "A<PAD>b", "<pad", "x" * 400, "__init__ a_b 3.14 -- !?"])
+def test_any_ascii_texts_get_the_tokenizers_ids(texts):
+    assert_bpe_is_the_tokenizer(texts)
+
+
+def test_every_merge_and_ascii_token_gets_the_tokenizers_ids():
+    state = json.loads(FEATURIZE.tokenizer.model.__getstate__())
+    merges = [m.split(" ") if isinstance(m, str) else m for m in state["merges"]]
+    pieces = [a + b for a, b in merges] + [t for t in state["vocab"] if t.isascii()]
+    ascii_pieces = [t for t in pieces if t.isascii()]
+    rng = random.Random(7)
+    texts = ascii_pieces + [" ".join(rng.sample(ascii_pieces, 12)) for _ in range(300)]
+    texts += ["".join(rng.sample(ascii_pieces, 6)).upper() for _ in range(300)]
+    assert_bpe_is_the_tokenizer(texts)
+
+
+def test_every_block_here_gets_the_tokenizers_ids():
+    texts = {b.text[:F.TEXT_CHARS] for page in sorted(PAGES.rglob("*.html"))
+             for b in blocks_from_snapshot(snapshot_from_html(page.read_bytes()))}
+    assert len(texts) > 200
+    rows = FEATURIZE._bpe.encode(sorted(texts))
+    assert all((row is None) == (not t.isascii() or F.PAD in t.lower()) for t, row in zip(sorted(texts), rows))
+    assert_bpe_is_the_tokenizer(sorted(t for t in texts if t.isascii()))
+
+
+def test_a_page_mixing_texts_gets_the_tokenizers_ids_through_the_featurizer():
+    from types import SimpleNamespace
+
+    featurize = F.Featurizer(default_model_dir())
+    texts = ["Plain ASCII, twice.", "Plain ASCII, twice.", "café “quoted”", "x <PAD> y", "ΣΟΦΙΑ", "", "x" * 400]
+    got = featurize.text_ids([SimpleNamespace(text=t) for t in texts])
+    assert got.tolist() == [row + [0] * (F.TEXT_TOKENS - len(row)) for row in _tokenizer_ids(texts)]
+
+
+def test_a_bpe_that_disagrees_or_a_model_it_does_not_reproduce_is_not_used(monkeypatch):
+    from tokenizers import Tokenizer
+
+    assert F._compiled_bpe(FEATURIZE.tokenizer, FEATURIZE._ascii) is not None
+
+    class OneIdShort(feature_core.AsciiBpe):
+        def encode(self, texts):
+            return [row[:-1] if row and len(row) > 3 else row for row in super().encode(texts)]
+
+    monkeypatch.setattr(feature_core, "AsciiBpe", OneIdShort)
+    assert F._compiled_bpe(FEATURIZE.tokenizer, FEATURIZE._ascii) is None
+    monkeypatch.undo()
+    spec = json.loads((default_model_dir() / F.TOKENIZER_FILE).read_text("utf-8"))
+    for change in ({"pre_tokenizer": {"type": "WhitespaceSplit"}}, {"model": {**spec["model"], "unk_token": "<pad>"}},
+                   {"model": {**spec["model"], "byte_fallback": False}}):
+        other = Tokenizer.from_str(json.dumps({**spec, **change}))
+        assert F._compiled_bpe(other, FEATURIZE._ascii) is None, change

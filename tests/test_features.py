@@ -5,6 +5,7 @@ from __future__ import annotations
 import string
 from types import SimpleNamespace
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -40,11 +41,20 @@ def test_any_texts_give_the_ids_the_tokenizer_gives(texts):
     assert (_ids(texts) == _reference_ids(texts)).all()
 
 
-def test_texts_of_earlier_pages_are_not_tokenized_again_and_the_memory_is_bounded(monkeypatch):
+@pytest.mark.parametrize("compiled_bpe", [True, False])
+def test_texts_of_earlier_pages_are_not_tokenized_again_and_the_memory_is_bounded(monkeypatch, compiled_bpe):
     import native_host.pipeline.features as features
 
     featurize = Featurizer(default_model_dir())
     asked: list[str] = []
+    if compiled_bpe and featurize._bpe is None:
+        pytest.skip("the compiled BPE is not built or not in use here")
+    if compiled_bpe:  # the texts it tokenizes count as asked; those it leaves go on to the tokenizer
+        bpe = featurize._bpe
+        featurize._bpe = SimpleNamespace(encode=lambda texts: [asked.append(t.lower()) or row if row is not None
+                                                               else row for t, row in zip(texts, bpe.encode(texts))])
+    else:
+        featurize._bpe = None
     for name in ("_ascii", "_encode"):
         encode = getattr(featurize, name)
         monkeypatch.setattr(featurize, name, lambda texts, encode=encode: asked.extend(texts) or encode(texts))
@@ -69,6 +79,7 @@ def test_a_featurizer_with_threads_tokenizes_many_texts_in_parts_with_the_same_i
     import native_host.pipeline.features as features
 
     featurize = Featurizer(default_model_dir(), threads=3)
+    featurize._bpe = None  # the tokenizer's own paths, as where the compiled BPE is not built
     calls: list[tuple[str, int]] = []
     for name in ("_ascii", "_encode"):
         encode = getattr(featurize, name)

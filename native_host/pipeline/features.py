@@ -203,6 +203,9 @@ class Featurizer:
             plain.pre_tokenizer = self.tokenizer.pre_tokenizer
             plain.enable_truncation(TEXT_TOKENS)
             self._ascii = getattr(plain, "encode_batch_fast", plain.encode_batch)
+        # Where built, ASCII texts get their ids from the compiled BPE instead (7 times faster), once it gives
+        # the tokenizer's on the probe texts.
+        self._bpe = _compiled_bpe(self.tokenizer, self._ascii)
         vocab = json.loads((assets / CLASS_VOCAB_FILE).read_text("utf-8"))
         self.class_ids = {w: i for i, w in enumerate(vocab)}  # 0 pad, 1 unk
         self.common = frozenset(json.loads((assets / COMMON_WORDS_FILE).read_text("utf-8")))
@@ -241,6 +244,10 @@ class Featurizer:
             else:
                 ids[t] = row
         new = len(unique)
+        if self._bpe is not None and unique:
+            rows = self._bpe.encode(unique)  # None for a text it leaves to the tokenizer
+            ids.update((t, row) for t, row in zip(unique, rows) if row is not None)
+            unique = [t for t, row in zip(unique, rows) if row is None]
         if self._ascii is not None:
             # "<pad>", the one added token, is matched before normalizing: a text holding it in any case
             # takes the full path.
@@ -577,3 +584,32 @@ def _probe(feature_core) -> bool:
 
 
 _compiled = load_compiled("feature_core", _probe)
+
+# The tokenizer model's settings the compiled BPE reproduces: BPE over characters, no prefixes or suffixes,
+# bytes for a character outside the vocabulary, then nothing; after the Whitespace pre-tokenizer.
+_BPE_SETTINGS = {"type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": None,
+                 "end_of_word_suffix": None, "byte_fallback": True, "ignore_merges": False}
+# ASCII texts the compiled BPE must tokenize as the tokenizer does before it is used: merges inside and
+# across words, punctuation runs, digits, '_', control characters, the added token in any case.
+BPE_PROBE_TEXTS = (*(t for t in PROBE_TEXTS if t.isascii()), "The THEORY of internationalisation, re-stated: 3.14159!",
+                   "\x00\x01\x1c\x1f\x7f~`^|{}[]<>\\ <pad pad> <PA D>", "aaaaaaaaaaaaaaaaaaaaaaaa" * 3, "x" * 400)
+
+
+def _compiled_bpe(tokenizer, ascii_encode):
+    """feature_core.AsciiBpe for the tokenizer's model where built, the model and pre-tokenizer are what it
+    reproduces, and it gives `ascii_encode`'s ids (the reference) on BPE_PROBE_TEXTS; else None."""
+    if _compiled is None or ascii_encode is None:
+        return None
+    try:
+        state = json.loads(tokenizer.model.__getstate__())
+        if ({k: state.get(k) for k in _BPE_SETTINGS} != _BPE_SETTINGS
+                or json.loads(tokenizer.pre_tokenizer.__getstate__()) != {"type": "Whitespace"}):
+            return None
+        merges = [tuple(m.split(" ")) if isinstance(m, str) else tuple(m) for m in state["merges"]]
+        bpe = _compiled.AsciiBpe(state["vocab"], merges, TEXT_TOKENS, PAD)
+        probe = [t for t in BPE_PROBE_TEXTS if PAD not in t.lower()]
+        expected = [e.ids[:TEXT_TOKENS] for e in ascii_encode([t.lower() for t in probe])]
+        ok = bpe.encode(probe) == expected and bpe.encode(["x<PAD>y", "é"]) == [None, None]
+    except Exception:  # noqa: BLE001 - a model it cannot read is the tokenizer's alone
+        return None
+    return bpe if ok else None

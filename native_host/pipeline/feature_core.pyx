@@ -1,5 +1,6 @@
 # cython: language_level=3, nonecheck=True
-"""The features stage's per-block counting in C (features.py is the reference; docs/performance.md).
+"""The features stage's per-block counting and its token ids in C (features.py and the tokenizer are the
+references; docs/performance.md).
 
 `FeatureCore.block_numbers` gives `features._block_numbers`'s float64 rows and `FeatureCore.path_ids` gives
 `Featurizer._path_ids`'s arrays, bit for bit: what the regular expressions of features.py find is found here
@@ -10,11 +11,14 @@ is made per word. Lower case is str.lower's: ASCII is lowered here, other text b
 
 A value the reference would take in a way this module does not (a string where a number belongs, an
 owner outside the nodes) raises here, and the featurizer hands that page to the reference.
+
+`Bpe` gives the shipped tokenizer's token ids of a block's text; a text it cannot read exactly is left to
+the tokenizer (its docstring says which).
 """
 
 from libc.math cimport log, log1p
 from libc.stdint cimport int64_t, uint32_t, uint64_t
-from libc.stdlib cimport free, malloc, calloc
+from libc.stdlib cimport free, malloc, calloc, realloc
 from libc.string cimport memset
 from cpython.unicode cimport (PyUnicode_READ, PyUnicode_KIND, PyUnicode_DATA, Py_UNICODE_ISALNUM,
                               Py_UNICODE_ISALPHA, Py_UNICODE_ISDECIMAL, Py_UNICODE_ISDIGIT,
@@ -644,26 +648,32 @@ cdef inline double _log(value) except? -1.0:
     return log(<double> value)
 
 
-# ---- token ids of ASCII text --------------------------------------------------------------------------------
+# ---- token ids ----------------------------------------------------------------------------------------------
 
 cdef enum:
-    PIECE_WORD = 1    # a-z, 0-9, '_' once lower-cased: `\w` of the tokenizer's pre-tokenizer on ASCII
-    PIECE_SPACE = 2   # \t \n \v \f \r and space: its `\s` on ASCII (not \x1c-\x1f, which str.isspace counts)
-    PIECE_OTHER = 3   # anything else: `[^\w\s]`
+    PIECE_WORD = 1    # `\\w` of the tokenizer's Whitespace pre-tokenizer
+    PIECE_SPACE = 2   # its `\\s` (on ASCII: \t \n \v \f \r and space, not the \x1c-\x1f that str.isspace counts)
+    PIECE_OTHER = 3   # `[^\\w\\s]`
     NO_MERGE = 0x7FFFFFFF
+    UNKNOWN = 0       # `Bpe.rules` of a code point not yet learned
+    OUTSIDE = -1      # ... of one whose text the tokenizer must take
 
 
-cdef class AsciiBpe:
-    """The shipped tokenizer's first token ids of ASCII texts, as its BPE model gives them for the text
-    lower-cased (features.Featurizer's ASCII path, which is the reference): the text is cut into runs of
-    `\\w` and of `[^\\w\\s]` (the Whitespace pre-tokenizer), each run's characters become their vocabulary ids
-    (or their "<0xXX>" byte ids where a character has none, else nothing: the byte fallback), and adjacent
-    ids are merged one pair at a time, the pair of lowest merge rank first and the leftmost among equals,
-    which is what the tokenizers library's queue of merges comes to. The tokenizer made a list of strings,
-    offsets and ids per text: 14 µs a text, against well under one here.
+cdef class Bpe:
+    """The shipped tokenizer's first token ids of a text, as features.Featurizer's tokenizer gives them (the
+    reference): each character normalized (NFKC, then lower case), the text cut into runs of `\\w` and of
+    `[^\\w\\s]` (the Whitespace pre-tokenizer), each run's characters made their vocabulary ids (or their
+    "<0xXX>" byte ids where a character has none, else nothing: the byte fallback), and adjacent ids merged
+    one pair at a time, the pair of lowest merge rank first and the leftmost among equals, which is what the
+    tokenizers library's queue of merges comes to. It made strings, offsets and ids per text: 14-37 µs a
+    text, against one or two here.
 
-    A text that is not ASCII or holds `pad` (the added token, matched before anything else) is given None:
-    the featurizer hands it to the tokenizer."""
+    ASCII is known from the start (lower case, its classes). Any other character is learned from the
+    tokenizer itself (`learn`, features.py): its normalized form, that form's class and symbol ids; or that
+    the character's text is the tokenizer's to take (`learn` with no class): a combining mark or anything
+    else whose normalized form depends on its neighbours. A text is given None where it holds such a
+    character, one outside the BMP or the added token `pad`, and put in `unknown` where it holds a character
+    not learned yet."""
 
     cdef int char_ids[128]
     cdef int byte_ids[128]
@@ -672,27 +682,46 @@ cdef class AsciiBpe:
     cdef int *ranks
     cdef int *made
     cdef uint64_t mask
+    cdef int *rules          # per BMP code point: UNKNOWN, OUTSIDE or 1 + its learned entry
+    cdef unsigned char *rule_kind
+    cdef int *rule_start
+    cdef int *rule_count
+    cdef int n_rules, room_rules
+    cdef int *symbols
+    cdef int n_symbols, room_symbols
+    cdef readonly int widest  # the most symbol ids one character gives
     cdef readonly int limit
-    cdef bytes pad
+    cdef str pad
 
     def __cinit__(self):
         self.keys = NULL
         self.ranks = NULL
         self.made = NULL
+        self.rules = NULL
+        self.rule_kind = NULL
+        self.rule_start = NULL
+        self.rule_count = NULL
+        self.symbols = NULL
 
     def __dealloc__(self):
         free(self.keys)
         free(self.ranks)
         free(self.made)
+        free(self.rules)
+        free(self.rule_kind)
+        free(self.rule_start)
+        free(self.rule_count)
+        free(self.symbols)
 
     def __init__(self, dict vocab, list merges, int limit, str pad):
         """`vocab`: token -> id; `merges`: (left, right) token pairs, by rank; `limit`: ids kept per text."""
         cdef int c, rank
         cdef uint64_t size = 16, slot
-        if not pad.isascii() or pad != pad.lower():
+        if not pad.isascii() or pad != pad.lower() or not pad:
             raise ValueError("the added token must be lower-case ASCII")
         self.limit = limit
-        self.pad = pad.encode("ascii")
+        self.pad = pad
+        self.widest = 1
         for c in range(128):
             self.char_ids[c] = vocab.get(chr(c), -1)
             self.byte_ids[c] = vocab.get(f"<0x{c:02X}>", -1)
@@ -705,7 +734,8 @@ cdef class AsciiBpe:
         self.keys = <uint64_t *> calloc(size, sizeof(uint64_t))
         self.ranks = <int *> malloc(size * sizeof(int))
         self.made = <int *> malloc(size * sizeof(int))
-        if self.keys == NULL or self.ranks == NULL or self.made == NULL:
+        self.rules = <int *> calloc(65536, sizeof(int))
+        if self.keys == NULL or self.ranks == NULL or self.made == NULL or self.rules == NULL:
             raise MemoryError()
         for slot in range(size):
             self.ranks[slot] = NO_MERGE
@@ -715,6 +745,34 @@ cdef class AsciiBpe:
             self.keys[slot] = _pair(vocab[left], vocab[right])
             self.ranks[slot] = rank
             self.made[slot] = vocab[left + right]
+
+    def learn(self, str char, kind, list ids):
+        """`char`'s rule: `kind` "word", "space" or "other" for its normalized form, and that form's symbol
+        ids; `kind` None: a text holding it is the tokenizer's."""
+        cdef Py_UCS4 c = ord(char)
+        cdef int k
+        if c < 128 or c > 0xFFFF:
+            raise ValueError("rules are learned for non-ASCII characters of the BMP")
+        if kind is None:
+            self.rules[c] = OUTSIDE
+            return
+        if self.n_rules == self.room_rules:
+            self.room_rules = max(64, 2 * self.room_rules)
+            self.rule_kind = <unsigned char *> _grown(self.rule_kind, self.room_rules * sizeof(unsigned char))
+            self.rule_start = <int *> _grown(self.rule_start, self.room_rules * sizeof(int))
+            self.rule_count = <int *> _grown(self.rule_count, self.room_rules * sizeof(int))
+        while self.n_symbols + len(ids) > self.room_symbols:
+            self.room_symbols = max(256, 2 * self.room_symbols)
+            self.symbols = <int *> _grown(self.symbols, self.room_symbols * sizeof(int))
+        self.rule_kind[self.n_rules] = {"word": PIECE_WORD, "space": PIECE_SPACE, "other": PIECE_OTHER}[kind]
+        self.rule_start[self.n_rules] = self.n_symbols
+        self.rule_count[self.n_rules] = len(ids)
+        for k in range(len(ids)):
+            self.symbols[self.n_symbols + k] = ids[k]
+        self.n_symbols += len(ids)
+        self.widest = max(self.widest, len(ids))
+        self.n_rules += 1
+        self.rules[c] = self.n_rules
 
     cdef inline uint64_t _slot(self, int left, int right) noexcept:
         """The table slot of a pair: where it sits, or the empty slot where it would."""
@@ -754,40 +812,51 @@ cdef class AsciiBpe:
                 ranks[best - 1] = self._rank(ids[best - 1], ids[best])
         return n
 
-    cdef bint _holds_pad(self, const unsigned char *text, Py_ssize_t n) noexcept:
-        cdef const unsigned char *pad = self.pad
-        cdef Py_ssize_t size = len(self.pad), i, j
-        for i in range(n - size + 1):
-            j = 0
-            while j < size and lower_ascii(text[i + j]) == pad[j]:
-                j += 1
-            if j == size:
-                return True
-        return False
+    cdef inline int _rule(self, Py_UCS4 c) noexcept:
+        """The rule of a code point: UNKNOWN, OUTSIDE or 1 + its entry; ASCII has none (see `kind`)."""
+        return self.rules[c] if c <= 0xFFFF else OUTSIDE
 
-    def encode(self, list texts):
-        """Each text's first `limit` token ids (a list), or None where the tokenizer must say."""
+    def encode(self, list texts, set unknown):
+        """Each text's first `limit` token ids (a list), or None where the tokenizer must say; the characters
+        of texts given None only because they are not learned yet are added to `unknown`."""
         cdef list out = [], row
-        cdef const unsigned char *data
-        cdef Py_ssize_t n, i, start, m, k, got, room = 0
-        cdef unsigned char c, kind
-        cdef int symbol
+        cdef const void *data
+        cdef int text_kind
+        cdef Py_ssize_t n, i, m, k, take, got, room = 0
+        cdef Py_UCS4 c
+        cdef unsigned char kind, run
+        cdef int rule, symbol
+        cdef bint refused, missing
         cdef int *ids = NULL
         cdef int *ranks = NULL
         try:
             for text in texts:
-                if type(text) is not str or not PyUnicode_IS_ASCII(text):
+                if type(text) is not str or self.pad in text.lower():
                     out.append(None)
                     continue
-                data = <const unsigned char *> PyUnicode_DATA(text)
+                data = PyUnicode_DATA(text)
+                text_kind = PyUnicode_KIND(text)
                 n = PyUnicode_GET_LENGTH(text)
-                if self._holds_pad(data, n):
-                    out.append(None)
-                    continue
-                if n > room:
+                refused = missing = False
+                if not PyUnicode_IS_ASCII(text):
+                    for i in range(n):
+                        c = PyUnicode_READ(text_kind, data, i)
+                        if c >= 128:
+                            rule = self._rule(c)
+                            if rule == OUTSIDE:
+                                refused = True
+                                break
+                            if rule == UNKNOWN:
+                                missing = True
+                                unknown.add(chr(c))
+                    if refused or missing:
+                        out.append(None)
+                        continue
+                if n * self.widest > room:
                     free(ids)
                     free(ranks)
-                    room = max(n, 2 * room)
+                    ids = ranks = NULL
+                    room = max(n * self.widest, 2 * room)
                     ids = <int *> malloc(room * sizeof(int))
                     ranks = <int *> malloc(room * sizeof(int))
                     if ids == NULL or ranks == NULL:
@@ -796,28 +865,49 @@ cdef class AsciiBpe:
                 got = 0
                 i = 0
                 while i < n and got < self.limit:
-                    kind = self.kind[data[i]]
-                    if kind == PIECE_SPACE:
+                    run = 0
+                    m = 0
+                    while i < n:
+                        c = PyUnicode_READ(text_kind, data, i)
+                        if c < 128:
+                            kind = self.kind[c]
+                        else:
+                            rule = self.rules[c] - 1
+                            kind = self.rule_kind[rule]
+                        if kind == PIECE_SPACE or (run and kind != run):
+                            break
+                        run = kind
+                        if c < 128:
+                            c = lower_ascii(c)
+                            symbol = self.char_ids[c] if self.char_ids[c] >= 0 else self.byte_ids[c]
+                            if symbol >= 0:
+                                ids[m] = symbol
+                                m += 1
+                        else:
+                            for k in range(self.rule_count[rule]):
+                                ids[m] = self.symbols[self.rule_start[rule] + k]
+                                m += 1
+                        i += 1
+                    if not run:  # a space
                         i += 1
                         continue
-                    start = i
-                    m = 0
-                    while i < n and self.kind[data[i]] == kind:
-                        c = lower_ascii(data[i])
-                        symbol = self.char_ids[c] if self.char_ids[c] >= 0 else self.byte_ids[c]
-                        if symbol >= 0:
-                            ids[m] = symbol
-                            m += 1
-                        i += 1
                     m = self._merge_all(ids, ranks, m)
-                    for k in range(min(m, self.limit - got)):
+                    take = min(m, self.limit - got)
+                    for k in range(take):
                         row.append(ids[k])
-                    got += min(m, self.limit - got)
+                    got += take
                 out.append(row)
         finally:
             free(ids)
             free(ranks)
         return out
+
+
+cdef void *_grown(void *block, size_t size) except NULL:
+    cdef void *grown = realloc(block, size)
+    if grown == NULL:
+        raise MemoryError()
+    return grown
 
 
 cdef inline uint64_t _pair(int left, int right) noexcept:

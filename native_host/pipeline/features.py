@@ -22,6 +22,7 @@ import json
 import math
 import os
 import re
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from itertools import chain
@@ -166,7 +167,8 @@ class PageInputs:
 class Featurizer:
     """Turns blocks into PageInputs with the shipped tokenizer, class vocabulary and common-word list.
 
-    Speed matters here (it was half of a page's time): the tokenizer gets the whole page in one batch,
+    Speed matters here (it was half of a page's time): where built, the compiled BPE gives the tokenizer's
+    ids for nearly every text (`_compiled_bpe`), the tokenizer gets the rest of the page in one batch,
     each node's class words are split and looked up once per page however many blocks sit under it,
     and rows are built as Python lists and handed to numpy once, not assigned row by row. Where the
     compiled counts (feature_core.pyx) are built, they give the tag and class paths and the per-block
@@ -203,9 +205,9 @@ class Featurizer:
             plain.pre_tokenizer = self.tokenizer.pre_tokenizer
             plain.enable_truncation(TEXT_TOKENS)
             self._ascii = getattr(plain, "encode_batch_fast", plain.encode_batch)
-        # Where built, ASCII texts get their ids from the compiled BPE instead (7 times faster), once it gives
-        # the tokenizer's on the probe texts.
-        self._bpe = _compiled_bpe(self.tokenizer, self._ascii)
+        # Where built, texts get their ids from the compiled BPE instead (7 times faster), once it gives the
+        # tokenizer's on the probe texts; those it cannot read exactly go on to the tokenizer.
+        self._bpe = _compiled_bpe(self.tokenizer, self._encode)
         vocab = json.loads((assets / CLASS_VOCAB_FILE).read_text("utf-8"))
         self.class_ids = {w: i for i, w in enumerate(vocab)}  # 0 pad, 1 unk
         self.common = frozenset(json.loads((assets / COMMON_WORDS_FILE).read_text("utf-8")))
@@ -589,27 +591,80 @@ _compiled = load_compiled("feature_core", _probe)
 # bytes for a character outside the vocabulary, then nothing; after the Whitespace pre-tokenizer.
 _BPE_SETTINGS = {"type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": None,
                  "end_of_word_suffix": None, "byte_fallback": True, "ignore_merges": False}
-# ASCII texts the compiled BPE must tokenize as the tokenizer does before it is used: merges inside and
-# across words, punctuation runs, digits, '_', control characters, the added token in any case.
-BPE_PROBE_TEXTS = (*(t for t in PROBE_TEXTS if t.isascii()), "The THEORY of internationalisation, re-stated: 3.14159!",
-                   "\x00\x01\x1c\x1f\x7f~`^|{}[]<>\\ <pad pad> <PA D>", "aaaaaaaaaaaaaaaaaaaaaaaa" * 3, "x" * 400)
+# Texts the compiled BPE must tokenize as the tokenizer does before it is used: merges inside and across
+# words, punctuation runs, digits, '_', control characters, the added token's pieces, characters that
+# normalize to several, to a space or to ASCII, and the probe's other scripts.
+BPE_PROBE_TEXTS = (*PROBE_TEXTS, "The THEORY of internationalisation, re-stated: 3.14159!",
+                   "\x00\x01\x1c\x1f\x7f~`^|{}[]<>\\ <pad pad> <PA D>", "aaaaaaaaaaaaaaaaaaaaaaaa" * 3, "x" * 400,
+                   "Don’t “quote” me… café – naïve ÆØÅ Straße ﬁne", "Привет, МИР! Ёлка", "\u00a0x\u2003y ＡＢＣ ｶﾀｶﾅ ㍿")
+# Hangul jamo compose with their neighbours under NFKC, whatever their category says.
+_JAMO = ((0x1100, 0x11FF), (0x3130, 0x318F), (0xA960, 0xA97F), (0xD7B0, 0xD7FF))
 
 
-def _compiled_bpe(tokenizer, ascii_encode):
-    """feature_core.AsciiBpe for the tokenizer's model where built, the model and pre-tokenizer are what it
-    reproduces, and it gives `ascii_encode`'s ids (the reference) on BPE_PROBE_TEXTS; else None."""
-    if _compiled is None or ascii_encode is None:
+def _stands_alone(char: str) -> bool:
+    """Whether NFKC leaves `char`'s neighbours as they are, and they it: no combining mark, no jamo, and a
+    character Python's Unicode tables know (a newer one could be either)."""
+    code, category = ord(char), unicodedata.category(char)
+    return (not unicodedata.combining(char) and category[0] != "M" and category not in ("Cn", "Cs")
+            and not any(a <= code <= b for a, b in _JAMO))
+
+
+def _char_rule(tokenizer, vocab: dict[str, int], char: str) -> tuple[str | None, list[int]]:
+    """How the tokenizer reads one non-ASCII character wherever it stands, asked of the tokenizer itself: its
+    normalized form's class ("word", "space", "other") and symbol ids; (None, []) where that form could depend
+    on the neighbours or mixes classes, so that texts holding it stay the tokenizer's."""
+    form = tokenizer.normalizer.normalize_str(char)
+    if not form or not all(map(_stands_alone, char + form)):
+        return None, []
+    pieces = [p for p, _ in tokenizer.pre_tokenizer.pre_tokenize_str(f"a{form}a")]
+    kind = ("word" if pieces == [f"a{form}a"] else "space" if pieces == ["a", "a"] else
+            "other" if pieces == ["a", form, "a"] else None)
+    ids: list[int] = []
+    for x in form if kind in ("word", "other") else "":
+        if x in vocab:
+            ids.append(vocab[x])
+        elif None not in (fallback := [vocab.get(f"<0x{b:02X}>") for b in x.encode("utf-8")]):
+            ids += fallback  # a character without its own id is its UTF-8 bytes' ids, or nothing
+    return kind, ids
+
+
+class _CompiledBpe:
+    """feature_core.Bpe, and the rules of the characters it meets, learned from the tokenizer once each."""
+
+    def __init__(self, bpe, tokenizer, vocab: dict[str, int]):
+        self.bpe, self.tokenizer, self.vocab = bpe, tokenizer, vocab
+
+    def encode(self, texts: list[str]) -> list[list[int] | None]:
+        """Each text's ids, or None for one the tokenizer must take (the added token, a combining mark)."""
+        unknown: set[str] = set()
+        rows = self.bpe.encode(texts, unknown)
+        if unknown:
+            for char in unknown:
+                self.bpe.learn(char, *_char_rule(self.tokenizer, self.vocab, char))
+            later = [k for k, row in enumerate(rows) if row is None]
+            for k, row in zip(later, self.bpe.encode([texts[k] for k in later], set())):
+                rows[k] = row
+        return rows
+
+
+def _compiled_bpe(tokenizer, encode) -> _CompiledBpe | None:
+    """The compiled BPE for the tokenizer where built, the model and pre-tokenizer are what it reproduces,
+    and it gives `encode`'s ids (the tokenizer's, the reference) on BPE_PROBE_TEXTS; else None."""
+    if _compiled is None:
         return None
     try:
         state = json.loads(tokenizer.model.__getstate__())
         if ({k: state.get(k) for k in _BPE_SETTINGS} != _BPE_SETTINGS
-                or json.loads(tokenizer.pre_tokenizer.__getstate__()) != {"type": "Whitespace"}):
+                or json.loads(tokenizer.pre_tokenizer.__getstate__()) != {"type": "Whitespace"}
+                or json.loads(tokenizer.normalizer.__getstate__()) != _NFKC_LOWER):
             return None
         merges = [tuple(m.split(" ")) if isinstance(m, str) else tuple(m) for m in state["merges"]]
-        bpe = _compiled.AsciiBpe(state["vocab"], merges, TEXT_TOKENS, PAD)
-        probe = [t for t in BPE_PROBE_TEXTS if PAD not in t.lower()]
-        expected = [e.ids[:TEXT_TOKENS] for e in ascii_encode([t.lower() for t in probe])]
-        ok = bpe.encode(probe) == expected and bpe.encode(["x<PAD>y", "é"]) == [None, None]
+        bpe = _CompiledBpe(_compiled.Bpe(state["vocab"], merges, TEXT_TOKENS, PAD), tokenizer, state["vocab"])
+        rows = bpe.encode(list(BPE_PROBE_TEXTS))
+        expected = [e.ids[:TEXT_TOKENS] for e in encode(list(BPE_PROBE_TEXTS))]
+        ok = (all(row is None or row == want for row, want in zip(rows, expected))
+              and all(row is not None for t, row in zip(BPE_PROBE_TEXTS, rows) if t.isascii() and PAD not in t.lower())
+              and bpe.encode(["x<PAD>y", "e\u0301"]) == [None, None])
     except Exception:  # noqa: BLE001 - a model it cannot read is the tokenizer's alone
         return None
     return bpe if ok else None

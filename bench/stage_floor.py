@@ -76,7 +76,8 @@ def main(argv: list[str] | None = None) -> int:
     print("| part | median (ms) | p95 (ms) | ÷ trafilatura's median | ÷ trafilatura's p95 |")
     print("|---|---:|---:|---:|---:|")
     names = {"parse": "lexbor parse", "tokenizer": "tokenizer (Rust)", "model": "model (onnxruntime)",
-             "compiled": "compiled code, together", "python": "Pith's Python", "pith": "**Pith, all**",
+             "compiled": "compiled code Pith calls, together",
+             "python": "Pith's own code (its compiled modules and Python)", "pith": "**Pith, all**",
              "trafilatura": "trafilatura"}
     for key, label in names.items():
         med, p95 = pct(rows[key], 0.5), pct(rows[key], 0.95)

@@ -305,6 +305,7 @@ def test_a_bpe_that_disagrees_or_a_model_it_does_not_reproduce_is_not_used(monke
     monkeypatch.undo()
     spec = json.loads((default_model_dir() / F.TOKENIZER_FILE).read_text("utf-8"))
     for change in ({"pre_tokenizer": {"type": "WhitespaceSplit"}}, {"model": {**spec["model"], "unk_token": "<pad>"}},
-                   {"model": {**spec["model"], "byte_fallback": False}}, {"normalizer": {"type": "NFC"}}):
+                   {"model": {**spec["model"], "byte_fallback": False}}, {"normalizer": {"type": "NFC"}},
+                   {"added_tokens": spec["added_tokens"] + [{**spec["added_tokens"][0], "id": 1, "content": "[x]"}]}):
         other = Tokenizer.from_str(json.dumps({**spec, **change}))
         assert F._compiled_bpe(other, FEATURIZE._encode) is None, change

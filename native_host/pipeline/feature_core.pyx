@@ -675,8 +675,7 @@ cdef class Bpe:
     character, one outside the BMP or the added token `pad`, and put in `unknown` where it holds a character
     not learned yet."""
 
-    cdef int char_ids[128]
-    cdef int byte_ids[128]
+    cdef int ascii_ids[128]  # each ASCII character's id once lower-cased (its own or its byte's), or -1
     cdef unsigned char kind[128]
     cdef uint64_t *keys
     cdef int *ranks
@@ -713,8 +712,9 @@ cdef class Bpe:
         free(self.rule_count)
         free(self.symbols)
 
-    def __init__(self, dict vocab, list merges, int limit, str pad):
-        """`vocab`: token -> id; `merges`: (left, right) token pairs, by rank; `limit`: ids kept per text."""
+    def __init__(self, dict vocab, list merges, list ascii_ids, int limit, str pad):
+        """`vocab`: token -> id; `merges`: (left, right) token pairs, by rank; `ascii_ids`: each ASCII
+        character's starting id (features._symbol_ids), -1 for none; `limit`: ids kept per text."""
         cdef int c, rank
         cdef uint64_t size = 16, slot
         if not pad.isascii() or pad != pad.lower() or not pad:
@@ -722,9 +722,10 @@ cdef class Bpe:
         self.limit = limit
         self.pad = pad
         self.widest = 1
+        if len(ascii_ids) != 128:
+            raise ValueError("one id for each ASCII character")
         for c in range(128):
-            self.char_ids[c] = vocab.get(chr(c), -1)
-            self.byte_ids[c] = vocab.get(f"<0x{c:02X}>", -1)
+            self.ascii_ids[c] = ascii_ids[c]
             ch = chr(c).lower()
             self.kind[c] = (PIECE_WORD if ch.isalnum() or ch == "_" else
                             PIECE_SPACE if ch in " \t\n\x0b\x0c\r" else PIECE_OTHER)
@@ -878,8 +879,7 @@ cdef class Bpe:
                             break
                         run = kind
                         if c < 128:
-                            c = lower_ascii(c)
-                            symbol = self.char_ids[c] if self.char_ids[c] >= 0 else self.byte_ids[c]
+                            symbol = self.ascii_ids[lower_ascii(c)]
                             if symbol >= 0:
                                 ids[m] = symbol
                                 m += 1

@@ -198,9 +198,7 @@ class Featurizer:
         # to a tokenizer sharing the same model without the normalizer; other text keeps the tokenizer's own
         # (Python's Unicode tables are not the tokenizer's: 127 code points, newer letters, differ).
         self._ascii = None
-        normalizer = self.tokenizer.normalizer  # as loaded: tokenizer.json is not read a second time
-        added = [t.content for t in self.tokenizer.get_added_tokens_decoder().values()]
-        if normalizer is not None and json.loads(normalizer.__getstate__()) == _NFKC_LOWER and added == [PAD]:
+        if _nfkc_lower_and_pad(self.tokenizer):
             plain = Tokenizer(self.tokenizer.model)
             plain.pre_tokenizer = self.tokenizer.pre_tokenizer
             plain.enable_truncation(TEXT_TOKENS)
@@ -319,6 +317,14 @@ def _path_ids(nodes: list[dict], blocks: list[Block], class_ids: dict[str, int]
 # its one added token (id 0, padding).
 _NFKC_LOWER = {"type": "Sequence", "normalizers": [{"type": "NFKC"}, {"type": "Lowercase"}]}
 PAD = "<pad>"
+
+
+def _nfkc_lower_and_pad(tokenizer) -> bool:
+    """Whether the tokenizer normalizes by NFKC and lower case and has PAD as its only added token: what the
+    ASCII shortcut and the compiled BPE both take for granted (`tokenizer.json` is not read a second time)."""
+    normalizer = tokenizer.normalizer
+    added = [t.content for t in tokenizer.get_added_tokens_decoder().values()]
+    return normalizer is not None and json.loads(normalizer.__getstate__()) == _NFKC_LOWER and added == [PAD]
 
 
 def _padded(rows: list[list[int]], width: int) -> np.ndarray:
@@ -619,13 +625,16 @@ def _char_rule(tokenizer, vocab: dict[str, int], char: str) -> tuple[str | None,
     pieces = [p for p, _ in tokenizer.pre_tokenizer.pre_tokenize_str(f"a{form}a")]
     kind = ("word" if pieces == [f"a{form}a"] else "space" if pieces == ["a", "a"] else
             "other" if pieces == ["a", form, "a"] else None)
-    ids: list[int] = []
-    for x in form if kind in ("word", "other") else "":
-        if x in vocab:
-            ids.append(vocab[x])
-        elif None not in (fallback := [vocab.get(f"<0x{b:02X}>") for b in x.encode("utf-8")]):
-            ids += fallback  # a character without its own id is its UTF-8 bytes' ids, or nothing
-    return kind, ids
+    return kind, [i for x in form for i in _symbol_ids(vocab, x)] if kind in ("word", "other") else []
+
+
+def _symbol_ids(vocab: dict[str, int], char: str) -> list[int]:
+    """The BPE's starting ids for one character: its own, else its UTF-8 bytes' "<0xXX>" ids (the byte
+    fallback), else none, as the tokenizer drops a character it has no id for."""
+    if char in vocab:
+        return [vocab[char]]
+    fallback = [vocab.get(f"<0x{b:02X}>") for b in char.encode("utf-8")]
+    return [] if None in fallback else fallback
 
 
 class _CompiledBpe:
@@ -648,18 +657,20 @@ class _CompiledBpe:
 
 
 def _compiled_bpe(tokenizer, encode) -> _CompiledBpe | None:
-    """The compiled BPE for the tokenizer where built, the model and pre-tokenizer are what it reproduces,
-    and it gives `encode`'s ids (the tokenizer's, the reference) on BPE_PROBE_TEXTS; else None."""
+    """The compiled BPE for the tokenizer where built, the model, normalizer, added token and pre-tokenizer are
+    what it reproduces, and it gives `encode`'s ids (the tokenizer's, the reference) on BPE_PROBE_TEXTS; else None."""
     if _compiled is None:
         return None
     try:
         state = json.loads(tokenizer.model.__getstate__())
         if ({k: state.get(k) for k in _BPE_SETTINGS} != _BPE_SETTINGS
                 or json.loads(tokenizer.pre_tokenizer.__getstate__()) != {"type": "Whitespace"}
-                or json.loads(tokenizer.normalizer.__getstate__()) != _NFKC_LOWER):
+                or not _nfkc_lower_and_pad(tokenizer)):
             return None
+        vocab = state["vocab"]
         merges = [tuple(m.split(" ")) if isinstance(m, str) else tuple(m) for m in state["merges"]]
-        bpe = _CompiledBpe(_compiled.Bpe(state["vocab"], merges, TEXT_TOKENS, PAD), tokenizer, state["vocab"])
+        ascii_ids = [(_symbol_ids(vocab, chr(c)) or [-1])[0] for c in range(128)]
+        bpe = _CompiledBpe(_compiled.Bpe(vocab, merges, ascii_ids, TEXT_TOKENS, PAD), tokenizer, vocab)
         rows = bpe.encode(list(BPE_PROBE_TEXTS))
         expected = [e.ids[:TEXT_TOKENS] for e in encode(list(BPE_PROBE_TEXTS))]
         ok = (all(row is None or row == want for row, want in zip(rows, expected))

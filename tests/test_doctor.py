@@ -100,3 +100,34 @@ def test_the_log_check_shows_the_hosts_last_error(env, model_dir, capsys):
                                    "2026-01-01 10:00:02,000 1 INFO native_host.browser.host: exiting: input closed\n")
     doctor(env, model_dir, "--browser", "chrome")
     assert "last error: 2026-01-01 10:00:01,000 1 ERROR native_host.browser.host: refusing to serve" in capsys.readouterr().out
+
+
+@pytest.fixture
+def xdg_home(env, monkeypatch):
+    """The user's own home (no --home) with XDG_CONFIG_HOME elsewhere, and a Chromium profile there."""
+    monkeypatch.setenv("HOME", str(env / "home"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(env / "xdg"))
+    monkeypatch.delenv("CHROME_CONFIG_HOME", raising=False)
+    (env / "xdg" / "chromium").mkdir(parents=True)
+    return lambda *args: main([*args, "--data-dir", str(env / "data"), "--platform", "linux"])
+
+
+def test_the_manifest_checked_is_the_one_chromium_reads_under_xdg_config_home(env, model_dir, xdg_home, capsys):
+    assert xdg_home("install") == 0
+    capsys.readouterr()
+    assert xdg_home("doctor", *(["--model-dir", model_dir] if model_dir else [])) == 0
+    out = capsys.readouterr().out
+    read = env / "xdg/chromium/NativeMessagingHosts/org.pith.reader.json"
+    assert f"ok    manifest for chromium ($XDG_CONFIG_HOME): {read} -> " in out and "all good" in out
+
+
+def test_a_manifest_where_chromium_does_not_read_is_not_good(env, model_dir, xdg_home, capsys):
+    """Registered in ~/.config while Chromium reads $XDG_CONFIG_HOME: reader mode would say the host is not
+    found, so the doctor must not say all good."""
+    assert pith(env, "install", "--browser", "chromium") == 0  # --home: ~/.config, as if XDG were not set
+    capsys.readouterr()
+    assert xdg_home("doctor", "--browser", "chromium", *(["--model-dir", model_dir] if model_dir else [])) == 1
+    out = capsys.readouterr().out
+    missing = env / "xdg/chromium/NativeMessagingHosts/org.pith.reader.json"
+    assert f"FAIL  manifest for chromium ($XDG_CONFIG_HOME): {missing} is missing" in out
+    assert "fix: pith install --browser chromium" in out

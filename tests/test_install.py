@@ -169,12 +169,8 @@ self.probe = (requests) => new Promise((resolve) => {
 """
 
 
-@pytest.mark.browser
-def test_chromium_starts_the_installed_host_and_receives_a_chunked_article(tmp_path, home):
-    """Real Chromium, a probe extension with Pith's key, the manifest `pith install --user-data-dir` wrote."""
-    from export.browsers import chromium
-    from host_support import article_html, standin_model
-    from native_host import snapshot_from_html
+def probe_extension(tmp_path: Path) -> Path:
+    """An unpacked extension with Pith's key (so Pith's id, which the manifests allow) running PROBE_WORKER."""
     from native_host.browser.identity import EXTENSION_PUBLIC_KEY
 
     extension = tmp_path / "probe"
@@ -183,6 +179,17 @@ def test_chromium_starts_the_installed_host_and_receives_a_chunked_article(tmp_p
         "manifest_version": 3, "name": "pith host probe", "version": "0.0.1", "key": EXTENSION_PUBLIC_KEY,
         "permissions": ["nativeMessaging"], "background": {"service_worker": "worker.js"}}))
     (extension / "worker.js").write_text(PROBE_WORKER)
+    return extension
+
+
+@pytest.mark.browser
+def test_chromium_starts_the_installed_host_and_receives_a_chunked_article(tmp_path, home):
+    """Real Chromium, a probe extension with Pith's key, the manifest `pith install --user-data-dir` wrote."""
+    from export.browsers import chromium
+    from host_support import article_html, standin_model
+    from native_host import snapshot_from_html
+
+    extension = probe_extension(tmp_path)
     profile = tmp_path / "profile"
     assert pith(tmp_path, "install", "--user-data-dir", str(profile)) == 0
     model_dir = standin_model(tmp_path)
@@ -235,3 +242,147 @@ def test_firefox_on_a_fresh_home_is_found_and_starts_the_host(tmp_path):
                            pages=PAGES) as b:  # "missing": nothing more registered than `pith install` did
         reply, reader = open_reader(b, b.open("article.html"))
         assert "Every evening at dusk" in reader.text("#article")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Where each browser reads, as the user's environment says (issue 32, item 3)
+
+CHROMIUM_FAMILY = sorted(b for b, platform in EXPECTED if platform == "linux" and b != "firefox")
+
+
+@pytest.fixture
+def own_home(tmp_path, monkeypatch):
+    """HOME is tmp/home, as if it were the user's own (no --home): the config variables apply. Returns a
+    `pith` that runs with it."""
+    (tmp_path / "home").mkdir(exist_ok=True)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    for name in ("XDG_CONFIG_HOME", "CHROME_CONFIG_HOME"):
+        monkeypatch.delenv(name, raising=False)
+    return lambda *args: main([*args, "--data-dir", str(tmp_path / "data"), "--platform", "linux"])
+
+
+def in_xdg(browser: str) -> str:
+    """A Chromium-family browser's manifest directory relative to its config home (EXPECTED less `.config/`)."""
+    return EXPECTED[browser, "linux"].removeprefix(".config/")
+
+
+def manifests(root: Path) -> list[str]:
+    return sorted(str(p.relative_to(root)) for p in root.rglob(f"{HOST_NAME}.json"))
+
+
+@pytest.mark.parametrize("browser", CHROMIUM_FAMILY)
+def test_xdg_config_home_is_where_chromium_family_profiles_are_found_and_registered(
+        tmp_path, own_home, monkeypatch, browser):
+    xdg = tmp_path / "xdg"
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(xdg))
+    (xdg / in_xdg(browser)).parent.mkdir(parents=True)  # the browser has run: its profile directory exists
+    before = tree(tmp_path)
+    assert own_home("install") == 0
+    assert manifests(tmp_path) == [f"xdg/{in_xdg(browser)}/{HOST_NAME}.json"]
+    assert own_home("uninstall") == 0
+    assert tree(tmp_path) == before
+
+
+@pytest.mark.parametrize("browser", CHROMIUM_FAMILY)
+def test_a_named_browser_is_registered_in_xdg_config_home_even_before_its_first_run(
+        tmp_path, own_home, monkeypatch, browser):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    assert own_home("install", "--browser", browser) == 0
+    assert manifests(tmp_path) == [f"xdg/{in_xdg(browser)}/{HOST_NAME}.json"]
+
+
+def test_chrome_config_home_comes_before_xdg_config_home(tmp_path, own_home, monkeypatch):
+    """Chromium's rule on Linux (the Snap sets CHROME_CONFIG_HOME to its common folder)."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("CHROME_CONFIG_HOME", str(tmp_path / "cch"))
+    assert own_home("install", "--browser", "chromium", "--browser", "brave") == 0
+    assert manifests(tmp_path) == [f"cch/{in_xdg('brave')}/{HOST_NAME}.json",
+                                   f"cch/{in_xdg('chromium')}/{HOST_NAME}.json"]
+
+
+def test_a_relative_xdg_config_home_is_ignored_as_the_spec_says(tmp_path, own_home, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", "relative/config")
+    assert own_home("install", "--browser", "vivaldi") == 0
+    assert manifests(tmp_path) == [f"home/{EXPECTED['vivaldi', 'linux']}/{HOST_NAME}.json"]
+
+
+def test_another_home_is_not_moved_by_your_xdg_config_home(tmp_path, home, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    assert pith(tmp_path, "install", "--browser", "chromium", "--platform", "linux") == 0
+    assert manifests(tmp_path) == [f"home/{EXPECTED['chromium', 'linux']}/{HOST_NAME}.json"]
+
+
+@pytest.mark.parametrize("profiles", ["xdg/mozilla/firefox", "home/.mozilla/firefox"])
+def test_firefox_reads_from_dot_mozilla_whatever_xdg_config_home_says(tmp_path, own_home, monkeypatch, profiles):
+    """Firefox keeps a fresh home's profiles in $XDG_CONFIG_HOME/mozilla/firefox but reads host manifests
+    from ~/.mozilla/native-messaging-hosts (test_firefox_reads_host_manifests_from_dot_mozilla asks Firefox)."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    (tmp_path / profiles).mkdir(parents=True)
+    assert own_home("install") == 0
+    assert manifests(tmp_path) == [f"home/{EXPECTED['firefox', 'linux']}/{HOST_NAME}.json"]
+
+
+@pytest.mark.parametrize("browser, used, written", [
+    ("chrome", ".var/app/com.google.Chrome", ".var/app/com.google.Chrome/config/google-chrome/NativeMessagingHosts"),
+    ("chromium", ".var/app/org.chromium.Chromium",
+     ".var/app/org.chromium.Chromium/config/chromium/NativeMessagingHosts"),
+    ("brave", ".var/app/com.brave.Browser",
+     ".var/app/com.brave.Browser/config/BraveSoftware/Brave-Browser/NativeMessagingHosts"),
+    ("edge", ".var/app/com.microsoft.Edge", ".var/app/com.microsoft.Edge/config/microsoft-edge/NativeMessagingHosts"),
+    ("vivaldi", ".var/app/com.vivaldi.Vivaldi", ".var/app/com.vivaldi.Vivaldi/config/vivaldi/NativeMessagingHosts"),
+    ("chromium", "snap/chromium", "snap/chromium/common/chromium/NativeMessagingHosts"),
+    ("firefox", ".var/app/org.mozilla.firefox/.mozilla/firefox", ".mozilla/native-messaging-hosts"),  # the portal
+])
+def test_flatpak_and_snap_browsers_are_registered_where_their_sandbox_reads(
+        tmp_path, own_home, capsys, browser, used, written):
+    home = tmp_path / "home"
+    (home / used).mkdir(parents=True)
+    before = tree(tmp_path)
+    assert own_home("install") == 0
+    assert manifests(home) == [f"{written}/{HOST_NAME}.json"]
+    assert (browser == "firefox") != ("sandbox" in capsys.readouterr().out)  # a Chromium sandbox gets a note
+    assert own_home("install", "--browser", browser) == 0  # a named browser: every place it is used
+    assert manifests(home) == [f"{written}/{HOST_NAME}.json"]
+    assert own_home("uninstall") == 0
+    assert tree(tmp_path) == before
+
+
+@pytest.mark.browser
+def test_chromium_with_xdg_config_home_starts_the_host_pith_install_registered(tmp_path, own_home, monkeypatch):
+    """Chromium in its default profile under $XDG_CONFIG_HOME (named to it, as Playwright must name one),
+    `pith install` told nothing but the environment: the probe extension reaches the host."""
+    from export.browsers import chromium
+
+    xdg = tmp_path / "xdg"
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(xdg))
+    extension = probe_extension(tmp_path)
+    assert own_home("install", "--browser", "chromium") == 0
+    env = {"HOME": str(tmp_path / "home"), "XDG_CONFIG_HOME": str(xdg), "PITH_LOG_DIR": str(tmp_path / "logs")}
+    with chromium(xdg / "chromium", extension, env) as (_, worker):
+        outcome = worker.evaluate("(requests) => self.probe(requests)", [{"v": 1, "id": 1, "type": "hello"}])
+    assert "error" not in outcome, outcome.get("error")
+    assert outcome["replies"][0]["type"] == "hello"
+
+
+@pytest.mark.firefox
+def test_firefox_reads_host_manifests_from_dot_mozilla_whatever_xdg_config_home_says(tmp_path, own_home,
+                                                                                     monkeypatch):
+    """Asks Firefox itself (its directory service, from the browser's chrome scope) where it reads per-user
+    host manifests on a fresh home with XDG_CONFIG_HOME set, and checks `pith install` writes there."""
+    from browser import require
+    from export.browsers import firefox
+
+    require("firefox")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    (tmp_path / "xdg" / "mozilla" / "firefox").mkdir(parents=True)  # where a fresh home's profiles go
+    assert own_home("install") == 0
+    env = {"XDG_CONFIG_HOME": str(tmp_path / "xdg")}
+    with firefox(tmp_path, env=env) as bidi:  # HOME: tmp/home, as `pith install` saw it
+        chrome = bidi.send("browsingContext.getTree", {"moz:scope": "chrome"})["contexts"][0]["context"]
+        reply = bidi.send("script.evaluate", {
+            "expression": "Services.dirsvc.get('XREUserNativeManifests', Ci.nsIFile).path",
+            "target": {"context": chrome}, "awaitPromise": False})
+    reads = Path(reply["result"]["value"]) / "native-messaging-hosts"  # the folder Firefox adds on Linux
+    assert (reads / f"{HOST_NAME}.json").is_file()
+    assert reads == tmp_path / "home" / EXPECTED["firefox", "linux"]
+

@@ -19,7 +19,7 @@ from .. import limits
 from ..browser.client import HostProcess, host_command
 from ..errors import InstallError, PithError
 from ..browser.identity import FIREFOX_EXTENSION_ID, HOST_NAME, chromium_origin
-from .install import BY_NAME, BROWSERS, MANIFEST, Places, Target, add_place_arguments, places_from_args, targets
+from .install import BY_NAME, BROWSERS, Places, Target, add_place_arguments, installations, places_from_args, targets
 from ..browser.logs import log_path
 
 PROBE_HTML = ("<html lang='en'><head><title>Doctor</title></head><body><nav><a href='/'>Home</a></nav><article>"
@@ -44,15 +44,15 @@ def _install_command(places: Places, browser: str) -> str:
 
 
 def manifests_to_check(places: Places) -> list[Target]:
-    """Those asked for; else every browser with a profile directory or a manifest of ours."""
+    """The manifests `pith install` would write with the same options: each at the path its browser reads
+    (install and doctor share `targets`); without options, also any place holding a manifest of ours."""
     if places.browsers or places.user_data_dir:
         return targets(places)
-    return [Target(b, b.hosts_dir(places.platform, places.home) / MANIFEST) for b in BROWSERS
-            if b.in_use(places.platform, places.home) or (b.hosts_dir(places.platform, places.home) / MANIFEST).exists()]
+    return [t for b in BROWSERS for t, in_use in installations(b, places) if in_use or t.manifest.exists()]
 
 
 def check_manifest(target: Target, places: Places) -> Finding:
-    what = f"manifest for {target.browser.name}"
+    what = f"manifest for {target.browser.name}" + (f" ({target.source})" if target.source else "")
     fix = _install_command(places, target.browser.name)
     path = target.manifest
     if not path.is_file():

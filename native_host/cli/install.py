@@ -26,48 +26,50 @@ PLATFORMS = ("linux", "macos")
 LAUNCHER = "pith-host"
 RECORD = "install-record.json"
 MANIFEST = f"{HOST_NAME}.json"
-CHROMIUM_HOSTS_DIR = "NativeMessagingHosts"  # inside a Chromium profile directory given by --user-data-dir
+CHROMIUM_HOSTS_DIR = "NativeMessagingHosts"  # inside a Chromium-family user data dir (--user-data-dir)
 
 
 @dataclass(frozen=True)
 class Browser:
-    """Where one browser looks for per-user host manifests, relative to the home directory, and where its
-    profiles live (whichever exists says the browser is used)."""
+    """Where one browser reads per-user host manifests and keeps its profiles.
+
+    Linux, Chromium family: the browser reads `<user data dir>/NativeMessagingHosts/`, and its user data dir is
+    `<config home>/<linux>`, the config home being $CHROME_CONFIG_HOME, else $XDG_CONFIG_HOME, else ~/.config;
+    a Flatpak keeps it in ~/.var/app/<flatpak>/config/<linux>, the Chromium Snap in ~/snap/<snap>/common/<linux>.
+    Linux, Firefox: `linux` is the manifest directory under the home, whatever XDG_CONFIG_HOME says (Firefox
+    153 resolves it to ~/.mozilla even on a fresh home that keeps profiles in $XDG_CONFIG_HOME/mozilla, and
+    the WebExtensions portal, which starts hosts for its Snap and Flatpak, reads the same directory).
+    macOS: `macos` is the manifest directory under the home."""
 
     name: str
     family: str  # "chromium": allowed_origins; "firefox": allowed_extensions
     linux: str
     macos: str
-    profiles_linux: tuple[str, ...] = ()  # default: the manifest directory's parent
+    flatpak: str = ""                       # Flatpak app id
+    snap: str = ""                          # Snap name (Chromium family: its user data dir is in the Snap's common/)
+    profiles_linux: tuple[str, ...] = ()    # Firefox: profile folders under the home ($XDG: the config home)
     profiles_macos: tuple[str, ...] = ()
-
-    def hosts_dir(self, platform: str, home: Path) -> Path:
-        return home / (self.linux if platform == "linux" else self.macos)
-
-    def profile_dirs(self, platform: str, home: Path) -> list[Path]:
-        extra = self.profiles_linux if platform == "linux" else self.profiles_macos
-        return [self.hosts_dir(platform, home).parent, *(home / p for p in extra)]
-
-    def in_use(self, platform: str, home: Path) -> bool:
-        """Whether this user has run the browser: one of its profile directories exists."""
-        return any(d.is_dir() for d in self.profile_dirs(platform, home))
 
 
 _MAC = "Library/Application Support"
 BROWSERS = (
-    Browser("chrome", "chromium", ".config/google-chrome/NativeMessagingHosts",
-            f"{_MAC}/Google/Chrome/NativeMessagingHosts"),
-    Browser("chromium", "chromium", ".config/chromium/NativeMessagingHosts", f"{_MAC}/Chromium/NativeMessagingHosts"),
-    Browser("brave", "chromium", ".config/BraveSoftware/Brave-Browser/NativeMessagingHosts",
-            f"{_MAC}/BraveSoftware/Brave-Browser/NativeMessagingHosts"),
-    Browser("edge", "chromium", ".config/microsoft-edge/NativeMessagingHosts",
-            f"{_MAC}/Microsoft Edge/NativeMessagingHosts"),
-    Browser("vivaldi", "chromium", ".config/vivaldi/NativeMessagingHosts", f"{_MAC}/Vivaldi/NativeMessagingHosts"),
-    # Firefox reads host manifests from ~/.mozilla/native-messaging-hosts even where it keeps its profiles
-    # elsewhere: in ~/.config/mozilla/firefox on a fresh home (recent releases follow XDG there), in
-    # ~/.mozilla/firefox on older ones; the Snap keeps them under ~/snap/firefox.
+    Browser("chrome", "chromium", "google-chrome", f"{_MAC}/Google/Chrome/NativeMessagingHosts",
+            flatpak="com.google.Chrome"),
+    Browser("chromium", "chromium", "chromium", f"{_MAC}/Chromium/NativeMessagingHosts",
+            flatpak="org.chromium.Chromium", snap="chromium"),
+    Browser("brave", "chromium", "BraveSoftware/Brave-Browser",
+            f"{_MAC}/BraveSoftware/Brave-Browser/NativeMessagingHosts", flatpak="com.brave.Browser"),
+    Browser("edge", "chromium", "microsoft-edge", f"{_MAC}/Microsoft Edge/NativeMessagingHosts",
+            flatpak="com.microsoft.Edge"),
+    Browser("vivaldi", "chromium", "vivaldi", f"{_MAC}/Vivaldi/NativeMessagingHosts", flatpak="com.vivaldi.Vivaldi"),
+    # Profiles: ~/.mozilla/firefox (long-standing), $XDG_CONFIG_HOME/mozilla/firefox (a fresh home since Firefox
+    # 147), the Snap's and the Flatpak's own folders. Any of them says Firefox is used; the manifest goes to
+    # ~/.mozilla/native-messaging-hosts for all of them.
     Browser("firefox", "firefox", ".mozilla/native-messaging-hosts", f"{_MAC}/Mozilla/NativeMessagingHosts",
-            profiles_linux=(".mozilla/firefox", ".config/mozilla/firefox", "snap/firefox/common/.mozilla/firefox"),
+            flatpak="org.mozilla.firefox",
+            profiles_linux=(".mozilla/firefox", "$XDG/mozilla/firefox", "snap/firefox/common/.mozilla/firefox",
+                            ".var/app/org.mozilla.firefox/.mozilla/firefox",
+                            ".var/app/org.mozilla.firefox/config/mozilla/firefox"),
             profiles_macos=(f"{_MAC}/Firefox",)),
 )
 BY_NAME = {b.name: b for b in BROWSERS}
@@ -75,10 +77,13 @@ BY_NAME = {b.name: b for b in BROWSERS}
 
 @dataclass(frozen=True)
 class Target:
-    """One manifest to write: for which browser, where."""
+    """One manifest to write: for which browser, where, and which of the browser's places it is (shown by
+    install and doctor: "" for the usual one)."""
 
     browser: Browser
     manifest: Path
+    source: str = ""
+    sandboxed: bool = False  # a Flatpak or Snap Chromium starts hosts inside its sandbox
 
 
 @dataclass(frozen=True)
@@ -90,6 +95,7 @@ class Places:
     data_dir: Path
     browsers: tuple[str, ...]     # as asked; empty: every browser whose profile directory exists
     user_data_dir: Path | None
+    environ: tuple[tuple[str, str], ...] = ()  # CHROME_CONFIG_HOME and XDG_CONFIG_HOME, for your own home only
 
     @property
     def launcher(self) -> Path:
@@ -98,6 +104,15 @@ class Places:
     @property
     def record(self) -> Path:
         return self.data_dir / RECORD
+
+    def config_home(self, *names: str) -> tuple[Path, str]:
+        """The first of the variables `names` set to an absolute path (the XDG rule: a relative one is
+        ignored), else ~/.config; with the name shown to the user."""
+        env = dict(self.environ)
+        for name in names:
+            if env.get(name) and os.path.isabs(env[name]):
+                return Path(env[name]), f"${name}"
+        return self.home / ".config", ""
 
 
 def current_platform() -> str:
@@ -118,21 +133,55 @@ def add_place_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--data-dir", type=Path, default=None,
                    help="where the launcher and the install record live (default: $PITH_DATA_DIR, else "
                         "the platform's user data directory)")
-    p.add_argument("--home", type=Path, default=None, help="home directory whose browsers to act on (default: yours)")
+    p.add_argument("--home", type=Path, default=None,
+                   help="home directory whose browsers to act on (default: yours; another home is taken as "
+                        "its browsers see it without $XDG_CONFIG_HOME and $CHROME_CONFIG_HOME)")
     p.add_argument("--platform", choices=PLATFORMS, default=None, help="manifest locations of this platform "
                    "(default: this machine's)")
+
+
+CONFIG_VARIABLES = ("CHROME_CONFIG_HOME", "XDG_CONFIG_HOME")
 
 
 def places_from_args(args: argparse.Namespace) -> Places:
     data_dir = args.data_dir or os.environ.get("PITH_DATA_DIR") or user_data_dir("pith", appauthor=False)
     browsers = tuple(BY_NAME) if "all" in args.browser else tuple(dict.fromkeys(args.browser))
+    environ = () if args.home else tuple((k, os.environ[k]) for k in CONFIG_VARIABLES if k in os.environ)
     return Places(platform=args.platform or current_platform(), home=(args.home or Path.home()).expanduser(),
                   data_dir=Path(data_dir).expanduser().absolute(), browsers=browsers,
-                  user_data_dir=args.user_data_dir.expanduser().absolute() if args.user_data_dir else None)
+                  user_data_dir=args.user_data_dir.expanduser().absolute() if args.user_data_dir else None,
+                  environ=environ)
+
+
+def installations(browser: Browser, places: Places) -> list[tuple[Target, bool]]:
+    """Every place `browser` may read our manifest from on this platform, the usual one first, each with
+    whether the browser is used there (its profile directory exists)."""
+    home = places.home
+    if places.platform == "macos":
+        profiles = [(home / browser.macos).parent, *(home / p for p in browser.profiles_macos)]
+        return [(Target(browser, home / browser.macos / MANIFEST), any(p.is_dir() for p in profiles))]
+    if browser.family == "firefox":
+        xdg, _ = places.config_home("XDG_CONFIG_HOME")
+        profiles = [xdg / p.removeprefix("$XDG/") if p.startswith("$XDG/") else home / p
+                    for p in browser.profiles_linux]
+        return [(Target(browser, home / browser.linux / MANIFEST), any(p.is_dir() for p in profiles))]
+    config, source = places.config_home(*CONFIG_VARIABLES)
+    found = [(Target(browser, config / browser.linux / CHROMIUM_HOSTS_DIR / MANIFEST, source),
+              (config / browser.linux).is_dir())]
+    if browser.flatpak:
+        app = home / ".var/app" / browser.flatpak
+        found.append((Target(browser, app / "config" / browser.linux / CHROMIUM_HOSTS_DIR / MANIFEST,
+                             f"Flatpak {browser.flatpak}", sandboxed=True), app.is_dir()))
+    if browser.snap:
+        snap = home / "snap" / browser.snap
+        found.append((Target(browser, snap / "common" / browser.linux / CHROMIUM_HOSTS_DIR / MANIFEST,
+                             f"Snap {browser.snap}", sandboxed=True), snap.is_dir()))
+    return found
 
 
 def targets(places: Places) -> list[Target]:
-    """The manifests `places` asks for. Without --browser: every browser whose profile directory exists."""
+    """The manifests `places` asks for: a named browser in every place it is used (its usual place if none);
+    without --browser, every browser in every place it is used."""
     if places.user_data_dir:
         names = places.browsers or ("chromium",)
         firefox = [n for n in names if BY_NAME[n].family != "chromium"]
@@ -140,15 +189,19 @@ def targets(places: Places) -> list[Target]:
             raise InstallError("--user-data-dir is a Chromium-family profile; Firefox reads host manifests only "
                                "from the user's directory: drop --user-data-dir for --browser firefox")
         hosts = places.user_data_dir / CHROMIUM_HOSTS_DIR
-        return [Target(BY_NAME[n], hosts / MANIFEST) for n in names[:1]]
-    if places.browsers:
-        chosen = [BY_NAME[n] for n in places.browsers]
-    else:
-        chosen = [b for b in BROWSERS if b.in_use(places.platform, places.home)]
-        if not chosen:
-            raise InstallError(f"no browser profile found under {places.home}; name the browser, e.g. "
-                               "`pith install --browser chrome` (choices: " + ", ".join(BY_NAME) + ")")
-    return [Target(b, b.hosts_dir(places.platform, places.home) / MANIFEST) for b in chosen]
+        return [Target(BY_NAME[n], hosts / MANIFEST, "--user-data-dir") for n in names[:1]]
+    chosen = []
+    for browser in ([BY_NAME[n] for n in places.browsers] or BROWSERS):
+        found = installations(browser, places)
+        used = [t for t, in_use in found if in_use]
+        chosen += used or ([found[0][0]] if places.browsers else [])
+    if not chosen:
+        config, source = places.config_home(*CONFIG_VARIABLES)
+        raise InstallError(f"no browser profile found under {places.home}"
+                           + (f" or {source} ({config})" if source else "")
+                           + "; name the browser, e.g. `pith install --browser chrome` (choices: "
+                           + ", ".join(BY_NAME) + ")")
+    return chosen
 
 
 def manifest_for(browser: Browser, launcher: Path) -> dict:
@@ -205,20 +258,18 @@ def _write(path: Path, data: bytes, browser: str | None, kind: str, record: dict
     record["files"].append({"path": str(path), "sha256": _digest(data), "browser": browser, "kind": kind})
 
 
-def install(places: Places) -> list[Path]:
-    """Write the launcher and one manifest per target; returns the manifests written."""
+def install(places: Places) -> list[Target]:
+    """Write the launcher and one manifest per target; returns the targets written."""
     chosen = targets(places)
     record = load_record(places.record)
     _make_dirs(places.data_dir, None, record)
     _write(places.launcher, launcher_script().encode(), None, "launcher", record, mode=0o755)
-    written = []
     for target in chosen:
         _make_dirs(target.manifest.parent, target.browser.name, record)
         data = (json.dumps(manifest_for(target.browser, places.launcher), indent=2) + "\n").encode()
         _write(target.manifest, data, target.browser.name, "manifest", record)
-        written.append(target.manifest)
     _save_record(places.record, record)
-    return written
+    return chosen
 
 
 def _selected(entry: dict, places: Places) -> bool:
@@ -272,8 +323,12 @@ def uninstall(places: Places) -> Removal:
 
 def run_install(args: argparse.Namespace) -> int:
     places = places_from_args(args)
-    for manifest in install(places):
-        print(f"registered {HOST_NAME} in {manifest}")
+    for target in install(places):
+        print(f"registered {HOST_NAME} for {target.browser.name} in {target.manifest}"
+              + (f" ({target.source})" if target.source else ""))
+        if target.sandboxed:
+            print(f"  note: the {target.source} starts hosts inside its sandbox, which may not reach "
+                  f"{places.launcher}; `pith doctor` cannot see inside it (docs/protocol.md#installation)")
     print(f"launcher: {places.launcher} (runs {sys.executable})")
     print("check the whole chain with `pith doctor`")
     return 0

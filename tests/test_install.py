@@ -347,6 +347,150 @@ def test_flatpak_and_snap_browsers_are_registered_where_their_sandbox_reads(
     assert tree(tmp_path) == before
 
 
+# ---------------------------------------------------------------------------------------------------------------
+# A failed install (issue 32, item 6)
+
+def one_line_error(capsys, *words: str) -> str:
+    err = capsys.readouterr().err
+    assert err.startswith("pith: cannot ") and err.count("\n") == 1 and "Traceback" not in err, err
+    for word in words:
+        assert word in err, err
+    return err
+
+
+def test_a_failure_part_way_is_undone_by_uninstall(tmp_path, home, capsys):
+    """The second manifest's place is taken by a directory: the launcher and the first manifest are written
+    by then, and the record written first lists them."""
+    in_the_way = home / EXPECTED["edge", "linux"] / f"{HOST_NAME}.json"
+    in_the_way.mkdir(parents=True)
+    before = tree(tmp_path)
+    assert pith(tmp_path, "install", "--browser", "chrome", "--browser", "edge", "--platform", "linux") == 1
+    one_line_error(capsys, str(in_the_way), "pith uninstall")
+    assert (home / EXPECTED["chrome", "linux"] / f"{HOST_NAME}.json").is_file()  # written before the failure
+    assert pith(tmp_path, "uninstall", "--platform", "linux") == 0
+    assert tree(tmp_path) == before
+
+
+def test_an_injected_failure_on_any_write_leaves_nothing_uninstall_cannot_remove(tmp_path, home, capsys,
+                                                                                 monkeypatch):
+    """A full disk at each rename in turn (the launcher, each manifest): uninstall removes all."""
+    from native_host.cli import install as installer
+
+    (home / ".config").mkdir()
+    before = tree(tmp_path)
+    replace = os.replace
+    for failing in range(4):  # launcher, chrome, firefox: the fourth write is beyond the last one
+        calls = []
+
+        def full_disk(src, dst):
+            calls.append(dst)
+            if len(calls) == failing + 2:  # the record is the first rename
+                raise OSError(28, "No space left on device", str(dst))
+            return replace(src, dst)
+
+        monkeypatch.setattr(installer.os, "replace", full_disk)
+        status = pith(tmp_path, "install", "--browser", "chrome", "--browser", "firefox", "--platform", "linux")
+        monkeypatch.setattr(installer.os, "replace", replace)
+        if failing < 3:
+            assert status == 1
+            one_line_error(capsys, "No space left on device", "pith uninstall")
+        else:
+            assert status == 0
+        assert not list(tmp_path.rglob("*.pith-tmp"))
+        assert pith(tmp_path, "uninstall", "--platform", "linux") == 0
+        assert tree(tmp_path) == before, failing
+
+
+def test_a_reinstall_that_fails_leaves_the_earlier_files_still_uninstallable(tmp_path, home, monkeypatch, capsys):
+    """The earlier launcher stays when its replacement cannot be written; uninstall still knows it."""
+    from native_host.cli import install as installer
+
+    before = tree(tmp_path)
+    assert pith(tmp_path, "install", "--browser", "chrome", "--platform", "linux") == 0
+    monkeypatch.setattr(installer, "launcher_script", lambda: "#!/bin/sh\nexec /another/python3 -m native_host\n")
+    monkeypatch.setattr(installer.os, "fsync", lambda fd: (_ for _ in ()).throw(OSError(5, "Input/output error")))
+    assert pith(tmp_path, "install", "--browser", "chrome", "--platform", "linux") == 1
+    one_line_error(capsys, "Input/output error")
+    monkeypatch.undo()
+    assert pith(tmp_path, "uninstall", "--platform", "linux") == 0
+    assert tree(tmp_path) == before
+
+
+def read_only(monkeypatch, directory: Path) -> None:
+    """Make `directory` read-only. Root passes mode bits, so for root the test refuses writes inside it as
+    the kernel refuses them to everyone else."""
+    directory.chmod(0o555)
+    if os.geteuid() != 0:
+        return
+
+    def inside(path) -> bool:
+        return Path(os.fspath(path)).absolute().parent == directory
+
+    def refuse(real, *paths_at):
+        def call(*args, **kwargs):
+            for i in paths_at:
+                if inside(args[i]):
+                    raise PermissionError(13, "Permission denied", os.fspath(args[i]))
+            return real(*args, **kwargs)
+        return call
+
+    real_open = os.open
+    monkeypatch.setattr(os, "mkdir", refuse(os.mkdir, 0))
+    monkeypatch.setattr(os, "unlink", refuse(os.unlink, 0))
+    monkeypatch.setattr(os, "rmdir", refuse(os.rmdir, 0))
+    monkeypatch.setattr(os, "replace", refuse(os.replace, 0, 1))
+    monkeypatch.setattr(os, "open", lambda path, flags, *a, **k: (
+        refuse(real_open, 0)(path, flags, *a, **k) if flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT)
+        else real_open(path, flags, *a, **k)))
+
+
+@pytest.fixture
+def restore_modes(tmp_path):
+    yield
+    for p in [tmp_path, *tmp_path.rglob("*")]:
+        if p.is_dir() and not p.is_symlink():
+            p.chmod(0o755)
+
+
+def test_a_read_only_profile_directory_is_one_line_with_the_way_out(tmp_path, home, monkeypatch, capsys,
+                                                                    restore_modes):
+    profile = home / ".config" / "google-chrome"
+    profile.mkdir(parents=True)
+    before = tree(tmp_path)
+    read_only(monkeypatch, profile)
+    assert pith(tmp_path, "install", "--platform", "linux") == 1
+    one_line_error(capsys, str(profile / "NativeMessagingHosts"), f"make {profile} writable", "--user-data-dir")
+    assert pith(tmp_path, "uninstall", "--platform", "linux") == 0
+    assert tree(tmp_path) == before
+
+
+def test_a_read_only_home_for_the_launcher_is_one_line_and_writes_nothing(tmp_path, home, monkeypatch, capsys,
+                                                                          restore_modes):
+    (home / ".config" / "chromium").mkdir(parents=True)
+    before = tree(tmp_path)
+    read_only(monkeypatch, tmp_path)  # where --data-dir would go
+    assert pith(tmp_path, "install", "--platform", "linux") == 1
+    one_line_error(capsys, str(tmp_path / "data"), "--data-dir")
+    assert tree(tmp_path) == before
+
+
+def test_a_file_where_a_directory_must_go_is_one_line(tmp_path, home, capsys):
+    (home / ".config").write_text("not a directory")
+    assert pith(tmp_path, "install", "--browser", "edge", "--platform", "linux") == 1
+    one_line_error(capsys, str(home / ".config"))
+    assert pith(tmp_path, "uninstall", "--platform", "linux") == 0
+    assert sorted(p.name for p in tmp_path.rglob("*")) == [".config", "home"]
+
+
+def test_uninstall_in_a_read_only_place_is_one_line(tmp_path, home, monkeypatch, capsys, restore_modes):
+    assert pith(tmp_path, "install", "--browser", "chrome", "--platform", "linux") == 0
+    hosts = home / EXPECTED["chrome", "linux"]
+    read_only(monkeypatch, hosts)
+    capsys.readouterr()
+    assert pith(tmp_path, "uninstall", "--platform", "linux") == 1
+    one_line_error(capsys, str(hosts / f"{HOST_NAME}.json"), "writable")
+
+
 @pytest.mark.browser
 def test_chromium_with_xdg_config_home_starts_the_host_pith_install_registered(tmp_path, own_home, monkeypatch):
     """Chromium in its default profile under $XDG_CONFIG_HOME (named to it, as Playwright must name one),
@@ -386,3 +530,13 @@ def test_firefox_reads_host_manifests_from_dot_mozilla_whatever_xdg_config_home_
     assert (reads / f"{HOST_NAME}.json").is_file()
     assert reads == tmp_path / "home" / EXPECTED["firefox", "linux"]
 
+
+def test_a_link_planted_at_the_temporary_name_is_not_written_through(tmp_path, home):
+    hosts = home / EXPECTED["chrome", "linux"]
+    hosts.mkdir(parents=True)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("the user's own file")
+    (hosts / f".{HOST_NAME}.json.pith-tmp").symlink_to(victim)
+    assert pith(tmp_path, "install", "--browser", "chrome", "--platform", "linux") == 0
+    assert victim.read_text() == "the user's own file"
+    assert json.loads((hosts / f"{HOST_NAME}.json").read_text())["name"] == HOST_NAME

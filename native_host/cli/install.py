@@ -3,12 +3,14 @@
 Browsers find a native-messaging host through a manifest file in a per-browser directory; the manifest
 names an executable and the extensions allowed to start it. We point every manifest at one small launcher
 that execs this installation's Python, so the browser runs the pith the user installed whatever its PATH.
-Every file and directory written is recorded beside the launcher, so uninstall removes exactly those.
+Every file and directory is recorded beside the launcher before it is written, so uninstall removes exactly
+those, even after an install that failed part-way.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import json
 import os
@@ -235,41 +237,139 @@ def load_record(path: Path) -> dict:
     return {"files": list(record.get("files", [])), "dirs": list(record.get("dirs", []))}
 
 
+def _temporary(path: Path) -> Path:
+    """The one name a file is written under before it takes `path`'s place; uninstall removes it too, so a
+    write cut short (a full disk, a kill) leaves nothing behind."""
+    return path.with_name(f".{path.name}.pith-tmp")
+
+
+def _write_atomic(path: Path, data: bytes, mode: int = 0o644) -> None:
+    """Write `data` to `path` whole or not at all: a reader (the browser) sees the old file or the new one."""
+    temporary = _temporary(path)
+    try:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temporary)  # left by a write cut short; a link planted there is removed, never followed
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(temporary, mode)  # whatever the umask
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            temporary.unlink()
+        raise
+
+
 def _save_record(path: Path, record: dict) -> None:
-    path.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    _write_atomic(path, (json.dumps(record, indent=2) + "\n").encode())
 
 
-def _make_dirs(directory: Path, browser: str | None, record: dict) -> None:
-    """mkdir -p, recording each directory it creates (outermost first) so uninstall can take it back."""
+def _missing_dirs(directory: Path) -> list[Path]:
+    """The directories `mkdir -p directory` would create, outermost first."""
     missing = []
     for d in (directory, *directory.parents):
-        if d.exists():
+        if d.exists() or d.is_symlink():
             break
         missing.append(d)
-    for d in reversed(missing):
-        d.mkdir()
-        record["dirs"].append({"path": str(d), "browser": browser})
+    return missing[::-1]
 
 
-def _write(path: Path, data: bytes, browser: str | None, kind: str, record: dict, mode: int = 0o644) -> None:
-    path.write_bytes(data)
-    path.chmod(mode)
-    record["files"] = [f for f in record["files"] if f["path"] != str(path)]
-    record["files"].append({"path": str(path), "sha256": _digest(data), "browser": browser, "kind": kind})
+@dataclass(frozen=True)
+class _File:
+    path: Path
+    data: bytes
+    browser: str | None
+    kind: str
+    mode: int = 0o644
+
+
+def _plan(places: Places, chosen: list[Target]) -> tuple[list[tuple[Path, str | None]], list[_File]]:
+    """The directories to create (with the browser each is for) and the files to write, in order."""
+    files = [_File(places.launcher, launcher_script().encode(), None, "launcher", 0o755)]
+    for target in chosen:
+        data = (json.dumps(manifest_for(target.browser, places.launcher), indent=2) + "\n").encode()
+        files.append(_File(target.manifest, data, target.browser.name, "manifest"))
+    dirs: dict[Path, str | None] = {}
+    for f in files:
+        for d in _missing_dirs(f.path.parent):
+            dirs.setdefault(d, f.browser)
+    return list(dirs.items()), files
+
+
+def _add_to_record(record: dict, dirs: list[tuple[Path, str | None]], files: list[_File]) -> dict:
+    """`record` with everything about to be written. A file it already lists keeps its earlier digest as
+    `was`, so that file is still ours to remove if the new write never happens."""
+    known = {d["path"] for d in record["dirs"]}
+    record["dirs"] += [{"path": str(d), "browser": b} for d, b in dirs if str(d) not in known]
+    for f in files:
+        earlier = next((e for e in record["files"] if e["path"] == str(f.path)), None)
+        entry = {"path": str(f.path), "sha256": _digest(f.data), "browser": f.browser, "kind": f.kind}
+        if earlier and earlier["sha256"] != entry["sha256"]:
+            entry["was"] = earlier["sha256"]
+        record["files"] = [e for e in record["files"] if e["path"] != str(f.path)] + [entry]
+    return record
+
+
+def _cannot(action: str, path: Path, exc: OSError, way_out: str) -> InstallError:
+    reason = exc.strerror or exc.__class__.__name__
+    return InstallError(f"cannot {action} {path} ({reason}); {way_out}")
+
+
+def _way_out(path: Path, places: Places, browser: str | None, started: bool) -> str:
+    if browser is None:
+        way = "choose a writable place with --data-dir DIR (or PITH_DATA_DIR)"
+    else:
+        blocker = next((d for d in (path, *path.parents) if d.exists()), path)
+        way = (f"make {blocker} writable by you, or leave {browser} out (--browser NAME) or name a writable "
+               "profile with --user-data-dir DIR")
+    if started:
+        way += f", then `pith install` again; `pith uninstall` removes what this one wrote ({places.record})"
+    return way
 
 
 def install(places: Places) -> list[Target]:
-    """Write the launcher and one manifest per target; returns the targets written."""
+    """Write the launcher and one manifest per target; returns the targets written.
+
+    The install record goes first, listing every directory and file about to be written, so whatever a
+    failure part-way leaves is known to `pith uninstall`; each file is written whole (temporary + rename)."""
     chosen = targets(places)
     record = load_record(places.record)
-    _make_dirs(places.data_dir, None, record)
-    _write(places.launcher, launcher_script().encode(), None, "launcher", record, mode=0o755)
-    for target in chosen:
-        _make_dirs(target.manifest.parent, target.browser.name, record)
-        data = (json.dumps(manifest_for(target.browser, places.launcher), indent=2) + "\n").encode()
-        _write(target.manifest, data, target.browser.name, "manifest", record)
-    _save_record(places.record, record)
+    dirs, files = _plan(places, chosen)
+    data_dirs = [(d, b) for d, b in dirs if places.data_dir.is_relative_to(d)]
+    for d, _ in data_dirs:  # the record's own directory; taken back if the record cannot be written
+        try:
+            d.mkdir()
+        except OSError as exc:
+            _remove_empty([p for p, _ in data_dirs])
+            raise _cannot("create", d, exc, _way_out(d, places, None, started=False)) from None
+    try:
+        _save_record(places.record, _add_to_record(record, dirs, files))
+    except OSError as exc:
+        _remove_empty([p for p, _ in data_dirs])
+        raise _cannot("write", places.record, exc, _way_out(places.record, places, None, started=False)) from None
+    for f in files:
+        for d in _missing_dirs(f.path.parent):
+            try:
+                d.mkdir()
+            except OSError as exc:
+                raise _cannot("create", d, exc, _way_out(d, places, f.browser, started=True)) from None
+        try:
+            _write_atomic(f.path, f.data, f.mode)
+        except OSError as exc:
+            raise _cannot("write", f.path, exc, _way_out(f.path, places, f.browser, started=True)) from None
     return chosen
+
+
+def _remove_empty(dirs: list[Path]) -> list[str]:
+    """rmdir each directory that exists and is empty, innermost first; returns those removed."""
+    removed = []
+    for path in sorted(dirs, key=lambda d: len(d.parts), reverse=True):
+        if path.is_dir() and not path.is_symlink() and not any(path.iterdir()):
+            path.rmdir()
+            removed.append(str(path))
+    return removed
 
 
 def _selected(entry: dict, places: Places) -> bool:
@@ -298,9 +398,12 @@ def uninstall(places: Places) -> Removal:
         remaining = [f for f in remaining if f.get("kind") != "launcher"]
     for entry in files:
         path = Path(entry["path"])
+        if _temporary(path).is_file():
+            _temporary(path).unlink()
+            result.removed.append(str(_temporary(path)))
         if not path.is_file():
             continue
-        if _digest(path.read_bytes()) != entry["sha256"]:
+        if _digest(path.read_bytes()) not in (entry["sha256"], entry.get("was")):
             result.left.append(str(path))
             continue
         path.unlink()
@@ -313,11 +416,7 @@ def uninstall(places: Places) -> Removal:
     elif places.record.is_file():
         places.record.unlink()
         result.removed.append(str(places.record))
-    for entry in sorted(dirs, key=lambda d: len(Path(d["path"]).parts), reverse=True):
-        path = Path(entry["path"])
-        if path.is_dir() and not any(path.iterdir()):
-            path.rmdir()
-            result.removed.append(str(path))
+    result.removed += _remove_empty([Path(d["path"]) for d in dirs])
     return result
 
 
@@ -336,7 +435,12 @@ def run_install(args: argparse.Namespace) -> int:
 
 def run_uninstall(args: argparse.Namespace) -> int:
     places = places_from_args(args)
-    result = uninstall(places)
+    try:
+        result = uninstall(places)
+    except OSError as exc:
+        path = Path(exc.filename or places.record)
+        raise _cannot("remove", path, exc, f"make {path.parent} writable by you, then `pith uninstall` again "
+                      f"(the record, {places.record}, still lists what is left)") from None
     for path in result.removed:
         print(f"removed {path}")
     for path in result.left:

@@ -125,10 +125,19 @@ def _table(header: list[str], rows: list[list[str]], numeric_from: int = 1) -> l
     return lines
 
 
+def _repeats_its_dataset(group: str, info: RunInfo) -> bool:
+    """A page type's row that holds every page of its dataset (the dataset has that one type) repeats the
+    dataset's row figure for figure: the report leaves it out."""
+    if SEP not in group:
+        return False
+    dataset = group.split(SEP, 1)[0]
+    return all(counts.get(group, 0) == counts.get(dataset, 0) for counts in (info.pages, info.skipped))
+
+
 def render(info: RunInfo, stats: dict[tuple[str, str], GroupStats], extractors: list[str]) -> str:
     """The markdown report: run facts, a mean-F1 overview (best per row in bold), then one table per
     extractor with every figure."""
-    groups = row_order(set(info.pages) | set(info.skipped))
+    groups = [g for g in row_order(set(info.pages) | set(info.skipped)) if not _repeats_its_dataset(g, info)]
     out = [f"# Evaluation on the {info.split} split", "",
            f"- command: `{info.command}`",
            f"- date: {info.date}",

@@ -1,6 +1,6 @@
 """How much of a page's time is compiled code Pith calls (lexbor's parse, the tokenizer, onnxruntime) and how
 much is Pith's own Python, beside trafilatura on the same pages: the case for (or against) compiled code of
-our own (docs/performance.md, "What is left").
+our own (docs/performance.md, "Where the time goes").
 
     python -m bench.stage_floor [--limit N]
 

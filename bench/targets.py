@@ -1,4 +1,5 @@
-"""The speed targets the benchmarks report against, in one place (docs/performance.md has one table each).
+"""The speed targets the benchmarks report against, in one place (docs/performance.md, "Targets", gives each
+with its current figure and command).
 
 Ratios are Pith's figure over a peer's, measured side by side in one run: absolute times move by ±30% on a
 shared machine, ratios far less. Absolute limits are for what has no peer (the browser, start, memory, size).

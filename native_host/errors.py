@@ -24,7 +24,7 @@ class PithError(Exception):
 
 
 class SnapshotError(PithError):
-    """The snapshot does not follow docs/snapshot.md (format v1)."""
+    """The snapshot does not follow docs/snapshot.md (format v2; v1 still accepted: `snapshot.VERSIONS`)."""
 
     code = "bad_snapshot"
 

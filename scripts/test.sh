@@ -23,5 +23,5 @@ echo "== pip: pith with the training, test and corpus extras (torch at the versi
 python3 -m pip install -q --upgrade pip
 python3 -m pip install -q -e '.[train,test,corpus]'
 
-echo "== tests (Chromium and Firefox included)"
+echo "== tests, all of them: slow, Chromium and Firefox included"
 python3 -m pytest -q "$@"

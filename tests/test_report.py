@@ -59,3 +59,13 @@ def test_a_gold_seeing_ceiling_is_never_the_bold_best():
     md = render(info, summarize(scores), ["x", "y", "oracle"])
     assert "| all pages | 3 | 0 | 0.233 | **0.800** | 1.000 |" in md
     assert "leaving out oracle, which sees the gold" in md
+
+
+def test_a_page_type_holding_its_whole_dataset_gets_no_row_of_its_own():
+    scores = SCORES + [score("d", "fundus", "article", e, 0.6) for e in ("x", "y")]
+    info = RunInfo("cmd", "today", "here", "dev", {"x": "1", "y": "2"}, {},
+                   pages={ALL: 4, "dragnet": 1, "wcxb": 2, "wcxb · forum": 1, "wcxb · article": 1, "fundus": 1,
+                          "fundus · article": 1})
+    md = render(info, summarize(scores), ["x", "y"])
+    assert "| fundus | 1 | 0 |" in md and "fundus · article" not in md
+    assert "| wcxb · forum | 1 | 0 |" in md and "| wcxb · article | 1 | 0 |" in md  # two types: both kept

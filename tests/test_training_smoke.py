@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -19,6 +21,7 @@ def run(*args, check=True):
     return proc
 
 
+@pytest.mark.slow  # about two minutes on two cores: three training subprocesses
 def test_prepare_train_export_serve(tmp_path, real_data):
     data, model = tmp_path / "data", tmp_path / "model"
     out = run("export.prepare", "--out", str(data), "--limit", "12", "--workers", "2").stdout

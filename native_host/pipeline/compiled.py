@@ -1,5 +1,5 @@
-"""Loading an optional compiled module (tree_walk.pyx, feature_core.pyx): each does in C what a Python
-function of the pipeline does, which stays the reference (docs/performance.md).
+"""Loading an optional compiled module (tree_walk.pyx, segment.pyx, feature_core.pyx, validate_core.pyx): each
+does in C what a Python function of the pipeline does, which stays the reference (docs/performance.md).
 
 A module is used only when it was built (`setup.py` builds them where Cython and a C compiler are), when the
 environment does not ask for pure Python (PITH_PURE_PYTHON=1), and when it gives the reference's answer on

@@ -43,10 +43,13 @@ def _read_into(stream: BinaryIO, view: memoryview, on_progress: Callable[[], Non
     return got
 
 
-def read_frame(stream: BinaryIO, max_bytes: int, on_progress: Callable[[], None] | None = None) -> bytearray:
+def read_frame(stream: BinaryIO, max_bytes: int, on_progress: Callable[[], None] | None = None,
+               on_length: Callable[[int], None] | None = None) -> bytearray:
     """The next frame's payload. Raises StreamClosed at the end of input, and TooLargeError as soon as a
     header announces more than `max_bytes`: none of those bytes is waited for, so the stream is left just
-    after the header, and where the next frame starts is unknown."""
+    after the header, and where the next frame starts is unknown. `on_length` is called with a length within
+    the limit before any of its bytes is read or room is made for them: the host waits there until it may
+    hold them."""
     header = bytearray(HEADER.size)
     got = _read_into(stream, memoryview(header), None)
     if got == 0:
@@ -57,6 +60,8 @@ def read_frame(stream: BinaryIO, max_bytes: int, on_progress: Callable[[], None]
     if length > max_bytes:
         raise TooLargeError(f"message of {length} bytes is over the limit of {max_bytes} bytes; "
                             "send a smaller snapshot (the extension trims pages to docs/snapshot.md's limits)")
+    if on_length:
+        on_length(length)
     payload = bytearray(length)
     got = _read_into(stream, memoryview(payload), on_progress)
     if got < length:

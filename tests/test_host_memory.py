@@ -16,9 +16,11 @@ import time
 import tracemalloc
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from native_host import limits
-from native_host.browser.framing import decode_message, encode_message, frame, read_frame
+from native_host.browser.framing import decode_json, decode_message, encode_message, frame, read_frame
 from native_host.browser.host import FramedTransport, Server
 from native_host.errors import SnapshotError
 
@@ -137,3 +139,18 @@ def test_a_run_of_backslashes_is_read_with_its_surrogates_right():
     message = decode_message(json.dumps({"x": "placeholder"}).replace("placeholder", run + "\\ud800" + run + "\\\\ud800")
                              .encode())
     assert message["x"] == "\\" * 1_000_000 + "\ufffd" + "\\" * 1_000_001 + "ud800"
+
+
+# Escapes and text that look alike: any sequence of them is the body of a JSON string.
+_PIECES = ("\\\\", "\\ud800", "\\udc00", "\\ud83d", "\\ude00", "\\uDBFF", "\\uDFFF", "\\u0041", "\\\"", "\\n",
+           "u", "d800", "ud83d", "a")
+
+
+@given(st.lists(st.sampled_from(_PIECES), max_size=16))
+@example(["\\\\", "ud83d", "\\ude00"])                 # text like a high half, then a lone low one
+@example(["\\\\", "\\\\", "\\ud83d", "\\ude00"])       # a pair after escaped backslashes
+def test_the_surrogate_check_replaces_exactly_the_lone_surrogates_json_decodes(pieces):
+    """Whatever runs of backslashes come before them: a pair stays a pair, every lone one reads as U+FFFD."""
+    text = '"' + "".join(pieces) + '"'
+    expected = "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in json.loads(text))
+    assert decode_json(text) == expected

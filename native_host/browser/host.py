@@ -4,9 +4,10 @@ A reader thread reads and decodes requests while the worker extracts, so a pipel
 decode overlaps the previous page's inference; the worker alone writes, so a reply's chunks are never
 interleaved with another reply. What the reader may hold is bounded (`Inbox`): at most one request beyond
 the one in work, and their frames' bytes together within one frame's cap, so the host's memory is bounded
-by what one frame can cost, however many frames a writer pipelines (docs/security.md, Memory). stdout carries protocol frames only: the real descriptor is kept for the
-protocol and fd 1 is pointed at stderr, so a stray print (ours or a library's, from C too) cannot corrupt
-the stream. `--stdio-jsonl` serves the same requests as JSON lines, for scripts.
+by what one frame can cost, however many frames a writer pipelines (docs/security.md, Memory). stdout
+carries protocol frames only: the real descriptor is kept for the protocol and fd 1 is pointed at stderr,
+so a stray print (ours or a library's, from C too) cannot corrupt the stream. `--stdio-jsonl` serves the
+same requests as JSON lines, for scripts.
 """
 
 from __future__ import annotations
@@ -120,7 +121,7 @@ class Inbox:
     def __init__(self, max_frames: int = limits.HOST_FRAMES_IN_FLIGHT, max_bytes: int = limits.HOST_BYTES_IN_FLIGHT):
         self.max_frames, self.max_bytes = max_frames, max_bytes
         self.frames = self.bytes = 0
-        self.held = 0          # the size of a request waiting for admission, for the log and the tests
+        self.held = 0          # the size of a request waiting for admission (0: none), for the tests
         self._items: deque = deque()
         self._cond = threading.Condition()
 

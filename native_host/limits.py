@@ -50,7 +50,8 @@ RAY_CONNECT_TIMEOUT_S = 10.0   # to reach --ray-address before handing it to Ray
 MAX_REQUEST_BYTES = 64 * 1024 * 1024   # browser -> host: Chromium's cap (Firefox sends up to 4 GiB)
 MAX_REPLY_FRAME_BYTES = 1024 * 1024    # host -> browser cap; longer answers are chunked
 HOST_IDLE_TIMEOUT_S = 600.0            # the host exits after this long without a request (0 = never)
-HOST_QUEUE_DEPTH = 2                   # decoded requests waiting for the worker; the reader blocks beyond it
+HOST_FRAMES_IN_FLIGHT = 2              # requests read and not yet answered: the one in work and one read ahead
+HOST_BYTES_IN_FLIGHT = MAX_REQUEST_BYTES  # their sizes together; past it a frame waits unread until the host is idle
 MAX_QUOTED_CHARS = 80                  # of a request's value quoted in an error reply and the log
 MAX_REQUEST_ID = 2**53 - 1             # |id| a request may carry: the largest integer JavaScript holds exactly
 

@@ -43,10 +43,13 @@ def _read_into(stream: BinaryIO, view: memoryview, on_progress: Callable[[], Non
     return got
 
 
-def read_frame(stream: BinaryIO, max_bytes: int, on_progress: Callable[[], None] | None = None) -> bytearray:
+def read_frame(stream: BinaryIO, max_bytes: int, on_progress: Callable[[], None] | None = None,
+               on_length: Callable[[int], None] | None = None) -> bytearray:
     """The next frame's payload. Raises StreamClosed at the end of input, and TooLargeError as soon as a
     header announces more than `max_bytes`: none of those bytes is waited for, so the stream is left just
-    after the header, and where the next frame starts is unknown."""
+    after the header, and where the next frame starts is unknown. `on_length` is called with a length within
+    the limit before any of its bytes is read or room is made for them: the host waits there until it may
+    hold them."""
     header = bytearray(HEADER.size)
     got = _read_into(stream, memoryview(header), None)
     if got == 0:
@@ -57,6 +60,8 @@ def read_frame(stream: BinaryIO, max_bytes: int, on_progress: Callable[[], None]
     if length > max_bytes:
         raise TooLargeError(f"message of {length} bytes is over the limit of {max_bytes} bytes; "
                             "send a smaller snapshot (the extension trims pages to docs/snapshot.md's limits)")
+    if on_length:
+        on_length(length)
     payload = bytearray(length)
     got = _read_into(stream, memoryview(payload), on_progress)
     if got < length:
@@ -68,19 +73,47 @@ def _refuse_constant(name: str):
     raise ProtocolError(f"message contains {name}, which JSON does not allow; send numbers or null")
 
 
-# A \uD800-\uDFFF escape that is not itself escaped (an even run of backslashes before it): a surrogate pair,
-# or a lone surrogate (group 3). Python decodes a lone one into a string that UTF-8 cannot encode, which
-# the tokenizer and any later encoder refuse.
-_SURROGATE_ESCAPE = re.compile(r"(?<!\\)((?:\\\\)*)\\u(?:([dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2})"
-                               r"|([dD][89a-fA-F][0-9a-fA-F]{2}))")
+# A lone surrogate escape (\\uD800-\\uDFFF with no partner) in JSON text. An escape is real when the run of
+# backslashes that ends in its own holds an odd number. Each match starts at the first backslash of a run
+# (a literal first character, so the scan between runs is a fast search) and takes the run possessively
+# (`*+`): a long run is walked once and never backtracked into, so matching costs time linear in the text and
+# no memory (a plain `*` kept a backtracking entry for every pair: 38 bytes of memory per byte of a run). Every
+# match ends with the 6-character escape it replaces; what comes before it is kept.
+_HIGH = r"[dD][89abAB][0-9a-fA-F]{2}"
+_LOW = r"[dD][c-fC-F][0-9a-fA-F]{2}"
+_LONE_SURROGATE = re.compile(
+    r"\\(?<!\\\\)(?:"
+    rf"(?:\\\\)*+u{_HIGH}(?!\\u{_LOW})"          # a high one with no low one right after it
+    rf"|(?:\\\\)++u{_LOW}"                       # a low one after escaped backslashes
+    rf"|(?<!\\u{_HIGH}\\)u{_LOW}"                  # a low one right after anything but a high escape
+    rf"|\\(?:\\\\)*+u{_HIGH}\\u{_LOW})")         # a low one right after text that only looks like one
+
+
+_JOIN_BATCH = 4096  # pieces joined at a time: the copy grows in strings of a few KiB, not a list of them all
 
 
 def _without_lone_surrogates(text: str) -> str:
     """JSON text whose lone surrogate escapes (which a page can put in its DOM, and Firefox's JSON.stringify
-    writes as \\udXXX) read as U+FFFD instead; everything else is left byte for byte."""
+    writes as \\udXXX) read as U+FFFD instead; everything else is left byte for byte. Text without them is
+    returned as it is, after one scan; text with them costs one copy, built a batch of pieces at a time."""
     if "\\ud" not in text and "\\uD" not in text:
         return text
-    return _SURROGATE_ESCAPE.sub(lambda m: m.group(1) + "\\ufffd" if m.group(3) else m.group(0), text)
+    parts: list[str] = []
+    batch: list[str] = []
+    start = 0
+    for match in _LONE_SURROGATE.finditer(text):
+        end = match.end()
+        batch += (text[start:end - 6], "\\ufffd")
+        start = end
+        if len(batch) >= _JOIN_BATCH:
+            parts.append("".join(batch))
+            batch.clear()
+    if not start:
+        return text
+    batch.append(text[start:])
+    parts.append("".join(batch))
+    del batch
+    return "".join(parts)
 
 
 def decode_json(text: str, what: str = "message") -> object:

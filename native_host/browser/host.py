@@ -2,9 +2,12 @@
 
 A reader thread reads and decodes requests while the worker extracts, so a pipelined request's 20 MB
 decode overlaps the previous page's inference; the worker alone writes, so a reply's chunks are never
-interleaved with another reply. stdout carries protocol frames only: the real descriptor is kept for the
-protocol and fd 1 is pointed at stderr, so a stray print (ours or a library's, from C too) cannot corrupt
-the stream. `--stdio-jsonl` serves the same requests as JSON lines, for scripts.
+interleaved with another reply. What the reader may hold is bounded (`Inbox`): at most one request beyond
+the one in work, and their frames' bytes together within one frame's cap, so the host's memory is bounded
+by what one frame can cost, however many frames a writer pipelines (docs/security.md, Memory). stdout
+carries protocol frames only: the real descriptor is kept for the protocol and fd 1 is pointed at stderr,
+so a stray print (ours or a library's, from C too) cannot corrupt the stream. `--stdio-jsonl` serves the
+same requests as JSON lines, for scripts.
 """
 
 from __future__ import annotations
@@ -12,10 +15,10 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-import queue
 import sys
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass
 from typing import BinaryIO, Callable, Protocol
 
@@ -31,8 +34,10 @@ log = logging.getLogger(__name__)
 
 
 class Transport(Protocol):
-    def read(self, on_progress: Callable[[], None]) -> bytes | bytearray:
-        """The next request's bytes; TooLargeError as soon as it is known to be over the limit."""
+    def read(self, on_progress: Callable[[], None], admit: Callable[[int], None]) -> bytes | bytearray:
+        """The next request's bytes; TooLargeError as soon as it is known to be over the limit. `admit(size)`
+        is called with the request's size once it is known, as early as the transport can know it, and may
+        block until the host can hold it."""
 
     def resume(self, on_progress: Callable[[], None]) -> bool:
         """After a TooLargeError (already answered): skip to the next request; False when where it starts
@@ -47,8 +52,9 @@ class FramedTransport:
     def __init__(self, inp: BinaryIO, out: BinaryIO, frame_cap: int = limits.MAX_REPLY_FRAME_BYTES):
         self.inp, self.out, self.frame_cap = inp, out, frame_cap
 
-    def read(self, on_progress: Callable[[], None]) -> bytearray:
-        return read_frame(self.inp, limits.MAX_REQUEST_BYTES, on_progress)
+    def read(self, on_progress: Callable[[], None], admit: Callable[[int], None]) -> bytearray:
+        """The header says the size, so a frame waits for admission in the pipe, none of it read."""
+        return read_frame(self.inp, limits.MAX_REQUEST_BYTES, on_progress, admit)
 
     def resume(self, on_progress: Callable[[], None]) -> bool:
         """Never: only the length says where the next frame starts, and this one cannot be trusted (a browser
@@ -66,7 +72,8 @@ class JsonLinesTransport:
     def __init__(self, inp: BinaryIO, out: BinaryIO):
         self.inp, self.out = inp, out
 
-    def read(self, on_progress: Callable[[], None]) -> bytes:
+    def read(self, on_progress: Callable[[], None], admit: Callable[[int], None]) -> bytes:
+        """Only the end of a line says its size: a line waits for admission read but not yet decoded."""
         while True:
             line = self.inp.readline(limits.MAX_REQUEST_BYTES + 1)
             if not line:
@@ -76,6 +83,7 @@ class JsonLinesTransport:
                 raise TooLargeError(f"request line over the limit of {limits.MAX_REQUEST_BYTES} bytes; "
                                     "send a smaller snapshot")
             if line.strip():
+                admit(len(line))
                 return line
 
     def resume(self, on_progress: Callable[[], None]) -> bool:
@@ -101,6 +109,61 @@ class Closed:
     clean: bool
 
 
+class Inbox:
+    """What the reader hands the worker, and how much of it the host holds.
+
+    A request is in flight from its admission (its size known, none of it yet read: `admit`) until the worker
+    has answered it and let it go (`done`). The reader is admitted while fewer than `max_frames` requests are
+    in flight and their sizes, its own included, add up to at most `max_bytes`, or when none is; otherwise it
+    waits, and so does the frame, unread in the pipe. Replies the reader makes itself (a refused frame) and
+    its last word are handed over without admission: they hold no request."""
+
+    def __init__(self, max_frames: int = limits.HOST_FRAMES_IN_FLIGHT, max_bytes: int = limits.HOST_BYTES_IN_FLIGHT):
+        self.max_frames, self.max_bytes = max_frames, max_bytes
+        self.frames = self.bytes = 0
+        self.held = 0          # the size of a request waiting for admission (0: none), for the tests
+        self._items: deque = deque()
+        self._cond = threading.Condition()
+
+    def admit(self, size: int) -> None:
+        with self._cond:
+            if self._full(size):
+                log.debug("holding a request of %d bytes until %d in flight (%d bytes) are answered", size,
+                          self.frames, self.bytes)
+                self.held = size
+                self._cond.notify_all()
+                while self._full(size):
+                    self._cond.wait()
+                self.held = 0
+            self.frames += 1
+            self.bytes += size
+
+    def _full(self, size: int) -> bool:
+        return self.frames > 0 and (self.frames >= self.max_frames or self.bytes + size > self.max_bytes)
+
+    def put(self, item, size: int | None = None) -> None:
+        """Hand `item` to the worker; `size` is its request's admitted size, None when it was not admitted."""
+        with self._cond:
+            self._items.append((item, size))
+            self._cond.notify_all()
+
+    def get(self, timeout: float | None = None):
+        """(item, size), or None when `timeout` seconds pass first."""
+        with self._cond:
+            if not self._cond.wait_for(lambda: self._items, timeout):
+                return None
+            return self._items.popleft()
+
+    def done(self, size: int | None) -> None:
+        """The worker has answered a request of `size` bytes and holds nothing of it any more."""
+        if size is None:
+            return
+        with self._cond:
+            self.frames -= 1
+            self.bytes -= size
+            self._cond.notify_all()
+
+
 class Server:
     """Serves one transport until its input closes or it sits idle for `idle_timeout` seconds (0: never)."""
 
@@ -110,7 +173,7 @@ class Server:
         self.engine = engine
         self.idle_timeout = idle_timeout
         self.log_path = log_path
-        self.inbox: queue.Queue = queue.Queue(maxsize=limits.HOST_QUEUE_DEPTH)
+        self.inbox = Inbox()
         self.last_activity = time.monotonic()
 
     def _touch(self) -> None:
@@ -120,7 +183,7 @@ class Server:
         while True:
             try:
                 try:
-                    payload = self.transport.read(self._touch)
+                    payload = self.transport.read(self._touch, self.inbox.admit)
                 except TooLargeError as exc:
                     # Answered at once: the rest of the message may never come (a corrupt length announces
                     # gigabytes nobody sends), and the caller must not wait on it.
@@ -138,43 +201,45 @@ class Server:
                 log.exception("reading the input failed")
                 self.inbox.put(Closed(f"reading the input failed: {exc}", False))
                 return
-            received = time.perf_counter()
             self._touch()
-            try:
-                message = decode_message(payload)
-            except ProtocolError as exc:
-                log.warning("undecodable message of %d bytes: %s", len(payload), exc.message)
-                self.inbox.put(error_reply(None, exc))
-                continue
-            except Exception as exc:  # a bug must cost one reply: a dead reader would leave the worker waiting
-                log.exception("decoding a message of %d bytes failed", len(payload))
-                self.inbox.put(internal_error_reply(None, exc, self.log_path))
-                continue
-            finally:
-                del payload
-            try:
-                request = parse_request(message, received)
-            except PithError as exc:  # a bad envelope, or a snapshot_json that is not JSON
-                log.info("refused request %s: %s", request_id(message), exc.message)
-                self.inbox.put(error_reply(request_id(message), exc))
-            except Exception as exc:  # a bug must cost one reply, as above
-                log.exception("reading request %s failed", request_id(message))
-                self.inbox.put(internal_error_reply(request_id(message), exc, self.log_path))
-            else:
-                self.inbox.put(request)
+            size = len(payload)
+            # Handed over in one expression, so the reader keeps nothing of a request (the frame, its decoded
+            # message) while it waits for the next: a request's memory is the worker's alone until answered.
+            self.inbox.put(self._decode(payload), size)
+            del payload
+
+    def _decode(self, payload: bytes | bytearray):
+        """The request in `payload`, or the error reply it gets."""
+        received = time.perf_counter()
+        try:
+            message = decode_message(payload)
+        except ProtocolError as exc:
+            log.warning("undecodable message of %d bytes: %s", len(payload), exc.message)
+            return error_reply(None, exc)
+        except Exception as exc:  # a bug must cost one reply: a dead reader would leave the worker waiting
+            log.exception("decoding a message of %d bytes failed", len(payload))
+            return internal_error_reply(None, exc, self.log_path)
+        try:
+            return parse_request(message, received)
+        except PithError as exc:  # a bad envelope, or a snapshot_json that is not JSON
+            log.info("refused request %s: %s", request_id(message), exc.message)
+            return error_reply(request_id(message), exc)
+        except Exception as exc:  # a bug must cost one reply, as above
+            log.exception("reading request %s failed", request_id(message))
+            return internal_error_reply(request_id(message), exc, self.log_path)
 
     def _next(self):
-        """The next inbox item, or None once the host has been idle for idle_timeout."""
+        """The next (item, size) from the inbox, or None once the host has been idle for idle_timeout."""
         while True:
             if not self.idle_timeout:
                 return self.inbox.get()
             left = self.idle_timeout - (time.monotonic() - self.last_activity)
             if left <= 0:
                 return None
-            try:
-                return self.inbox.get(timeout=left)
-            except queue.Empty:
-                continue  # a long frame may have been arriving meanwhile: re-check its activity
+            got = self.inbox.get(timeout=left)
+            if got is not None:
+                return got
+            # else a long frame may have been arriving meanwhile: re-check its activity
 
     def _send(self, reply: dict) -> None:
         try:
@@ -186,10 +251,12 @@ class Server:
     def serve(self) -> int:
         threading.Thread(target=self._read_loop, name="pith-reader", daemon=True).start()
         while True:
-            item = self._next()
-            if item is None:
+            got = self._next()
+            if got is None:
                 log.info("idle for %.0f s: exiting", self.idle_timeout)
                 return 0
+            item, size = got
+            del got
             if isinstance(item, Closed):
                 (log.info if item.clean else log.warning)("exiting: %s", item.reason)
                 return 0 if item.clean else 1
@@ -200,11 +267,14 @@ class Server:
                          (time.perf_counter() - t0) * 1000)
             else:
                 reply = item
+            del item
             try:
                 self._send(reply)
             except OSError as exc:  # the browser went away: nobody is left to answer
                 log.info("exiting: output closed (%s)", exc)
                 return 0
+            del reply  # the request and its reply are let go before the reader may read the next
+            self.inbox.done(size)
             self._touch()
 
 

@@ -11,7 +11,9 @@ with it.
 from __future__ import annotations
 
 import gzip
+import re
 import uuid
+import zlib
 from typing import Iterator
 
 from .extras import need
@@ -36,18 +38,22 @@ def http_charset(content_type: str | None) -> str | None:
 
 def warc_pages(path: str) -> Iterator[Page]:
     """The HTML response pages of one WARC file, in file order. A record cut short (a truncated gzip member ends
-    the file inside it) or without its HTTP head becomes an error page; a stream that cannot be read further
-    ends the file with one."""
+    the file inside it) or without its HTTP head becomes an error page; a stream that cannot be read further,
+    or a file that goes on past the last record read (cut inside a later gzip member, or bytes that are no
+    record), ends the file with one."""
     warc = need("fastwarc.warc")
-    read = 0
+    read, responses, last_pos, cut_short = 0, 0, None, None
     try:
         with open(path, "rb") as stream:
-            for record in warc.ArchiveIterator(stream, record_types=warc.WarcRecordType.response, parse_http=True):
-                read += 1
+            for record in warc.ArchiveIterator(stream, parse_http=True):
+                read, last_pos = read + 1, record.stream_pos
+                if record.record_type != warc.WarcRecordType.response:
+                    continue
+                responses += 1
                 url, record_id = record.headers.get("WARC-Target-URI"), record.record_id or None
                 http = record.http_headers
-                if http is None or url is None:
-                    yield Page(path, None, url, record_id, problem=f"response record {read} (at byte "
+                if http is None or http.status_code is None or url is None:
+                    yield Page(path, None, url, record_id, problem=f"response record {responses} (at byte "
                                f"{record.stream_pos}) has no target URI or HTTP head: the file is damaged there")
                     continue
                 content_type = http.get("Content-Type")
@@ -55,14 +61,83 @@ def warc_pages(path: str) -> Iterator[Page]:
                     continue
                 body = record.reader.read()
                 if len(body) < record.content_length:
+                    cut_short = record.stream_pos
                     yield Page(path, None, url, record_id, status=http.status_code,
                                problem=f"the record is cut short ({len(body)} of {record.content_length} bytes): "
                                        "the file is truncated")
                     continue
                 yield Page(path, body, url, record_id, http_charset(content_type), http.status_code)
+        # a record cut short has said that the file ends inside it
+        problem = None if cut_short is not None and cut_short == last_pos else _tail_problem(path, last_pos)
     except Exception as exc:  # a reader's error costs the rest of this file, never the job
-        yield Page(path, None, problem=f"the WARC file cannot be read past response record {read}: "
-                                       f"{type(exc).__name__}: {exc}")
+        problem = f"{type(exc).__name__}: {exc}"
+    if problem is not None:
+        yield Page(path, None, problem=f"the WARC file cannot be read past record {read}"
+                                       f"{'' if last_pos is None else f' (at byte {last_pos})'}: {problem}")
+
+
+GZIP_MAGIC = b"\x1f\x8b"
+_CONTENT_LENGTH = re.compile(rb"(?im)^content-length[ \t]*:[ \t]*([0-9]+)")
+
+
+def _tail_problem(path: str, last_pos: int | None) -> str | None:
+    """Why the file does not end where its last record does, or None. FastWARC ends quietly where a gzip
+    member is cut short or where what follows is no record; so the file is read again from the last record
+    (per-record gzip members, the crawlers' way, are decompressed from there; a file gzipped as one stream is
+    checked whole) and must end inside that record's Content-Length, but for the blank lines after it."""
+    with open(path, "rb") as f:
+        gzipped = f.read(2) == GZIP_MAGIC
+        start = last_pos or 0
+        f.seek(start)
+        if gzipped and f.read(2) != GZIP_MAGIC:
+            f.seek(0)
+            return _gunzip(f, start=0, keep=False)[1]
+        f.seek(start)
+        if gzipped:
+            tail, problem = _gunzip(f, start, keep=True)
+            if problem:
+                return problem
+        else:
+            tail = f.read()
+    if last_pos is None:
+        return None if not tail.strip() else "no WARC record could be read from it"
+    head_end = tail.find(b"\r\n\r\n")
+    if head_end < 0:
+        return "the file ends inside the head of its last record: it is truncated there"
+    length = _CONTENT_LENGTH.search(tail, 0, head_end)
+    if length is None:
+        return "the last record's head has no Content-Length: the file is damaged there"
+    rest = tail[head_end + 4 + int(length.group(1)):]
+    if rest.strip(b"\r\n\t \x00"):
+        return f"{len(rest)} bytes follow the last record that are no WARC record: the file is damaged there"
+    return None
+
+
+def _gunzip(f, start: int, keep: bool) -> tuple[bytes, str | None]:
+    """The gzip members from `start` to the end, decompressed (when `keep`), and why they cannot be, if so."""
+    out, decompressor, member, at = bytearray(), zlib.decompressobj(31), start, start
+    fed = False
+    while chunk := f.read(1 << 20):
+        while chunk:
+            fed = True
+            try:
+                data = decompressor.decompress(chunk)
+            except zlib.error as exc:
+                return bytes(out), f"the gzip member at byte {member} is damaged ({exc})"
+            if keep:
+                out += data
+            if not decompressor.eof:
+                at += len(chunk)
+                break
+            used = len(chunk) - len(decompressor.unused_data)
+            at += used
+            chunk, member = decompressor.unused_data, at
+            decompressor, fed = zlib.decompressobj(31), False
+            if chunk.strip(b"\x00") == b"" and not f.peek(1):
+                chunk = b""
+    if fed and not decompressor.eof:
+        return bytes(out), f"the file ends inside the gzip member at byte {member}: it is truncated there"
+    return bytes(out), None
 
 
 def response_record(url: str, body: bytes, content_type: str = "text/html; charset=utf-8", status: int = 200,

@@ -198,6 +198,25 @@ def test_a_page_cut_by_a_limit_says_so_on_stderr(tmp_path, capsys):
     assert out.startswith("word word") and "pith: truncated" in err
 
 
+def test_a_row_its_format_cannot_hold_is_an_error_row_in_its_place(tmp_path):
+    from native_host.corpus.columns import parse_fields
+    from native_host.corpus.rows import Tally
+
+    fields = parse_fields("+status")
+    good = {f: None for f in fields} | {"path": "a.html", "text": "fine", "word_count": 1}
+    too_big = good | {"path": "b.html", "word_count": 2**70}       # over Parquet's int64
+    surrogate = good | {"path": "c.html", "title": "\udce9"}       # no UTF-8 for it
+    for out, codes in (("rows.parquet", [None, "too_large", "internal"]), ("rows.jsonl", [None, None, "internal"])):
+        tally = Tally()
+        with writers.row_writer(tmp_path / out, fields) as write:
+            for row in (good, too_big, surrogate):
+                tally.add(write(row))
+        rows = read_rows(tmp_path / out)
+        assert [r["error"] and r["error"]["code"] for r in rows] == codes
+        assert [r["path"] for r in rows] == ["a.html", "b.html", "c.html"] and rows[0]["text"] == "fine"
+        assert sum(tally.failed.values()) == codes.count("too_large") + codes.count("internal")
+
+
 # Item 10: an --out that cannot be written.
 
 def test_an_out_directory_without_write_permission_is_one_line(tmp_path, monkeypatch, capsys):

@@ -70,9 +70,9 @@ def _row_writer(out: Path, fields: tuple[str, ...]) -> Iterator[Callable[[dict],
         def write(row: dict) -> dict:
             try:
                 batch = pa.RecordBatch.from_pylist([row], schema=schema)
-            except (pa.ArrowException, ValueError, TypeError) as exc:
-                if isinstance(exc, OSError):
-                    raise
+            except OSError:
+                raise
+            except Exception as exc:  # ArrowCapacityError, OverflowError, a lone surrogate...
                 row = unwritable(row, "Parquet", exc)
                 batch = pa.RecordBatch.from_pylist([row], schema=schema)
             buffered.append(batch)
@@ -91,7 +91,7 @@ def unwritable(row: dict, form: str, exc: Exception) -> dict:
     from .columns import BY_NAME
 
     kept = {k: (shown(v) if isinstance(v, str) else v) if BY_NAME[k].of_page else None for k, v in row.items()}
-    code = "too_large" if type(exc).__name__ == "ArrowCapacityError" else "internal"
+    code = "too_large" if isinstance(exc, OverflowError) or type(exc).__name__ == "ArrowCapacityError" else "internal"
     kept["error"] = {"code": code, "message": shown(f"the page's row cannot be written as {form} "
                                                    f"({type(exc).__name__}: {exc}); it is left out")[:500]}
     return kept

@@ -137,6 +137,18 @@ def test_a_warc_cut_inside_its_second_member_keeps_the_first_and_says_where_it_w
         assert rows[-1]["error"]["code"] == "bad_input" and "truncated" in rows[-1]["error"]["message"]
 
 
+def test_warc_files_gzipped_whole_or_concatenated_end_cleanly(tmp_path):
+    """The end check reads again from the last record's gzip member: a member of several records (WARC files
+    joined with cat) or one stream over the whole file must read as whole, not damaged."""
+    records = [gzip.decompress(response_record(f"https://{n}.example/", ARTICLE)) for n in "abcd"]
+    shapes = {"joined.warc.gz": gzip.compress(b"".join(records[:2])) + gzip.compress(b"".join(records[2:])),
+              "whole.warc.gz": gzip.compress(b"".join(records))}
+    for name, data in shapes.items():
+        (tmp_path / name).write_bytes(data)
+    assert _extract([tmp_path / name for name in shapes], tmp_path / "rows.jsonl") == 0
+    assert [r["error"] for r in read_rows(tmp_path / "rows.jsonl")] == [None] * 8
+
+
 def test_a_response_record_without_an_http_head_is_a_row(tmp_path):
     body = b"<html><body><p>no HTTP head before me</p></body></html>"
     head = (f"WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:7>\r\nWARC-Target-URI: https://c.example/\r\n"

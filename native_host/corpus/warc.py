@@ -78,66 +78,85 @@ def warc_pages(path: str) -> Iterator[Page]:
 
 GZIP_MAGIC = b"\x1f\x8b"
 _CONTENT_LENGTH = re.compile(rb"(?im)^content-length[ \t]*:[ \t]*([0-9]+)")
+MAX_HEAD_BYTES = 1 << 20    # a record head longer than this is no head: the file is damaged there
+
+
+class _Broken(Exception):
+    """Why the rest of a WARC file cannot be read, found by `_tail_problem`."""
 
 
 def _tail_problem(path: str, last_pos: int | None) -> str | None:
     """Why the file does not end where its last record does, or None. FastWARC ends quietly where a gzip
     member is cut short or where what follows is no record; so the file is read again from the last record
-    (per-record gzip members, the crawlers' way, are decompressed from there; a file gzipped as one stream is
-    checked whole) and must end inside that record's Content-Length, but for the blank lines after it."""
-    with open(path, "rb") as f:
-        gzipped = f.read(2) == GZIP_MAGIC
-        start = last_pos or 0
-        f.seek(start)
-        if gzipped and f.read(2) != GZIP_MAGIC:
-            f.seek(0)
-            return _gunzip(f, start=0, keep=False)[1]
-        f.seek(start)
-        if gzipped:
-            tail, problem = _gunzip(f, start, keep=True)
-            if problem:
-                return problem
-        else:
-            tail = f.read()
-    if last_pos is None:
-        return None if not tail.strip() else "no WARC record could be read from it"
-    head_end = tail.find(b"\r\n\r\n")
-    if head_end < 0:
-        return "the file ends inside the head of its last record: it is truncated there"
-    length = _CONTENT_LENGTH.search(tail, 0, head_end)
-    if length is None:
-        return "the last record's head has no Content-Length: the file is damaged there"
-    rest = tail[head_end + 4 + int(length.group(1)):]
-    if rest.strip(b"\r\n\t \x00"):
-        return f"{len(rest)} bytes follow the last record that are no WARC record: the file is damaged there"
+    read (from the gzip member that holds it, where members start there, the crawlers' way; a file gzipped
+    as one stream is read whole) and must go on only in whole records to its end, blank lines aside. Memory
+    stays at a record head: bodies are skipped as they stream by."""
+    try:
+        with open(path, "rb") as f:
+            gzipped = f.read(2) == GZIP_MAGIC
+            start = last_pos or 0
+            f.seek(start)
+            if gzipped and f.read(2) != GZIP_MAGIC:
+                start = 0  # one gzip stream: its offsets are not the file's
+            f.seek(start)
+            _whole_records(_gunzipped(f, start) if gzipped else iter(lambda: f.read(1 << 20), b""))
+    except _Broken as why:
+        return str(why)
     return None
 
 
-def _gunzip(f, start: int, keep: bool) -> tuple[bytes, str | None]:
-    """The gzip members from `start` to the end, decompressed (when `keep`), and why they cannot be, if so."""
-    out, decompressor, member, at = bytearray(), zlib.decompressobj(31), start, start
-    fed = False
+def _whole_records(chunks: Iterator[bytes]) -> None:
+    """Raise _Broken unless `chunks` are WARC records end to end (each head, then its Content-Length of body)."""
+    buffer, skip, heads = b"", 0, 0
+    for chunk in chunks:
+        buffer += chunk
+        while buffer:
+            if skip:
+                dropped = min(skip, len(buffer))
+                buffer, skip = buffer[dropped:], skip - dropped
+                continue
+            buffer = buffer.lstrip(b"\r\n\t \x00")
+            if not buffer:
+                break
+            if not b"WARC/".startswith(buffer[:5]):
+                raise _Broken(f"bytes follow record {heads} of those read again that are no WARC record: the file "
+                              "is damaged there")
+            end = buffer.find(b"\r\n\r\n", 0, MAX_HEAD_BYTES)
+            if end < 0:
+                if len(buffer) >= MAX_HEAD_BYTES:
+                    raise _Broken("a record head runs past 1 MiB: the file is damaged there")
+                break  # the head goes on in the next chunk
+            length = _CONTENT_LENGTH.search(buffer, 0, end)
+            if length is None:
+                raise _Broken("a record head has no Content-Length: the file is damaged there")
+            buffer, skip, heads = buffer[end + 4:], int(length.group(1)), heads + 1
+    if skip:
+        raise _Broken(f"the file ends {skip} bytes short of its last record's end: it is truncated there")
+    if buffer:
+        raise _Broken("the file ends inside the head of its last record: it is truncated there")
+
+
+def _gunzipped(f, start: int) -> Iterator[bytes]:
+    """The gzip members from `start` to the end, decompressed as they stream; _Broken where one is damaged or
+    the file ends inside one."""
+    decompressor, member, at, fed = zlib.decompressobj(31), start, start, False
     while chunk := f.read(1 << 20):
         while chunk:
             fed = True
             try:
-                data = decompressor.decompress(chunk)
+                yield decompressor.decompress(chunk)
             except zlib.error as exc:
-                return bytes(out), f"the gzip member at byte {member} is damaged ({exc})"
-            if keep:
-                out += data
+                raise _Broken(f"the gzip member at byte {member} is damaged ({exc})") from exc
             if not decompressor.eof:
                 at += len(chunk)
                 break
-            used = len(chunk) - len(decompressor.unused_data)
-            at += used
+            at += len(chunk) - len(decompressor.unused_data)
             chunk, member = decompressor.unused_data, at
             decompressor, fed = zlib.decompressobj(31), False
-            if chunk.strip(b"\x00") == b"" and not f.peek(1):
+            if not chunk.strip(b"\x00") and not f.peek(1):
                 chunk = b""
     if fed and not decompressor.eof:
-        return bytes(out), f"the file ends inside the gzip member at byte {member}: it is truncated there"
-    return bytes(out), None
+        raise _Broken(f"the file ends inside the gzip member at byte {member}: it is truncated there")
 
 
 def response_record(url: str, body: bytes, content_type: str = "text/html; charset=utf-8", status: int = 200,

@@ -149,8 +149,8 @@ def run(args) -> int:
             raise NotHtmlError(f"{files[0][0]} is not an HTML page: {binary}")
         result = Extractor(args.model_dir, threads=one_page_threads()).extract_html(html, url=args.url)
         if result.truncated:
-            print("pith: truncated: the page is over a size limit of Pith's (docs/security.md), so what follows is "
-                  "its start", file=sys.stderr)
+            print("pith: truncated: the page is over a size limit of Pith's (docs/security.md, \"The limits\"), so "
+                  "part of it is left out", file=sys.stderr)
         output = render(result, args.format).rstrip("\n") + "\n"
         if args.save:
             name = safe_filename(result.title, SAVE_EXTENSIONS[args.format])

@@ -96,6 +96,9 @@ FOOLING = {
     "an unquoted value with a quote": "<div a=b'>" * N + "'",
     "end tags of no open element": "<span>" * N + "</x>" * N,
     "a comment closed at once": "<!-->" + "<div>" * N + "-->",
+    "a tag name with a no-break space": "<div\xa0></div>" * N,
+    "a tag name whose Python lower case is ASCII (Kelvin sign)": "<a\u212a></ak>" * N,
+    "a non-ASCII letter after <": "<\xe9" + "<div>" * N,
 }
 
 

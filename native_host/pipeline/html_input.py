@@ -109,9 +109,14 @@ def _one(name: str) -> frozenset[str]:
     return found
 
 
-_TAG = re.compile(r"</?([A-Za-z][^\s/>]*+)(?:[\s/]++|[^\s/>][^\s/>=]*+(?:\s*+=\s*+(?:\"[^\"]*+\"|'[^']*+'|[^\s>]*+))?+)*+>")
+# A tag as the tokenizer reads it: HTML's own whitespace (not Python's \s, which has more), attribute values
+# quoted only right after "=". Possessive, so that a tag the file ends inside costs one pass, not backtracking.
+_TAG = re.compile(r"</?([A-Za-z][^\t\n\f\r />]*+)(?:[\t\n\f\r /]++|[^\t\n\f\r />][^\t\n\f\r />=]*+"
+                  r"(?:[\t\n\f\r ]*+=[\t\n\f\r ]*+(?:\"[^\"]*+\"|'[^']*+'|[^\t\n\f\r >]*+))?+)*+>")
+_ASCII_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")  # as HTML lowers names
 _COMMENT_END = re.compile(r"--!?>")
-_RAW_END = {name: re.compile(rf"</{name}[\s/>]", re.I) for name in RAW_TEXT}
+_RAW_END = {name: re.compile(rf"</{name}[\t\n\f\r />]", re.I) for name in RAW_TEXT}
 
 
 class _Stack:
@@ -182,19 +187,19 @@ def bound_nesting(html: str) -> tuple[str, bool]:
                     break
                 pos = end + 1
             continue
-        if nxt == "?" or (nxt == "/" and not html[pos + 2: pos + 3].isalpha()):
+        if nxt == "?" or (nxt == "/" and html[pos + 2: pos + 3] not in _ASCII_LETTERS):
             end = find(">", pos)  # a bogus comment (`</>` included)
             if end < 0:
                 break
             pos = end + 1
             continue
-        if not nxt.isalpha() and nxt != "/":
+        if nxt not in _ASCII_LETTERS and nxt != "/":
             pos += 1
             continue
         tag = _TAG.match(html, pos)
         if tag is None:
             break  # a tag the file ends inside: the tokenizer reads the rest into it
-        name = tag.group(1).lower()
+        name = tag.group(1).translate(_ASCII_LOWER)
         start, pos = pos, tag.end()
         if nxt == "/":
             if dropped.get(name):

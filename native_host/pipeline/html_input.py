@@ -160,7 +160,11 @@ class _Stack:
 def bound_nesting(html: str) -> tuple[str, bool]:
     """`html` with the start tags that would nest deeper than limits.MAX_PARSE_DEPTH taken out (their end tags
     too), and whether any was."""
-    if html.count("<") - html.count("</") < limits.DEPTH_SCAN_MIN_TAGS:  # start tags, at most
+    least = limits.DEPTH_SCAN_MIN_TAGS
+    if len(html) < 3 * least:  # a start tag takes three characters at least: most pages stop here
+        return html, False
+    opened = html.count("<")
+    if opened < least or opened - html.count("</") < least:  # start tags, at most
         return html, False
     cap = limits.MAX_PARSE_DEPTH
     stack = _Stack()

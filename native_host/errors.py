@@ -75,6 +75,18 @@ class PageTimeoutError(PithError):
     code = "timeout"
 
 
+class NotHtmlError(InputError):
+    """A file given as HTML that is a binary file (an image, an archive, an executable): it has no text to read."""
+
+    code = "not_html"
+
+
+class OutputError(PithError):
+    """The output (--out) cannot be written: no permission, no space left. What was written before stays whole."""
+
+    code = "cannot_write"
+
+
 class MissingExtraError(PithError):
     """A corpus feature (WARC, Parquet, Ray) whose packages come with the `corpus` extra, not installed."""
 

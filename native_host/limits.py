@@ -13,6 +13,11 @@ MAX_TOTAL_TEXT = 20_000_000    # characters kept per snapshot, all text nodes to
 MAX_ATTR_CHARS = 2_048         # characters kept per attribute value (class, id, href, src, alt, role)
 MAX_CLASSES = 32               # class names kept per element
 MAX_TAG_CHARS = 64             # of an element's tag name, and of its CSS display value (live)
+# HTML before the parser (pipeline/html_input.py): the parser's time grows with the square of the nesting depth
+# (minutes at 200,000 nested <div>s) and no time limit can stop it, so tags nested deeper than this are left
+# out (truncated), as Chromium's parser caps its tree at 512. Pages with fewer tags are parsed as they are.
+MAX_PARSE_DEPTH = 512
+DEPTH_SCAN_MIN_TAGS = 20_000   # start tags in a page before its nesting is scanned: all nested, ~0.5 s of parse
 MAX_TITLE_CHARS = 4096         # of the page's <title>
 MAX_LANG_CHARS = 64            # of the page's lang tag
 MAX_URL_CHARS = 8192           # of the page's address a snapshot arrives with

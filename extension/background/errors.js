@@ -75,6 +75,16 @@ export const PROBLEMS = {
     text: "The helper was asked for something that needs Pith's corpus extra (WARC, Parquet, Ray).",
     fix: "Run `pip install 'pith[corpus]'`, then try again.",
   },
+  not_html: {
+    title: "This is not a web page",
+    text: "The file given as HTML is a binary file (an image, an archive, a program); the command line says so.",
+    fix: "Give `pith extract` HTML files; the helper itself never reads files.",
+  },
+  cannot_write: {
+    title: "Pith could not write its output",
+    text: "A command-line job could not write where --out points (no permission, or the disk is full).",
+    fix: "Free some space or choose another --out, then run the same command again.",
+  },
   internal: {
     title: "Pith's helper failed on this page",
     text: "The helper hit a bug and went on serving.",

@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 from ..errors import InputError
 from ..result import LABELS, Result
-from .pages import Page
+from .pages import Page, shown
 
 
 @dataclass(frozen=True)
@@ -101,14 +101,20 @@ def parse_fields(spec: str | None) -> tuple[str, ...]:
 
 
 def row(fields: tuple[str, ...], page: Page, result: Result | None, error: dict | None = None) -> dict:
-    """One output row: the page's columns, from `result`, or nulls and `error` where it failed."""
+    """One output row: the page's columns, from `result`, or nulls and `error` where it failed.
+
+    The page's own columns (a file name, a WARC header) and the error message are written through `shown`:
+    a file name that is not UTF-8 must not cost the row, nor the file it goes into."""
     out = {}
     for name in fields:
         column = BY_NAME[name]
         if column.get is None:
-            out[name] = error
+            out[name] = error if error is None else {**error, "message": shown(error["message"])}
+        elif column.of_page:
+            value = column.get(page, result)
+            out[name] = shown(value) if isinstance(value, str) else value
         else:
-            out[name] = column.get(page, result) if result is not None or column.of_page else None
+            out[name] = column.get(page, result) if result is not None else None
     return out
 
 

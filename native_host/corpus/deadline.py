@@ -3,7 +3,9 @@
 Signals (SIGALRM) reach only a process's main thread, and Ray Data calls its workers' functions in other
 threads; so a watchdog thread raises `PageTimeoutError` in the extracting thread instead
 (PyThreadState_SetAsyncExc). The exception lands at the thread's next Python step: a single call into C (the
-HTML parser, onnxruntime) finishes first, and the size limits in native_host/limits.py bound those.
+HTML parser, onnxruntime) finishes first, and the size limits in native_host/limits.py bound those: the
+parser's nesting (MAX_PARSE_DEPTH, cut in Python before the parse: pipeline/html_input.py) and the blocks the
+model reads (MAX_BLOCKS).
 """
 
 from __future__ import annotations

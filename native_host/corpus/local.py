@@ -143,8 +143,7 @@ def run_local(files: list[tuple[str, str]], out: Path, fields: tuple[str, ...], 
         pages = (page for path, _ in files for page in file_pages(path, url))
         with row_writer(out, fields) as write:
             for row in progress(extract_rows(pages, fields, workers, model_dir, tally), desc="extract"):
-                write(row)
-                tally.add(row)
+                tally.add(write(row))
         return tally
     todo = [(path, shard) for (path, _), shard in zip(files, shard_paths(files, out)) if not shard.exists()]
     tally.skipped_inputs = len(files) - len(todo)

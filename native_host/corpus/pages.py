@@ -7,6 +7,7 @@ without a trace.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
@@ -27,10 +28,23 @@ class Page:
     problem: str | None = None     # why the page could not be read; html is None then
 
 
+def shown(path: str) -> str:
+    """A file name as rows and messages write it: as it is where it is UTF-8; a name that is not (read by
+    Python as surrogate escapes) shows each byte that is not UTF-8 as `\\xNN`, so that it can be written as
+    UTF-8 at all. `codecs.escape_decode(shown.encode())[0]` gives the bytes back (for a name without a
+    backslash of its own)."""
+    try:
+        path.encode("utf-8")
+        return path
+    except UnicodeEncodeError:
+        return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 def input_files(inputs: list[str], suffixes: tuple[str, ...]) -> list[tuple[str, str]]:
     """(file, its name relative to the input that named it): files named, and files under the directories
-    named whose names end with one of `suffixes` (sorted). InputError for a name that is neither, or a
-    directory with none."""
+    named whose names end with one of `suffixes` (sorted). A directory that cannot be listed is kept as an
+    input of its own, so that it becomes a row with its error (`file_pages`). InputError for a name that is
+    neither file nor directory, or a directory with none of these files and no unreadable part."""
     from ..errors import InputError
 
     files: list[tuple[str, str]] = []
@@ -39,10 +53,14 @@ def input_files(inputs: list[str], suffixes: tuple[str, ...]) -> list[tuple[str,
         if item == "-":
             files.append((item, item))
         elif path.is_dir():
-            found = sorted(p for p in path.rglob("*") if p.name.lower().endswith(suffixes) and p.is_file())
+            unreadable: list[OSError] = []
+            found = []
+            for folder, _, names in os.walk(path, onerror=unreadable.append):
+                found.extend(Path(folder, name) for name in names if name.lower().endswith(suffixes))
+            found += [Path(exc.filename) for exc in unreadable if exc.filename is not None]
             if not found:
                 raise InputError(f"no {'/'.join(suffixes)} files in directory {item}")
-            files.extend((str(p), p.relative_to(path).as_posix()) for p in found)
+            files.extend((str(p), p.relative_to(path).as_posix() if p != path else p.name) for p in sorted(found))
         elif path.is_file():
             files.append((item, path.name))
         else:
@@ -51,13 +69,28 @@ def input_files(inputs: list[str], suffixes: tuple[str, ...]) -> list[tuple[str,
 
 
 def file_pages(path: str, url: str | None = None) -> Iterator[Page]:
-    """The pages of one input file: a WARC file's HTML responses, or an HTML file as one page."""
+    """The pages of one input file: a WARC file's HTML responses, or an HTML file as one page. What cannot be
+    read (a directory that cannot be listed, a file that is no regular file or cannot be opened) is one page
+    with its problem."""
     from .warc import is_warc, warc_pages
 
+    if os.path.isdir(path):
+        try:
+            os.listdir(path)
+            why = "it is a directory"
+        except OSError as exc:
+            why = exc.strerror
+        yield Page(path=path, html=None, url=url, problem=f"cannot read directory {shown(path)}: {why}; the files "
+                                                            "in it are left out")
+        return
+    if os.path.exists(path) and not os.path.isfile(path):
+        yield Page(path=path, html=None, url=url, problem=f"{shown(path)} is not a regular file (a pipe, socket "
+                                                            "or device)")
+        return
     if is_warc(path):
         yield from warc_pages(path)
         return
     try:
         yield Page(path=path, html=Path(path).read_bytes(), url=url)
     except OSError as exc:
-        yield Page(path=path, html=None, url=url, problem=f"cannot read {path}: {exc.strerror}")
+        yield Page(path=path, html=None, url=url, problem=f"cannot read {shown(path)}: {exc.strerror}")

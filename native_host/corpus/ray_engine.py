@@ -26,7 +26,7 @@ from ..errors import InputError
 from ..limits import RAY_CONNECT_TIMEOUT_S
 from .columns import DEFAULT_FIELDS, arrow_schema
 from .extras import need
-from .pages import Page, file_pages
+from .pages import Page, file_pages, shown
 from .rows import PageRows, Tally
 from .writers import shard_paths, write_shard
 
@@ -42,9 +42,10 @@ class ShardWriter:
         out: dict[str, list] = {"path": [], "pages": [], "failed": [], "cpu_s": []}
         for path, given, shard in zip(batch["path"], batch["given"], batch["shard"]):
             tally, cpu = Tally(), time.process_time()
-            pages = (replace(page, path=str(given)) for page in file_pages(str(path)))  # the path column as given
-            write_shard(Path(str(shard)), (self.rows(page) for page in pages), self.fields, tally)
-            out["path"].append(str(given))
+            given = os.fsdecode(given)
+            pages = (replace(page, path=given) for page in file_pages(os.fsdecode(path)))  # the path column as given
+            write_shard(Path(os.fsdecode(shard)), (self.rows(page) for page in pages), self.fields, tally)
+            out["path"].append(shown(given))
             out["pages"].append(tally.pages)
             out["failed"].append(json.dumps(tally.failed))  # by error code
             out["cpu_s"].append(time.process_time() - cpu)
@@ -99,8 +100,10 @@ def run_ray(files: list[tuple[str, str]], out: Path, fields: tuple[str, ...], wo
         cpus = int(ray.cluster_resources().get("CPU", 1))
         actors = max(1, min(workers or cpus, cpus, len(todo)))
         print(f"pith: {len(todo)} inputs on Ray, {actors} actors ({cpus} CPUs in the cluster)", file=sys.stderr)
-        ds = need("ray.data").from_items([{"path": str(Path(p).resolve()), "given": p, "shard": str(s.resolve())}
-                                          for p, s in todo], override_num_blocks=len(todo))
+        # Paths travel as bytes: Arrow holds only UTF-8 strings, and a file name need not be UTF-8.
+        ds = need("ray.data").from_items([{"path": os.fsencode(Path(p).resolve()), "given": os.fsencode(p),
+                                           "shard": os.fsencode(s.resolve())} for p, s in todo],
+                                         override_num_blocks=len(todo))
         # One file in flight per actor: a queue behind a busy actor would leave another idle at the end.
         pool = need("ray.data").ActorPoolStrategy(size=actors, max_tasks_in_flight_per_actor=1)
         done = ds.map_batches(ShardWriter, fn_constructor_kwargs={"fields": fields, "model_dir": model_dir},
@@ -122,7 +125,7 @@ def warc_dataset(paths: list[str]):
     """A Ray dataset of the HTML pages of WARC (or HTML) files: one row per page, with the columns of `Page`
     (path, html, url, record_id, charset, status, problem), ready for `map_batches(ExtractBatch, ...)`."""
     data = need("ray.data")
-    return data.from_items([{"file": str(p)} for p in paths], override_num_blocks=len(paths)).map_batches(
+    return data.from_items([{"file": os.fsencode(p)} for p in paths], override_num_blocks=len(paths)).map_batches(
         _file_pages, batch_size=1)
 
 
@@ -132,8 +135,8 @@ WARC_BATCH_PAGES = 256  # pages per batch `warc_dataset` yields: a 30,000-page f
 def _file_pages(batch: dict) -> Iterator[dict]:
     for file in batch["file"]:
         pages = []
-        for page in file_pages(str(file)):
-            pages.append(asdict(page))
+        for page in file_pages(os.fsdecode(file)):
+            pages.append({**asdict(page), "path": shown(page.path)})
             if len(pages) == WARC_BATCH_PAGES:
                 yield {k: [p[k] for p in pages] for k in PAGE_COLUMNS}
                 pages = []

@@ -11,9 +11,10 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import InputError, PithError
+from ..errors import InputError, NotHtmlError, PithError
 from ..limits import PAGE_TIME_LIMIT_S
 from ..pipeline.article import READER_VIEWS
+from ..pipeline.html_input import binary_reason
 from .columns import DEFAULT_FIELDS, row
 from .deadline import within
 from .pages import Page
@@ -37,6 +38,9 @@ class PageRows:
     def __call__(self, page: Page) -> dict:
         if page.problem is not None or page.html is None:
             return row(self.fields, page, None, {"code": InputError.code, "message": page.problem or "no page"})
+        binary = binary_reason(page.html, page.charset)
+        if binary is not None:
+            return row(self.fields, page, None, {"code": NotHtmlError.code, "message": f"not an HTML page: {binary}"})
         try:
             result = within(self.time_limit_s, self.extractor.extract_html, page.html, page.url, self.views,
                             page.charset)

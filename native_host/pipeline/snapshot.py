@@ -21,6 +21,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 from .. import limits
 from .compiled import load_compiled
+from .html_input import bound_nesting
 from .page_values import join_url, text_codec
 
 FORMAT = "pith-snapshot"
@@ -210,14 +211,15 @@ def _outside_noscript(node, known: dict[int, bool]) -> bool:
 
 def snapshot_from_html(html: bytes | str, url: str | None = None, charset: str | None = None) -> dict:
     """Parse HTML into snapshot v2 (a dict that passes `validate_snapshot`); `charset`: the HTTP one, if known."""
-    tree = LexborHTMLParser(decode_html(html, charset))
+    text, too_deep = bound_nesting(decode_html(html, charset))
+    tree = LexborHTMLParser(text)
     title, base = _head_fields(tree, url)
     root = tree.root
     lang, direction = _root_fields(root)
     nodes, truncated = _walk_tree(root, base)
     snapshot = {"format": FORMAT, "version": VERSION, "source": "html", "url": url, "title": title,
                 "lang": lang, "dir": direction, "viewport": None, **page_metadata(tree, base), "nodes": nodes}
-    if truncated:
+    if truncated or too_deep:
         snapshot["truncated"] = True
     return snapshot
 

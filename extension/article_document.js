@@ -7,42 +7,45 @@
   if (globalThis.PITH_DOCUMENT) return;
   const L = globalThis.PITH_LIMITS;
   // Device names Windows reserves, with any extension ("con.tar.md" opens the console too).
-  const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\s*\..*)?$/i;
+  const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)(\s*\..*)?$/i;
   const utf8 = new TextEncoder();
 
-  /** A file name from a title: letters, digits and a little punctuation, never a path, a dot file, a device
-   * name or empty, short enough in UTF-8 bytes for any file system. native_host/cli/files.py's safe_filename
-   * follows the same rules (tests/test_files.py runs both on the same titles). */
-  function safeFilename(title, extension) {
-    let name = String(title || "").normalize("NFC")
-      .replace(/[^\p{L}\p{M}\p{N} _\-.,()[\]]+/gu, " ")  // path separators, quotes, controls, emoji...
-      .replace(/\s+/g, " ")
+  /** A file name without its extension, from a page title: the title as it reads (apostrophes, dashes, accents,
+   * emoji), less what Windows, macOS or Linux refuse or read as a path; never a dot file, a device name or
+   * empty, short enough in UTF-8 bytes for any file system. native_host/cli/files.py's safe_stem is its twin
+   * (tests/test_files.py runs both on tests/filename_cases.py). Its own result gives it back. */
+  function safeStem(title) {
+    let name = String(title || "").normalize("NFC").replace(/: /g, " - ")
+      .replace(/[<>:"/\\|?*]/g, (c) => (c === '"' ? "'" : " "))  // what a file system refuses or reads as a path
+      .replace(/[\p{Cc}\p{Zs}\p{Zl}\p{Zp}]/gu, " ")                 // controls and every kind of space
+      .replace(/(?![\u200c\u200d])\p{C}/gu, "")                      // bidi overrides, zero widths; not the joiners
+      .replace(/ +/g, " ")
       .replace(/^[ .]+/, "");
     const chars = Array.from(name).slice(0, L.MAX_FILENAME_CHARS);
     while (utf8.encode(chars.join("")).length > L.MAX_FILENAME_BYTES) chars.pop();
     name = chars.join("").replace(/[ .]+$/, "");
     if (!name) name = "article";
     if (WINDOWS_RESERVED.test(name)) name = `article ${name}`;
-    return `${name}.${extension}`;
+    return name;
   }
 
-  /** The saved document: {filename, mime, content}. `format` is "markdown" or "text". The host's article is
-   * the body alone (its headline, byline and dateline are metadata, native_host/pipeline/metadata.py): a
-   * Markdown file opens with the YAML front matter the host built (`article.front_matter`: one builder for the
-   * CLI and the extension), a text file with the title, byline and source. */
+  function safeFilename(title, extension) {
+    return `${safeStem(title)}.${extension}`;
+  }
+
+  /** The saved document: {filename, mime, content}. `format` is "markdown" or "text". The article carries the
+   * host's fields and, where the background added them, the user's `template` (extension/template.js, the
+   * options page), the `created` moment and the page's `selection`: the file's name and head come from the
+   * template, by the rule of native_host/pipeline/document.py (the head, a blank line, the body). */
   function articleDocument(article, format) {
-    const title = article.title || "Untitled";
-    if (format === "text") {
-      const head = [title, "=".repeat(Math.min(Array.from(title).length, 80)), ""];
-      if (article.byline) head.push(article.byline);
-      if (article.url) head.push(`Source: ${article.url}`);
-      return { filename: safeFilename(title, "txt"), mime: "text/plain",
-               content: `${head.join("\n")}\n\n${(article.text || "").trim()}\n` };
-    }
-    const head = article.front_matter ? `${article.front_matter}\n` : "";
-    const body = (article.markdown || "").replace(/^\n+|\n+$/g, "");
-    return { filename: safeFilename(title, "md"), mime: "text/markdown", content: `${head}${body ? `${body}\n` : ""}` };
+    const T = globalThis.PITH_TEMPLATE;
+    const template = article.template && !T.templateErrors(article.template).length ? article.template
+      : T.DEFAULT_TEMPLATE;
+    const [name, content] = T.documentParts(article, format === "text" ? "text" : "markdown", template,
+                                            article.created || T.nowIso(), article.selection || "");
+    return format === "text" ? { filename: safeFilename(name, "txt"), mime: "text/plain", content }
+      : { filename: safeFilename(name, "md"), mime: "text/markdown", content };
   }
 
-  globalThis.PITH_DOCUMENT = Object.freeze({ safeFilename, articleDocument });
+  globalThis.PITH_DOCUMENT = Object.freeze({ safeStem, safeFilename, articleDocument });
 })();

@@ -10,7 +10,7 @@ const CONTENT_FILES = ["/limits.js", "/code_spans.js", "/content/shadow_style.js
 const HIGHLIGHT_CSS = ["/content/highlight.css"];
 // The reader view, injected only for it (after CONTENT_FILES, whose globals it uses): it builds its view in
 // the page.
-const READER_FILES = ["/article_document.js", "/reader/sanitize.js", "/reader/reader.js"];
+const READER_FILES = ["/template.js", "/article_document.js", "/reader/sanitize.js", "/reader/reader.js"];
 const READER_CSS = "/reader/reader.css";
 let readerCss = null;  // the view's stylesheet, read once a session
 

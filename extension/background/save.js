@@ -1,5 +1,6 @@
 // Saving the article: the document (article_document.js) handed to the browser's downloads.
 import "../limits.js";
+import "../template.js";
 import "../article_document.js";
 import { PithFailure } from "./errors.js";
 

@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .. import __version__, limits
-from ..pipeline.article import READER_VIEWS, front_matter
+from ..pipeline.article import READER_VIEWS
+from ..pipeline.document import default_front_matter
 from ..errors import (ModelError, PithError, ProtocolError, SnapshotError, UnknownTypeError,
                      UnsupportedVersionError, quoted)
 from .framing import decode_json, encode_message
@@ -207,8 +208,8 @@ def shape_result(rid: int, result, want: frozenset[str]) -> dict:
     for field, asked in ARTICLE_FIELDS.items():
         if asked in want:
             article[field] = getattr(result, field)
-    if "markdown" in want:  # a saved article opens with it; built here, once, for the extension and the CLI
-        article["front_matter"] = front_matter(article)
+    if "markdown" in want:  # the default template's head, for a client that saves without its own (document.py)
+        article["front_matter"] = default_front_matter(article)
     reply["article"] = article
     reply["timings"] = dict(result.timings)
     reply["truncated"] = bool(result.truncated)

@@ -33,6 +33,18 @@
     return `${safeStem(title)}.${extension}`;
   }
 
+  /** The save location's folder inside Downloads, from what the options hold ("Clippings/Pith"): {folder}, ""
+   * for Downloads itself, or {error} naming a part that could not be a folder on every system. */
+  function saveFolder(text) {
+    const parts = String(text || "").split(/[\\/]+/).filter((part) => part !== "");
+    for (const part of parts) {
+      if (safeStem(part) !== part) {
+        return { error: `"${part}" cannot be a folder name on every system: try "${safeStem(part)}"` };
+      }
+    }
+    return { folder: parts.join("/") };
+  }
+
   /** The saved document: {filename, mime, content}. `format` is "markdown" or "text". The article carries the
    * host's fields and, where the background added them, the user's `template` (extension/template.js, the
    * options page), the `created` moment and the page's `selection`: the file's name and head come from the
@@ -47,5 +59,5 @@
       : { filename: safeFilename(name, "md"), mime: "text/markdown", content };
   }
 
-  globalThis.PITH_DOCUMENT = Object.freeze({ safeStem, safeFilename, articleDocument });
+  globalThis.PITH_DOCUMENT = Object.freeze({ safeStem, safeFilename, saveFolder, articleDocument });
 })();

@@ -5,9 +5,9 @@
 import "../limits.js";
 import { PithFailure, asFailure } from "./errors.js";
 import { requestOverCap } from "./host.js";
-import { clearHighlight, closeReader, completeReader, highlightActive, notify, prepareReader, readerActive,
-         showHighlight, showReader, styleHighlight, takeSnapshot } from "./page.js";
-import { articleDocument, download } from "./save.js";
+import { clearHighlight, closeReader, completeReader, highlightActive, notify, pageSelection, prepareReader,
+         readerActive, showHighlight, showReader, styleHighlight, takeSnapshot } from "./page.js";
+import { articleDocument, download, saveSettings } from "./save.js";
 
 const L = globalThis.PITH_LIMITS;
 const api = globalThis.browser ?? globalThis.chrome;
@@ -59,9 +59,10 @@ function describeProgress(p) {
   return `The helper is ${String(p.stage || "working").replace(/_/g, " ")}${count}\u2026`;
 }
 
-async function saveFormat() {
-  const { saveFormat: format } = await api.storage.local.get("saveFormat");
-  return format === "text" ? "text" : "markdown";
+/** What a saved document needs besides the article: the user's template, the moment, the page's selection. */
+async function clipping(tabId) {
+  const [settings, selection] = await Promise.all([saveSettings(), pageSelection(tabId)]);
+  return { settings, extra: { template: settings.template, created: globalThis.PITH_TEMPLATE.nowIso(), selection } };
 }
 
 export function makeRunner(host) {
@@ -143,7 +144,8 @@ export function makeRunner(host) {
       marks.drawn = clock();
       reply = await whole;  // the first part joined with the rest: the text and Markdown for Copy and Save
       const full = reply.article || {};
-      await completeReader(tabId, { text: full.text || "", markdown: full.markdown || "", front_matter: full.front_matter || "" });
+      const { extra } = await clipping(tabId);  // Copy and Save in the reader name and head the file the same way
+      await completeReader(tabId, { text: full.text || "", markdown: full.markdown || "", ...extra });
       answer.reader = true;
     }
     summary.text = (reply.article || {}).text || "";
@@ -155,8 +157,8 @@ export function makeRunner(host) {
       answer.highlighted = true;
       marks.drawn = clock();
     } else if (action === "save") {
-      const saved = { ...summary, markdown: article.markdown || "", front_matter: article.front_matter || "" };
-      const doc = articleDocument(saved, await saveFormat());
+      const { settings, extra } = await clipping(tabId);
+      const doc = articleDocument({ ...summary, markdown: article.markdown || "", ...extra }, settings.format);
       Object.assign(answer, await download(doc));
     }
     const extra = reply.truncated ? ` ${TRUNCATED}` : "";

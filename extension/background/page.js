@@ -144,6 +144,17 @@ export function completeReader(tabId, rest) {
   return callReader(tabId, "complete", rest);
 }
 
+/** The text the user has selected in the tab ("" for none, or where the page cannot be entered): the template's
+ * `selection`. */
+export async function pageSelection(tabId) {
+  try {
+    const [done] = await api.scripting.executeScript({ target: { tabId }, func: () => String(globalThis.getSelection() || "") });
+    return done && typeof done.result === "string" ? done.result : "";
+  } catch (error) {
+    return "";
+  }
+}
+
 export async function readerActive(tabId) {
   try {
     return (await call(tabId, "__pithReader", "active")).value === true;

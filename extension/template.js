@@ -251,6 +251,12 @@
     return [name, (head ? `${head}\n` : "") + (body ? `${body}\n` : "")];
   }
 
+  /** A template as the options page shows it: one line a property. */
+  function formatTemplate(template) {
+    const lines = Object.entries(template.properties).map(([key, value]) => `    ${JSON.stringify(key)}: ${JSON.stringify(value)}`);
+    return `{\n  "name": ${JSON.stringify(template.name)},\n  "properties": {\n${lines.join(",\n")}\n  }\n}\n`;
+  }
+
   globalThis.PITH_TEMPLATE = Object.freeze({ DEFAULT_TEMPLATE, VARIABLES, FILTERS, parseTemplate, templateErrors,
-                                             documentParts, nowIso });
+                                             documentParts, nowIso, formatTemplate });
 })();

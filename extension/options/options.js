@@ -5,7 +5,7 @@ const api = globalThis.browser ?? globalThis.chrome;
 const T = globalThis.PITH_TEMPLATE;
 const { articleDocument, saveFolder } = globalThis.PITH_DOCUMENT;
 const $ = (id) => document.getElementById(id);
-const DEFAULT_TEXT = JSON.stringify(T.DEFAULT_TEMPLATE, null, 2);
+const DEFAULT_TEXT = T.formatTemplate(T.DEFAULT_TEMPLATE);
 // What the preview shows: an article as the host sends one.
 const SAMPLE = {
   title: "The Future of Banking Is Here, and You're Broke", byline: "Morag Ellison", date: "2026-03-01T09:30:00+00:00",

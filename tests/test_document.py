@@ -151,3 +151,28 @@ def test_the_cli_names_a_bad_template_and_writes_nothing(tmp_path, model_args, c
     assert f"{bad}: name: unknown variable \"titel\"" in err and list(out.iterdir()) == []
     assert pith(["extract", str(page), "--template", str(tmp_path / "missing.json"), *model_args]) == 1
     assert "cannot read" in capsys.readouterr().err
+
+
+SELECTION_PAGE = ("<html><body><article><h1>T</h1><p>First <em>para</em>.</p><p>Second para.</p><ul><li>one</li>"
+                  "<li>two</li></ul></article><aside><p>Side note</p></aside></body></html>")
+
+
+def test_a_selection_is_the_blocks_its_text_touches_rendered_as_the_article_is():
+    from native_host import snapshot_from_html
+
+    snapshot = snapshot_from_html(SELECTION_PAGE)
+    ids = {n.get("text"): n["id"] for n in snapshot["nodes"] if n.get("text")}
+    assert D.selection_body(snapshot, [ids["para"], ids["Second para."]]) == (
+        "First _para_.\n\nSecond para.\n", "First para.\n\nSecond para.")
+    assert D.selection_body(snapshot, [ids["Side note"]])[1] == "Side note"  # chosen, main or not
+    assert D.selection_body(snapshot, [0, 1]) is None  # no block holds <html> or <body>: nothing selected
+
+
+@pytest.mark.parametrize("selection", ["3", [1.5], [-1], [True], [10**9], list(range(200_001))])
+def test_a_bad_selection_is_refused_with_what_it_should_be(selection):
+    from native_host.browser.protocol import parse_selection
+    from native_host.errors import ProtocolError
+
+    with pytest.raises(ProtocolError, match="snapshot node ids"):
+        parse_selection({"selection": selection})
+    assert parse_selection({}) == [] and parse_selection({"selection": [0, 5]}) == [0, 5]

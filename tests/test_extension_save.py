@@ -86,7 +86,35 @@ def test_the_options_template_and_folder_name_and_shape_the_saved_file(clean):
     head = D.front_matter(D.properties(TEMPLATE, values))
     assert text.startswith(head + "\n") and f'\nquote: "{" ".join(selection.split())}"\n' in head
     assert "  - \"coastline-gazette\"\n" in head and f"\nwords: {reply['article']['word_count']}\n" in head
-    assert "Every evening at dusk" in text.split("---\n\n", 1)[1]
+    body = text.split("---\n\n", 1)[1]  # the selection alone: its one paragraph
+    assert body.startswith("Every evening at dusk") and body.count("\n\n") == 0 and "harbour board" not in body
+    assert reply["selection"] is True
+    close(page)
+
+
+def test_save_takes_the_blocks_a_selection_touches_as_markdown_and_the_whole_article_without_one(clean):
+    b = clean
+    page = _page(b, "/banking-selection.html")
+    page.evaluate("""() => { const [h2] = document.querySelectorAll('article h2'); const p = h2.nextElementSibling;
+        const range = document.createRange(); range.setStart(h2.firstChild, 4); range.setEnd(p.firstChild, 10);
+        getSelection().removeAllRanges(); getSelection().addRange(range); }""")
+    reply = b.run("save", page)
+    assert reply["ok"] and reply["selection"] is True, reply
+    item = wait_for_download(b, reply["downloadId"])
+    assert item["state"] == "complete", item
+    text = Path(item["filename"]).read_text(encoding="utf-8")
+    head, body = text.split("---\n\n", 1)
+    assert head.startswith('---\ntitle: "The Future of Banking') and "\ntags:\n  - \"clippings\"\n" in head
+    assert body.startswith("## A weight, a governor and a great deal of patience\n\nThe mechanism is simple")
+    assert body.count("\n\n") == 1 and "Every evening" not in body and "Reid learned" not in body
+    assert b.in_content_world(page, "__pithToast.last.title") == "Selection saved"
+    page.evaluate("() => getSelection().removeAllRanges()")
+    whole = b.run("save", page)
+    assert whole["ok"] and whole["selection"] is False
+    item = wait_for_download(b, whole["downloadId"])  # beside the first: "... (1).md"
+    assert item["state"] == "complete", item
+    body = Path(item["filename"]).read_text(encoding="utf-8").split("---\n\n", 1)[1]
+    assert body.startswith("Every evening at dusk") and "Reid learned" in body
     close(page)
 
 

@@ -6,7 +6,7 @@ import "../limits.js";
 import { PithFailure, asFailure } from "./errors.js";
 import { requestOverCap } from "./host.js";
 import { clearHighlight, closeReader, completeReader, highlightActive, notify, pageSelection, prepareReader,
-         readerActive, showHighlight, showReader, styleHighlight, takeSnapshot } from "./page.js";
+         readerActive, selectedNodeIds, showHighlight, showReader, styleHighlight, takeSnapshot } from "./page.js";
 import { articleDocument, download, saveSettings } from "./save.js";
 
 const L = globalThis.PITH_LIMITS;
@@ -110,6 +110,8 @@ export function makeRunner(host) {
     }
     const { json, nodes, takenAt, ms, bytes } = taken;
     Object.assign(marks, { snapshot_in: clock(), page_done: taken.doneAt, walk_ms: ms, json_ms: taken.json_ms });
+    // Save takes the selection alone when there is one: its nodes, read from this snapshot's node map.
+    const selection = action === "save" ? await selectedNodeIds(tabId) : [];
     const over = requestOverCap(json, bytes, WANT[action]);
     if (over !== null) throw new PithFailure("too_large", `the page's snapshot is ${Math.round(over / 1048576)} MiB`);
     progress(`Finding the main content of ${nodes.toLocaleString()} page nodes\u2026`);
@@ -121,7 +123,8 @@ export function makeRunner(host) {
     let gotFirst = null;  // resolves firstPart with the reply's first part, where the host sends one
     const firstPart = new Promise((resolve) => { gotFirst = resolve; });
     const whole = host.extract(json, WANT[action], {
-      snapshotBytes: bytes, onProgress: (p) => progress(describeProgress(p)), first: FIRST[action] || [], onFirst: gotFirst });
+      snapshotBytes: bytes, onProgress: (p) => progress(describeProgress(p)), first: FIRST[action] || [], onFirst: gotFirst,
+      selection });
     whole.catch(() => {});  // awaited below; this only keeps a failure after the first part from going unhandled
     // The reader is shown from the first part (or from the whole reply, from a host that sends no parts).
     let reply = await (action === "reader" ? Promise.race([firstPart, whole]) : whole);
@@ -159,11 +162,12 @@ export function makeRunner(host) {
     } else if (action === "save") {
       const { settings, extra } = await clipping(tabId);
       const doc = articleDocument({ ...summary, markdown: article.markdown || "", ...extra }, settings.format);
-      Object.assign(answer, await download(doc));
+      Object.assign(answer, await download(doc), { selection: article.selection === true });
     }
     const extra = reply.truncated ? ` ${TRUNCATED}` : "";
     const text = action === "highlight" ? `Run Highlight again to turn it off.${extra}` : `${summary.title || ""}${extra}`;
-    if (action !== "reader") notify(tabId, { state: "done", title: DONE[action], text });
+    const title = action === "save" && answer.selection ? "Selection saved" : DONE[action];
+    if (action !== "reader") notify(tabId, { state: "done", title, text });
     answer.marks = marks;
     return answer;
   }

@@ -155,6 +155,27 @@ export async function pageSelection(tabId) {
   }
 }
 
+/** The snapshot node ids of the text the user's selection touches in the tab, from the node map of the last
+ * snapshot (content/snapshot.js keeps it): [] when nothing is selected. The host saves those nodes' blocks
+ * alone (docs/extension.md, Save). */
+export async function selectedNodeIds(tabId) {
+  try {
+    const [done] = await api.scripting.executeScript({ target: { tabId }, func: () => {
+      const selection = globalThis.getSelection();
+      const map = globalThis.__pith;
+      if (!selection || selection.isCollapsed || !map || !Array.isArray(map.nodes)) return [];
+      const ids = [];
+      map.nodes.forEach((node, id) => {
+        if (node && node.nodeType === Node.TEXT_NODE && node.data.trim() && selection.containsNode(node, true)) ids.push(id);
+      });
+      return ids;
+    } });
+    return done && Array.isArray(done.result) ? done.result : [];
+  } catch (error) {
+    return [];
+  }
+}
+
 export async function readerActive(tabId) {
   try {
     return (await call(tabId, "__pithReader", "active")).value === true;

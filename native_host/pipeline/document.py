@@ -24,6 +24,8 @@ import unicodedata
 from datetime import datetime
 
 from ..errors import InputError
+from .article import build_article
+from .blocks import blocks_from_snapshot
 from ..limits import MAX_TEMPLATE_BYTES, MAX_TEMPLATE_PROPERTIES
 
 DEFAULT_TEMPLATE = {
@@ -307,3 +309,16 @@ def default_front_matter(fields: dict) -> str:
     """The front matter of DEFAULT_TEMPLATE for an article, created now: what the host sends a client that
     saves with no template of its own."""
     return front_matter(properties(DEFAULT_TEMPLATE, variables(fields, now_iso())))
+
+
+def selection_body(snapshot: dict, node_ids: list[int]) -> tuple[str, str] | None:
+    """(markdown, text) of the blocks holding the selected nodes (the extension names the nodes whose own
+    text the user's selection touches), rendered as the article is; None when they hold no text. What the
+    user selected is saved whether or not the model calls it main."""
+    chosen = set(node_ids)
+    blocks = blocks_from_snapshot(snapshot)
+    picked = [bool(chosen.intersection(b.node_ids)) for b in blocks]
+    if not any(picked):
+        return None
+    article = build_article(snapshot, blocks, picked, {"markdown"})
+    return (article.markdown, article.text) if article.text.strip() else None

@@ -272,3 +272,33 @@ def test_a_snapshot_is_measured_in_utf8_bytes_as_the_host_counts_it(control):
       return ['abc', 'caf\\u00e9', '\\u65e5\\u672c', '\\ud83d\\ude00', JSON.stringify('\\ud800')].map(utf8Bytes);
     }""")
     assert sizes == [3, 5, 6, 4, 8]
+
+
+def test_a_save_goes_to_the_options_folder_and_asks_where_when_told(control):
+    """download() takes the folder and Save As from the stored options; a stored folder that is no longer a
+    safe name is not used."""
+    result = control.evaluate("""async () => {
+      const { download } = await import('/background/save.js');
+      const calls = [];
+      const real = api.downloads.download;
+      api.downloads.download = async (options) => { calls.push({ filename: options.filename, saveAs: options.saveAs,
+                                                                 conflictAction: options.conflictAction }); return 7; };
+      const doc = { filename: "You're Broke.md", mime: 'text/markdown', content: 'x' };
+      const replies = [];
+      try {
+        for (const stored of [{}, { saveFolder: 'Clippings/Pith', saveAs: true }, { saveFolder: '../etc', saveAs: 'yes' }]) {
+          await api.storage.local.set(stored);
+          replies.push(await download(doc));
+          await api.storage.local.remove(['saveFolder', 'saveAs']);
+        }
+      } finally {
+        api.downloads.download = real;
+      }
+      return { calls, replies };
+    }""")
+    assert result["calls"] == [
+        {"filename": "You're Broke.md", "saveAs": False, "conflictAction": "uniquify"},
+        {"filename": "Clippings/Pith/You're Broke.md", "saveAs": True, "conflictAction": "uniquify"},
+        {"filename": "You're Broke.md", "saveAs": False, "conflictAction": "uniquify"}]
+    assert [r["filename"] for r in result["replies"]] == ["You're Broke.md", "Clippings/Pith/You're Broke.md",
+                                                         "You're Broke.md"]

@@ -59,5 +59,47 @@
       : { filename: safeFilename(name, "md"), mime: "text/markdown", content };
   }
 
-  globalThis.PITH_DOCUMENT = Object.freeze({ safeStem, safeFilename, saveFolder, articleDocument });
+  // Images saved beside the Markdown: the twins of native_host/pipeline/document.py's image_links, image_type,
+  // image_name and with_local_images (tests/template_cases.json holds the cases both run).
+  const IMAGE = () => /!\[((?:[^\]\\\n]|\\.)*)\]\((<[^>\n]*>|(?:[^()\s\\]|\\.)+)\)/g;
+  const address = (written) => (written.startsWith("<") ? written.slice(1, -1) : written).replace(/\\(.)/g, "$1");
+
+  function imageLinks(markdown) {
+    const seen = [];
+    for (const found of markdown.matchAll(IMAGE())) {
+      const url = address(found[2]);
+      if (url && !seen.includes(url)) seen.push(url);
+    }
+    return seen;
+  }
+
+  const MAGIC = [[[0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], "png"], [[0xff, 0xd8, 0xff], "jpg"],
+                 [[0x47, 0x49, 0x46, 0x38, 0x37, 0x61], "gif"], [[0x47, 0x49, 0x46, 0x38, 0x39, 0x61], "gif"],
+                 [[0x42, 0x4d], "bmp"]];
+  const ascii = (bytes, from, to) => String.fromCharCode(...bytes.subarray(from, to));
+
+  /** The extension of an image from its first bytes (SVG never: opened on its own it runs scripts); null else. */
+  function imageType(bytes) {
+    for (const [magic, ext] of MAGIC) if (magic.every((b, i) => bytes[i] === b)) return ext;
+    if (ascii(bytes, 0, 4) === "RIFF" && ascii(bytes, 8, 12) === "WEBP") return "webp";
+    if (["ftypavif", "ftypavis"].includes(ascii(bytes, 4, 12))) return "avif";
+    return null;
+  }
+
+  /** Where an image goes beside the Markdown: named by its content. */
+  async function imageName(bytes, ext) {
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+    const hex = Array.from(digest.subarray(0, 8), (b) => b.toString(16).padStart(2, "0")).join("");
+    return `images/${hex}.${ext}`;
+  }
+
+  function withLocalImages(markdown, local) {
+    return markdown.replace(IMAGE(), (whole, alt, written) => {
+      const url = address(written);
+      return Object.hasOwn(local, url) ? `![${alt}](${local[url]})` : whole;
+    });
+  }
+
+  globalThis.PITH_DOCUMENT = Object.freeze({ safeStem, safeFilename, saveFolder, articleDocument, imageLinks, imageType,
+                                             imageName, withLocalImages });
 })();

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from host_support import article_html, standin_model
+from host_support import SENTENCE, article_html, standin_model
 from native_host.cli.files import safe_filename
 from native_host.cli.main import main as pith
 from native_host.pipeline import document as D
@@ -32,7 +32,11 @@ const documents = cases.documents.map((c) => {
   const md = articleDocument(article, "markdown"), txt = articleDocument(article, "text");
   return { markdown: md.content, text: txt.content, filename: md.filename, txt: txt.filename, mimes: [md.mime, txt.mime] };
 });
-process.stdout.write(JSON.stringify({
+const D = globalThis.PITH_DOCUMENT, im = cases.images;
+const hex = (h) => Uint8Array.from(h.match(/../g) || [], (b) => parseInt(b, 16));
+const images = im && { links: D.imageLinks(im.markdown), rewritten: D.withLocalImages(im.markdown, im.local),
+  types: im.types.map(([h]) => D.imageType(hex(h))), names: await Promise.all(im.names.map(([h]) => D.imageName(hex(h), "png"))) };
+process.stdout.write(JSON.stringify({ images,
   documents, invalid: cases.invalid.map((c) => T.templateErrors(c.template)),
   parsed: cases.invalid.map((c) => T.parseTemplate(JSON.stringify(c.template)).errors),
   notJson: T.parseTemplate(cases.not_json.text).errors, defaults: T.DEFAULT_TEMPLATE,
@@ -89,6 +93,18 @@ def test_the_cases_cover_every_variable_and_filter_and_each_document_is_the_head
         head, body = case["markdown"].split("---\n\n", 1)
         assert head.startswith("---\n") and body == "First paragraph.\n\n## Part two\n\nSecond.\n" or body == "Body.\n"
         assert case["text"].split("\n")[1] == "=" * min(len(case["text"].split("\n")[0]), 80)
+
+
+def test_images_are_found_typed_named_and_relinked_alike_in_both_engines(js):
+    im = CASES["images"]
+    assert D.image_links(im["markdown"]) == im["links"] == js["images"]["links"]
+    assert D.with_local_images(im["markdown"], im["local"]) == im["rewritten"] == js["images"]["rewritten"]
+    assert [D.image_type(bytes.fromhex(h)) for h, _ in im["types"]] == [t for _, t in im["types"]] \
+        == js["images"]["types"]
+    assert [D.image_name(bytes.fromhex(h), "png") for h, _ in im["names"]] == [n for _, n in im["names"]] \
+        == js["images"]["names"]
+    assert im["links"][:3] == ["https://news.example/lens.png", "https://news.example/b c.png", "img/a(1).png"]
+    assert "![again](images/0000000000000001.png)" in im["rewritten"] and "[a link](https://" in im["rewritten"]
 
 
 def test_not_json_and_too_large_are_refused_with_the_reason():
@@ -176,3 +192,35 @@ def test_a_bad_selection_is_refused_with_what_it_should_be(selection):
     with pytest.raises(ProtocolError, match="snapshot node ids"):
         parse_selection({"selection": selection})
     assert parse_selection({}) == [] and parse_selection({"selection": [0, 5]}) == [0, 5]
+
+
+PNG = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000") + b"\0" * 20
+
+
+def test_the_cli_copies_a_pages_local_images_beside_the_markdown_and_nothing_else(tmp_path, model_args, capsys):
+    """`--images`: relative images under the page's folder are copied to DIR/images/ under their content's name
+    and linked there; a file outside the folder (by `..` or by a link), a file that is not an image, a missing
+    one and an address on the network stay as the page wrote them, and nothing is read from them."""
+    site = tmp_path / "site"
+    (site / "img").mkdir(parents=True)
+    (site / "img" / "a b.png").write_bytes(PNG)
+    (site / "img" / "notes.png").write_text("not an image")
+    (tmp_path / "secret.png").write_bytes(PNG + b"secret")
+    (site / "img" / "link.png").symlink_to(tmp_path / "secret.png")
+    images = ["img/a%20b.png", "img/a%20b.png?v=2#top", "../secret.png", "img/link.png", "img/notes.png", "img/gone.png",
+              "https://cdn.example/x.png", "/img/a%20b.png"]
+    figures = "".join(f"<p>Figure {i}. {SENTENCE * 3} <img src='{src}' alt='f{i}'> {SENTENCE}</p>"
+                      for i, src in enumerate(images))
+    (site / "page.html").write_text(article_html(4).replace("</article>", figures + "</article>"))
+    out = tmp_path / "out"
+    out.mkdir()
+    assert pith(["extract", str(site / "page.html"), "-f", "markdown", "--save", str(out), "--images", *model_args]) == 0
+    assert "pith: 2 image links now point at copies in" in capsys.readouterr().err  # two links, one file
+    name = D.image_name(PNG, "png")
+    assert sorted(p.name for p in (out / "images").iterdir()) == [name[len("images/"):]]
+    assert (out / name).read_bytes() == PNG
+    markdown = next(out.glob("*.md")).read_text(encoding="utf-8")
+    for i, src in enumerate(images):
+        assert f"![f{i}]({name if i < 2 else src})" in markdown, i
+    assert pith(["extract", str(site / "page.html"), "--images", *model_args]) == 1
+    assert "--images goes with --save DIR" in capsys.readouterr().err

@@ -160,7 +160,7 @@ def test_the_options_page_names_every_problem_and_stores_nothing_until_it_reads(
     close(options)
     stored = b.call("() => api.storage.local.get(null)")
     assert json.loads(stored["saveTemplate"]) == D.DEFAULT_TEMPLATE
-    assert (stored["saveFolder"], stored["saveAs"]) == ("Clippings", True)
+    assert (stored["saveFolder"], stored["saveAs"], stored["saveImages"]) == ("Clippings", True, False)
     again = _options(b)
     assert again.evaluate("() => [document.getElementById('folder').value, document.getElementById('save-as').checked]") \
         == ["Clippings", True]
@@ -179,3 +179,30 @@ def test_the_popup_opens_the_options_page(clean):
         await new Promise((r) => setTimeout(r, 100)); } return null; }""")
     assert options == f"{b.origin}/{OPTIONS}"
     close(popup, page)
+
+
+def test_images_are_saved_beside_the_markdown_and_linked_there(clean):
+    """With the option on, the article's image is fetched as the browser has it, saved under its content's
+    name in images/ of the save folder, and the Markdown points at it; a second save finds the same file."""
+    b = clean
+    b.call("() => api.storage.local.set({ saveImages: true, saveFolder: 'Clips' })")
+    page = b.open("article.html")
+    reply = b.run("save", page)
+    assert reply["ok"] and reply["images"] == {"saved": 1, "failed": 0}, reply
+    item = wait_for_download(b, reply["downloadId"])
+    assert item["state"] == "complete", item
+    text = Path(item["filename"]).read_text(encoding="utf-8")
+    lens = (PAGES / "images" / "lens.png").read_bytes()
+    name = D.image_name(lens, "png")
+    assert f"![The lighthouse lens seen from the lamp room]({name})" in text and "lens.png" not in text
+    image = b.downloads / "Clips" / name
+    b.call("""async (n) => { for (let i = 0; i < 300; i++) {
+        const d = await api.downloads.search({ state: 'complete' });
+        if (d.some((x) => x.filename.endsWith(n))) return; await new Promise((r) => setTimeout(r, 100)); } }""", name[7:])
+    assert image.read_bytes() == lens
+    again = b.run("save", page)
+    assert again["ok"] and again["images"] == {"saved": 1, "failed": 0}
+    wait_for_download(b, again["downloadId"])
+    assert sorted(p.name for p in (b.downloads / "Clips" / "images").iterdir()) == [name[7:]]
+    assert b.in_content_world(page, "__pithToast.last.text").endswith("1 images saved.")
+    close(page)

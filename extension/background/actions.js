@@ -7,6 +7,7 @@ import { PithFailure, asFailure } from "./errors.js";
 import { requestOverCap } from "./host.js";
 import { clearHighlight, closeReader, completeReader, highlightActive, notify, pageSelection, prepareReader,
          readerActive, selectedNodeIds, showHighlight, showReader, styleHighlight, takeSnapshot } from "./page.js";
+import { saveImages } from "./images.js";
 import { articleDocument, download, saveSettings } from "./save.js";
 
 const L = globalThis.PITH_LIMITS;
@@ -161,11 +162,21 @@ export function makeRunner(host) {
       marks.drawn = clock();
     } else if (action === "save") {
       const { settings, extra } = await clipping(tabId);
-      const doc = articleDocument({ ...summary, markdown: article.markdown || "", ...extra }, settings.format);
+      let markdown = article.markdown || "";
+      // Images beside a Markdown file in a known folder; with Save As the file's place is the user's to choose.
+      if (settings.images && settings.format === "markdown" && !settings.saveAs) {
+        const saved = await saveImages(markdown, summary.url);
+        markdown = saved.markdown;
+        answer.images = { saved: saved.saved, failed: saved.failed };
+      }
+      const doc = articleDocument({ ...summary, markdown, ...extra }, settings.format);
       Object.assign(answer, await download(doc), { selection: article.selection === true });
     }
     const extra = reply.truncated ? ` ${TRUNCATED}` : "";
-    const text = action === "highlight" ? `Run Highlight again to turn it off.${extra}` : `${summary.title || ""}${extra}`;
+    const pictures = answer.images ? ` ${answer.images.saved} images saved${answer.images.failed
+      ? `, ${answer.images.failed} left as links` : ""}.` : "";
+    const text = action === "highlight" ? `Run Highlight again to turn it off.${extra}`
+      : `${summary.title || ""}${pictures}${extra}`;
     const title = action === "save" && answer.selection ? "Selection saved" : DONE[action];
     if (action !== "reader") notify(tabId, { state: "done", title, text });
     answer.marks = marks;

@@ -36,18 +36,23 @@ async function blobUrl(doc) {
 }
 
 /** What the options page stored for saving: {format, template (the parsed object; undefined for the default or
- * a stored text that no longer reads), folder ("" for Downloads itself), saveAs}. */
+ * a stored text that no longer reads), folder ("" for Downloads itself), saveAs, images}. */
 export async function saveSettings() {
-  const stored = await api.storage.local.get(["saveFormat", "saveTemplate", "saveFolder", "saveAs"]);
+  const stored = await api.storage.local.get(["saveFormat", "saveTemplate", "saveFolder", "saveAs", "saveImages"]);
   const parsed = typeof stored.saveTemplate === "string" ? T.parseTemplate(stored.saveTemplate) : {};
   return { format: stored.saveFormat === "text" ? "text" : "markdown", template: parsed.template,
-           folder: saveFolder(stored.saveFolder).folder || "", saveAs: stored.saveAs === true };
+           folder: saveFolder(stored.saveFolder).folder || "", saveAs: stored.saveAs === true,
+           images: stored.saveImages === true };
 }
 
 /** Hand the document to the browser's downloads, in the chosen folder of Downloads (or where the user says,
- * with Save As); resolves with {downloadId, filename: the path under Downloads it was given}. */
-export async function download(doc) {
-  const { folder, saveAs } = await saveSettings();
+ * with Save As); resolves with {downloadId, filename: the path under Downloads it was given}. `options` may
+ * say another conflictAction, or saveAs. */
+export async function download(doc, options = {}) {
+  const settings = await saveSettings();
+  const { folder } = settings;
+  const saveAs = options.saveAs ?? settings.saveAs;
+  const conflictAction = options.conflictAction || "uniquify";
   const filename = folder ? `${folder}/${doc.filename}` : doc.filename;
   let made;
   try {
@@ -56,7 +61,7 @@ export async function download(doc) {
     throw new PithFailure("save_failed", error && error.message);
   }
   try {
-    const downloadId = await api.downloads.download({ url: made.url, filename, conflictAction: "uniquify", saveAs });
+    const downloadId = await api.downloads.download({ url: made.url, filename, conflictAction, saveAs });
     return { downloadId, filename };
   } catch (error) {
     throw new PithFailure("save_failed", error && error.message);

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 from ..errors import InputError
-from .files import safe_filename, write_new
+from .files import local_images, safe_filename, write_new
 from ..limits import one_page_threads
 
 FORMATS = ("text", "markdown", "html", "json", "blocks")
@@ -45,6 +45,9 @@ def register(sub) -> None:
     p.add_argument("--save", type=Path, metavar="DIR", help="save the output (one input) in DIR, named after the "
                    "page's title as the extension's Save does; an existing file is never overwritten; markdown and "
                    "text are saved as documents: the properties, a blank line, the body")
+    p.add_argument("--images", action="store_true",
+                   help="with --save and -f markdown: copy the page's local images (files beside the HTML file, "
+                   "never from the network) to DIR/images/ and link to them there")
     p.add_argument("--template", type=Path, metavar="FILE.json",
                    help="the saved document's name and properties, as in the extension's options "
                    "(docs/extension.md, Save): markdown output and --save files follow it")
@@ -163,7 +166,12 @@ def run(args) -> int:
         from ..pipeline.extractor import Extractor
 
         template = read_template(args.template)
+        if args.images and not (args.save and args.format == "markdown" and files[0][0] != "-"):
+            raise InputError("--images goes with --save DIR, -f markdown and an HTML file (not stdin)")
         result = Extractor(args.model_dir, threads=one_page_threads()).extract_html(_read(files[0][0]), url=args.url)
+        if args.images:
+            result.markdown, copied = local_images(result.markdown, Path(files[0][0]), args.save)
+            print(f"pith: {copied} image links now point at copies in {args.save / 'images'}", file=sys.stderr)
         name, output = render(result, args.format, template, saved=bool(args.save))
         output = output.rstrip("\n") + "\n"
         if args.save:

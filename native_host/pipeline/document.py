@@ -18,6 +18,7 @@ and tests/test_extension_units.py), so the CLI's `--template FILE` and the exten
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import unicodedata
@@ -322,3 +323,55 @@ def selection_body(snapshot: dict, node_ids: list[int]) -> tuple[str, str] | Non
         return None
     article = build_article(snapshot, blocks, picked, {"markdown"})
     return (article.markdown, article.text) if article.text.strip() else None
+
+
+# --- images saved beside the Markdown ------------------------------------------------------------------------
+# A Markdown image and its address: ![alt](url) or ![alt](<url>), backslash escapes allowed in both.
+_IMAGE = re.compile(r"!\[((?:[^\]\\\n]|\\.)*)\]\((<[^>\n]*>|(?:[^()\s\\]|\\.)+)\)")
+# What a saved image may be, known by its first bytes (not by the name or type its server gives): SVG is left
+# out, as a saved SVG opened on its own runs its scripts.
+IMAGE_MAGIC = ((b"\x89PNG\r\n\x1a\n", "png"), (b"\xff\xd8\xff", "jpg"), (b"GIF87a", "gif"), (b"GIF89a", "gif"),
+               (b"BM", "bmp"))
+
+
+def _address(written: str) -> str:
+    """The address a Markdown link holds: without its angle brackets and backslash escapes."""
+    return re.sub(r"\\(.)", r"\1", written[1:-1] if written.startswith("<") else written)
+
+
+def image_links(markdown: str) -> list[str]:
+    """The addresses of the Markdown's images, each once, in order."""
+    seen = []
+    for found in _IMAGE.finditer(markdown):
+        url = _address(found.group(2))
+        if url and url not in seen:
+            seen.append(url)
+    return seen
+
+
+def image_type(data: bytes) -> str | None:
+    """The file extension of an image from its first bytes; None for what is not a PNG, JPEG, GIF, WebP, AVIF
+    or BMP."""
+    for magic, ext in IMAGE_MAGIC:
+        if data.startswith(magic):
+            return ext
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "webp"
+    if data[4:12] in (b"ftypavif", b"ftypavis"):
+        return "avif"
+    return None
+
+
+def image_name(data: bytes, ext: str) -> str:
+    """Where an image goes, beside the Markdown: named by its content, so saving it again (from this page or
+    another) names the same file, and two images never take each other's name."""
+    return f"images/{hashlib.sha256(data).hexdigest()[:16]}.{ext}"
+
+
+def with_local_images(markdown: str, local: dict[str, str]) -> str:
+    """The Markdown with each image whose address is in `local` pointing at its saved file instead."""
+    def swap(found):
+        url = _address(found.group(2))
+        return f"![{found.group(1)}]({local[url]})" if url in local else found.group(0)
+
+    return _IMAGE.sub(swap, markdown)

@@ -35,7 +35,8 @@ const documents = cases.documents.map((c) => {
 const D = globalThis.PITH_DOCUMENT, im = cases.images;
 const hex = (h) => Uint8Array.from(h.match(/../g) || [], (b) => parseInt(b, 16));
 const images = im && { links: D.imageLinks(im.markdown), rewritten: D.withLocalImages(im.markdown, im.local),
-  types: im.types.map(([h]) => D.imageType(hex(h))), names: await Promise.all(im.names.map(([h]) => D.imageName(hex(h), "png"))) };
+  types: im.types.map(([h]) => D.imageType(hex(h))),
+  names: await Promise.all(im.names.map(([h]) => D.imageName(hex(h), "png"))) };
 process.stdout.write(JSON.stringify({ images,
   documents, invalid: cases.invalid.map((c) => T.templateErrors(c.template)),
   parsed: cases.invalid.map((c) => T.parseTemplate(JSON.stringify(c.template)).errors),
@@ -152,7 +153,9 @@ def test_the_cli_saves_the_documents_the_extension_saves(tmp_path, model_args, c
                           input=json.dumps(cases), capture_output=True, text=True, timeout=60)
     made = json.loads(done.stdout)["documents"]
     assert saved[made[0]["filename"]] == made[0]["markdown"] and saved[made[0]["txt"]] == made[0]["text"]
-    assert saved[made[1]["filename"]] == made[1]["markdown"] == f'---\ntitle: "{result["title"]}"\nn: {result["word_count"]}\n---\n\n{result["markdown"].strip(chr(10))}\n'
+    body = result["markdown"].strip("\n")
+    assert saved[made[1]["filename"]] == made[1]["markdown"] \
+        == f'---\ntitle: "{result["title"]}"\nn: {result["word_count"]}\n---\n\n{body}\n'
 
 
 def test_the_cli_names_a_bad_template_and_writes_nothing(tmp_path, model_args, capsys):

@@ -9,8 +9,11 @@ A template is a small JSON object: the file's name and its properties, each a st
 The rule for both documents: the properties, then a blank line, then the body. A `.md` file writes them as YAML
 front matter; a `.txt` file as the title underlined, then "key: value" lines. A property whose value comes out
 empty is left out. A string that is a date (2026-03-01, 2026-03-01T09:30:00+02:00) and a lone number variable
-({{words}}) are written bare, so note apps read them as a date or a number; every other string is one double-quoted line, so a title
-holding ": " or a quote cannot break the YAML; a list is a YAML list.
+({{words}}) are written bare, so note apps read them as a date or a number; every other string is one
+double-quoted line, so a title holding ": " or a quote cannot break the YAML; a list is a YAML list.
+
+Also here: a saved selection's body (the blocks its text touches, `selection_body`), and the rules for images saved
+beside the Markdown (which links, which types, their names, the relinking).
 
 extension/template.js is this module's twin: tests/template_cases.json holds cases both run (tests/test_document.py
 and tests/test_extension_units.py), so the CLI's `--template FILE` and the extension's options give the same file.
@@ -192,7 +195,8 @@ def format_date(value: str, pattern: str) -> str:
 def slug(text: str) -> str:
     """Lower case ASCII-folded words joined by "-": "Café Ünïcode!" -> "cafe-unicode"."""
     folded = "".join(c for c in unicodedata.normalize("NFKD", text.lower()) if unicodedata.category(c)[0] != "M")
-    return "-".join(w for w in "".join(c if unicodedata.category(c)[0] in "LN" else " " for c in folded).split(" ") if w)
+    words = "".join(c if unicodedata.category(c)[0] in "LN" else " " for c in folded).split(" ")
+    return "-".join(w for w in words if w)
 
 
 def _each(value, apply):

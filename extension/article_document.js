@@ -7,42 +7,99 @@
   if (globalThis.PITH_DOCUMENT) return;
   const L = globalThis.PITH_LIMITS;
   // Device names Windows reserves, with any extension ("con.tar.md" opens the console too).
-  const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\s*\..*)?$/i;
+  const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)(\s*\..*)?$/i;
   const utf8 = new TextEncoder();
 
-  /** A file name from a title: letters, digits and a little punctuation, never a path, a dot file, a device
-   * name or empty, short enough in UTF-8 bytes for any file system. native_host/cli/files.py's safe_filename
-   * follows the same rules (tests/test_files.py runs both on the same titles). */
-  function safeFilename(title, extension) {
-    let name = String(title || "").normalize("NFC")
-      .replace(/[^\p{L}\p{M}\p{N} _\-.,()[\]]+/gu, " ")  // path separators, quotes, controls, emoji...
-      .replace(/\s+/g, " ")
+  /** A file name without its extension, from a page title: the title as it reads (apostrophes, dashes, accents,
+   * emoji), less what Windows, macOS or Linux refuse or read as a path; never a dot file, a device name or
+   * empty, short enough in UTF-8 bytes for any file system. native_host/cli/files.py's safe_stem is its twin
+   * (tests/test_files.py runs both on tests/filename_cases.py). Its own result gives it back. */
+  function safeStem(title) {
+    let name = String(title || "").normalize("NFC").replace(/: /g, " - ")
+      .replace(/[<>:"/\\|?*]/g, (c) => (c === '"' ? "'" : " "))  // what a file system refuses or reads as a path
+      .replace(/[\p{Cc}\p{Zs}\p{Zl}\p{Zp}]/gu, " ")                 // controls and every kind of space
+      .replace(/(?![\u200c\u200d])\p{C}/gu, "")                      // bidi overrides, zero widths; not the joiners
+      .replace(/ +/g, " ")
       .replace(/^[ .]+/, "");
     const chars = Array.from(name).slice(0, L.MAX_FILENAME_CHARS);
     while (utf8.encode(chars.join("")).length > L.MAX_FILENAME_BYTES) chars.pop();
     name = chars.join("").replace(/[ .]+$/, "");
     if (!name) name = "article";
     if (WINDOWS_RESERVED.test(name)) name = `article ${name}`;
-    return `${name}.${extension}`;
+    return name;
   }
 
-  /** The saved document: {filename, mime, content}. `format` is "markdown" or "text". The host's article is
-   * the body alone (its headline, byline and dateline are metadata, native_host/pipeline/metadata.py): a
-   * Markdown file opens with the YAML front matter the host built (`article.front_matter`: one builder for the
-   * CLI and the extension), a text file with the title, byline and source. */
-  function articleDocument(article, format) {
-    const title = article.title || "Untitled";
-    if (format === "text") {
-      const head = [title, "=".repeat(Math.min(Array.from(title).length, 80)), ""];
-      if (article.byline) head.push(article.byline);
-      if (article.url) head.push(`Source: ${article.url}`);
-      return { filename: safeFilename(title, "txt"), mime: "text/plain",
-               content: `${head.join("\n")}\n\n${(article.text || "").trim()}\n` };
+  function safeFilename(title, extension) {
+    return `${safeStem(title)}.${extension}`;
+  }
+
+  /** The save location's folder inside Downloads, from what the options hold ("Clippings/Pith"): {folder}, ""
+   * for Downloads itself, or {error} naming a part that could not be a folder on every system. */
+  function saveFolder(text) {
+    const parts = String(text || "").split(/[\\/]+/).filter((part) => part !== "");
+    for (const part of parts) {
+      if (safeStem(part) !== part) {
+        return { error: `"${part}" cannot be a folder name on every system: try "${safeStem(part)}"` };
+      }
     }
-    const head = article.front_matter ? `${article.front_matter}\n` : "";
-    const body = (article.markdown || "").replace(/^\n+|\n+$/g, "");
-    return { filename: safeFilename(title, "md"), mime: "text/markdown", content: `${head}${body ? `${body}\n` : ""}` };
+    return { folder: parts.join("/") };
   }
 
-  globalThis.PITH_DOCUMENT = Object.freeze({ safeFilename, articleDocument });
+  /** The saved document: {filename, mime, content}. `format` is "markdown" or "text". The article carries the
+   * host's fields and, where the background added them, the user's `template` (extension/template.js, the
+   * options page), the `created` moment and the page's `selection`: the file's name and head come from the
+   * template, by the rule of native_host/pipeline/document.py (the head, a blank line, the body). */
+  function articleDocument(article, format) {
+    const T = globalThis.PITH_TEMPLATE;
+    const template = article.template && !T.templateErrors(article.template).length ? article.template
+      : T.DEFAULT_TEMPLATE;
+    const [name, content] = T.documentParts(article, format === "text" ? "text" : "markdown", template,
+                                            article.created || T.nowIso(), article.selection || "");
+    return format === "text" ? { filename: safeFilename(name, "txt"), mime: "text/plain", content }
+      : { filename: safeFilename(name, "md"), mime: "text/markdown", content };
+  }
+
+  // Images saved beside the Markdown: the twins of native_host/pipeline/document.py's image_links, image_type,
+  // image_name and with_local_images (tests/template_cases.json holds the cases both run).
+  const IMAGE = () => /!\[((?:[^\]\\\n]|\\.)*)\]\((<[^>\n]*>|(?:[^()\s\\]|\\.)+)\)/g;
+  const address = (written) => (written.startsWith("<") ? written.slice(1, -1) : written).replace(/\\(.)/g, "$1");
+
+  function imageLinks(markdown) {
+    const seen = [];
+    for (const found of markdown.matchAll(IMAGE())) {
+      const url = address(found[2]);
+      if (url && !seen.includes(url)) seen.push(url);
+    }
+    return seen;
+  }
+
+  const MAGIC = [[[0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], "png"], [[0xff, 0xd8, 0xff], "jpg"],
+                 [[0x47, 0x49, 0x46, 0x38, 0x37, 0x61], "gif"], [[0x47, 0x49, 0x46, 0x38, 0x39, 0x61], "gif"],
+                 [[0x42, 0x4d], "bmp"]];
+  const ascii = (bytes, from, to) => String.fromCharCode(...bytes.subarray(from, to));
+
+  /** The extension of an image from its first bytes (SVG never: opened on its own it runs scripts); null else. */
+  function imageType(bytes) {
+    for (const [magic, ext] of MAGIC) if (magic.every((b, i) => bytes[i] === b)) return ext;
+    if (ascii(bytes, 0, 4) === "RIFF" && ascii(bytes, 8, 12) === "WEBP") return "webp";
+    if (["ftypavif", "ftypavis"].includes(ascii(bytes, 4, 12))) return "avif";
+    return null;
+  }
+
+  /** Where an image goes beside the Markdown: named by its content. */
+  async function imageName(bytes, ext) {
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+    const hex = Array.from(digest.subarray(0, 8), (b) => b.toString(16).padStart(2, "0")).join("");
+    return `images/${hex}.${ext}`;
+  }
+
+  function withLocalImages(markdown, local) {
+    return markdown.replace(IMAGE(), (whole, alt, written) => {
+      const url = address(written);
+      return Object.hasOwn(local, url) ? `![${alt}](${local[url]})` : whole;
+    });
+  }
+
+  globalThis.PITH_DOCUMENT = Object.freeze({ safeStem, safeFilename, saveFolder, articleDocument, imageLinks, imageType,
+                                             imageName, withLocalImages });
 })();

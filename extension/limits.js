@@ -26,6 +26,10 @@ globalThis.PITH_LIMITS = Object.freeze({
   TOAST_MS: 6000,                   // how long a success note stays on the page (errors stay until closed)
   MAX_FILENAME_CHARS: 100,          // saved file names, before the extension (native_host/limits.py)...
   MAX_FILENAME_BYTES: 200,          // ...and their UTF-8 bytes: file systems allow 255
+  MAX_TEMPLATE_BYTES: 16384,        // a save template's JSON text (native_host/limits.py)...
+  MAX_TEMPLATE_PROPERTIES: 50,      // ...and its properties
+  MAX_SAVED_IMAGES: 100,            // images saved beside one Markdown file (native_host/limits.py)...
+  MAX_IMAGE_BYTES: 20971520,        // ...and each image's size
   BLOB_URL_LIFETIME_MS: 60000,      // a saved article's download URL lives this long (the download reads it at once)
   READER_FONT_MIN_PX: 14,
   READER_FONT_MAX_PX: 28,

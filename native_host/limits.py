@@ -63,6 +63,10 @@ MAX_REQUEST_ID = 2**53 - 1             # |id| a request may carry: the largest i
 # Saved files (native_host/cli/files.py, extension/background/save.js): a name from a page title, before ".md".
 MAX_FILENAME_CHARS = 100               # characters kept of the title
 MAX_FILENAME_BYTES = 200               # of UTF-8: file systems allow 255 bytes, with room for " (12).md"
+MAX_TEMPLATE_BYTES = 16384             # a save template's JSON text (docs/extension.md, Save)
+MAX_TEMPLATE_PROPERTIES = 50           # and its properties
+MAX_SAVED_IMAGES = 100                 # images saved beside one Markdown file; the rest stay links
+MAX_IMAGE_BYTES = 20 * 1024 * 1024     # and each image's size
 
 # Host logs (platformdirs user_log_dir, or $PITH_LOG_DIR).
 LOG_MAX_BYTES = 1024 * 1024            # one log file, before it is rotated

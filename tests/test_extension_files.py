@@ -57,6 +57,7 @@ def test_extension_pages_run_under_a_strict_csp():
     assert policy["script-src"] == "'self'"
     assert policy["style-src"] == "'self'"
     assert policy["object-src"] == "'none'" and policy["base-uri"] == "'none'" and policy["form-action"] == "'none'"
+    assert policy["connect-src"] == "https: http:"  # the background fetches an article's images, when asked
     assert "unsafe" not in json.dumps(MANIFEST["content_security_policy"])
 
 
@@ -78,7 +79,9 @@ def test_the_content_script_limits_are_the_hosts():
     """JS and limits.py; tests/test_schema.py ties limits.py to the schema."""
     values = js_limits()
     for name in ("MAX_NODES", "MAX_NODE_TEXT", "MAX_TOTAL_TEXT", "MAX_ATTR_CHARS", "MAX_CLASSES", "MAX_REQUEST_BYTES",
-                 "MAX_FILENAME_CHARS", "MAX_FILENAME_BYTES", "MAX_META", "MAX_LINKS", "MAX_JSON_LD",
+                 "MAX_FILENAME_CHARS", "MAX_FILENAME_BYTES", "MAX_TEMPLATE_BYTES", "MAX_TEMPLATE_PROPERTIES", "MAX_SAVED_IMAGES",
+                 "MAX_IMAGE_BYTES",
+                 "MAX_META", "MAX_LINKS", "MAX_JSON_LD",
                  "MAX_JSON_LD_CHARS", "MAX_TAG_CHARS", "MAX_TITLE_CHARS", "MAX_LANG_CHARS"):
         assert values[name] == getattr(limits, name), name
     assert values["HOST_NAME"] == "org.pith.reader"

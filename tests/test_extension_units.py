@@ -4,6 +4,7 @@ against a fake port, file names and saved documents, how highlight kinds are cho
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -128,24 +129,25 @@ def test_saved_file_names_are_safe(control, title, name):
     assert control.evaluate("async (t) => (await import('/background/save.js')).safeFilename(t, 'md')", title) == name
 
 
-def test_the_saved_markdown_is_the_hosts_front_matter_and_body_as_the_cli_writes_it(control):
-    """One builder of the front matter (Python); the extension joins it to the body exactly as `pith extract
-    -f markdown` does."""
-    from native_host.pipeline.article import front_matter, markdown_document
-
-    fields = {"title": 'Clockwork: a "keeper"', "byline": "A. Keeper", "date": "2026-03-01", "site_name": "Gazette",
-              "url": "https://news.example/a?b=1", "canonical_url": None, "description": "Why it ticks.",
-              "markdown": "First paragraph.\n\n## Part two\n\nSecond.\n"}
-    article = {**fields, "front_matter": front_matter(fields), "text": "First paragraph."}
-    doc = control.evaluate("async (a) => (await import('/background/save.js')).articleDocument(a, 'markdown')", article)
-    assert doc["filename"] == "Clockwork a keeper.md" and doc["mime"] == "text/markdown"
-    assert doc["content"] == markdown_document(fields)
-    assert doc["content"].startswith('---\ntitle: "Clockwork: a \\"keeper\\""\nauthor: "A. Keeper"\ndate: 2026-03-01\n')
-    assert doc["content"].endswith('description: "Why it ticks."\n---\n\nFirst paragraph.\n\n## Part two\n\nSecond.\n')
-    text = control.evaluate("""async () => (await import('/background/save.js')).articleDocument({
-        title: 'Clockwork', byline: 'A. Keeper', url: 'https://news.example/a', text: 'First.'}, 'text')""")
-    assert text["filename"] == "Clockwork.txt"
-    assert text["content"] == "Clockwork\n=========\n\nA. Keeper\nSource: https://news.example/a\n\nFirst.\n"
+def test_the_saved_documents_are_the_ones_the_cli_writes(control):
+    """The browser's engine (template.js, article_document.js) on the shared cases of tests/template_cases.json
+    gives the documents and names of native_host/pipeline/document.py; tests/test_document.py does the same
+    under Node."""
+    cases = json.loads((Path(__file__).parent / "template_cases.json").read_text(encoding="utf-8"))
+    made = control.evaluate("""async (cases) => {
+      const { articleDocument } = await import('/background/save.js');
+      return cases.documents.map((c) => {
+        const article = { ...cases.article, ...(c.article || {}), created: cases.created, selection: c.selection || '' };
+        if (c.template) article.template = c.template;
+        return [articleDocument(article, 'markdown'), articleDocument(article, 'text')];
+      });
+    }""", cases)
+    for case, (md, txt) in zip(cases["documents"], made):
+        assert (md["content"], md["filename"], md["mime"]) == (case["markdown"], case["filename"], "text/markdown")
+        assert (txt["content"], txt["filename"]) == (case["text"], case["filename"][:-3] + ".txt")
+    errors = control.evaluate("(cases) => cases.map((c) => globalThis.PITH_TEMPLATE.templateErrors(c.template))",
+                              cases["invalid"])
+    assert errors == [case["errors"] for case in cases["invalid"]]
 
 
 def test_the_snapshot_goes_as_its_json_text_and_an_older_host_gets_the_object_and_an_outline_made_for_it(control):
@@ -270,3 +272,33 @@ def test_a_snapshot_is_measured_in_utf8_bytes_as_the_host_counts_it(control):
       return ['abc', 'caf\\u00e9', '\\u65e5\\u672c', '\\ud83d\\ude00', JSON.stringify('\\ud800')].map(utf8Bytes);
     }""")
     assert sizes == [3, 5, 6, 4, 8]
+
+
+def test_a_save_goes_to_the_options_folder_and_asks_where_when_told(control):
+    """download() takes the folder and Save As from the stored options; a stored folder that is no longer a
+    safe name is not used."""
+    result = control.evaluate("""async () => {
+      const { download } = await import('/background/save.js');
+      const calls = [];
+      const real = api.downloads.download;
+      api.downloads.download = async (options) => { calls.push({ filename: options.filename, saveAs: options.saveAs,
+                                                                 conflictAction: options.conflictAction }); return 7; };
+      const doc = { filename: "You're Broke.md", mime: 'text/markdown', content: 'x' };
+      const replies = [];
+      try {
+        for (const stored of [{}, { saveFolder: 'Clippings/Pith', saveAs: true }, { saveFolder: '../etc', saveAs: 'yes' }]) {
+          await api.storage.local.set(stored);
+          replies.push(await download(doc));
+          await api.storage.local.remove(['saveFolder', 'saveAs']);
+        }
+      } finally {
+        api.downloads.download = real;
+      }
+      return { calls, replies };
+    }""")
+    assert result["calls"] == [
+        {"filename": "You're Broke.md", "saveAs": False, "conflictAction": "uniquify"},
+        {"filename": "Clippings/Pith/You're Broke.md", "saveAs": True, "conflictAction": "uniquify"},
+        {"filename": "You're Broke.md", "saveAs": False, "conflictAction": "uniquify"}]
+    assert [r["filename"] for r in result["replies"]] == ["You're Broke.md", "Clippings/Pith/You're Broke.md",
+                                                         "You're Broke.md"]

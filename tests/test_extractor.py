@@ -156,7 +156,8 @@ def test_missing_model_dir_says_what_to_do(tmp_path):
 def test_cli_single_file_formats(capsys):
     assert cli_main(["extract", str(ARTICLE), "-f", "markdown"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith('---\ntitle: "How Tides Work"\nauthor: "Marta Lindqvist"\n---\n\nTwice a day')
+    assert out.startswith('---\ntitle: "How Tides Work"\nauthor:\n  - "Marta Lindqvist"\ncreated: ')  # the default template
+    assert '\ntags:\n  - "clippings"\n---\n\nTwice a day' in out
     assert "| Place | Mean range |\n|---|---|\n| Bay of Fundy | 16 m |\n| Mediterranean | 0.3 m |\n" in out
     assert cli_main(["extract", str(ARTICLE), "-f", "json"]) == 0
     data = json.loads(capsys.readouterr().out)

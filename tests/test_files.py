@@ -59,7 +59,9 @@ def _is_safe(name: str) -> bool:
     return (name.endswith(".md") and stem and not stem.startswith((".", " ")) and not stem.endswith((".", " "))
             and "/" not in stem and "\\" not in stem and len(stem) <= limits.MAX_FILENAME_CHARS
             and len(stem.encode()) <= limits.MAX_FILENAME_BYTES and not WINDOWS_RESERVED.match(stem)
-            and all(unicodedata.category(c)[0] in "LMN" or c in " _-.,()[]" for c in stem))
+            and not any(c in '<>:"/\\|?*' or (c.isspace() and c != " ") for c in stem) and "  " not in stem
+            and all(unicodedata.category(c)[0] != "C" or c in "\u200c\u200d" for c in stem)
+            and safe_filename(stem, "md") == name)
 
 
 @needs_node

@@ -20,6 +20,7 @@ ROOT = HERE.parent.parent
 sys.path.insert(0, str(ROOT))  # run as a script from anywhere: the repository's own packages
 
 from export.browsers import KINDS, ReaderView, extension_browser  # noqa: E402
+from native_host.pipeline.document import DEFAULT_TEMPLATE  # noqa: E402
 
 PAGES = ROOT / "tests" / "pages" / "extension"
 READER_SHOTS = [  # (page, file, theme)
@@ -44,11 +45,36 @@ def reader_shot(b, name: str, path: Path, theme: str) -> None:
     page.close()
 
 
+# The options page as a user might leave it: a folder in Downloads and a template of their own.
+OPTIONS_TEMPLATE = {"name": "{{published|date:YYYY-MM-DD}} {{title}}",
+                    "properties": {**{k: v for k, v in DEFAULT_TEMPLATE["properties"].items() if k != "description"},
+                                   "tags": ["clippings", "{{site|slug}}"], "reading time": "{{reading_time}} min"}}
+
+
+def options_shot(b, path: Path) -> None:
+    options = b.open_extension_page("options/options.html")
+    options.wait_for("() => document.documentElement.dataset.ready === 'true'")
+    options.resize(900, 1240)
+    options.evaluate("""(t) => { t = globalThis.PITH_TEMPLATE.formatTemplate(t);
+      for (const [id, v] of [['template', t], ['folder', 'Clippings/Pith']]) {
+        const f = document.getElementById(id); f.value = v; f.dispatchEvent(new Event('input')); } }""",
+                     OPTIONS_TEMPLATE)
+    options.screenshot(path)
+    options.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--browser", choices=KINDS, default="chromium")
     parser.add_argument("--model-dir", default=None, help="the model the host serves (default: the shipped one)")
+    parser.add_argument("--only", choices=("all", "options"), default="all", help="options: the options page alone")
     args = parser.parse_args()
+    if args.only == "options":
+        with tempfile.TemporaryDirectory() as tmp, \
+                extension_browser(args.browser, Path(tmp), host="missing", pages=PAGES) as b:
+            options_shot(b, HERE / "options.png")
+        print("wrote options.png")
+        return
     with tempfile.TemporaryDirectory() as tmp, \
             extension_browser(args.browser, Path(tmp), model_dir=args.model_dir, pages=PAGES) as b:
         for name, file, theme in READER_SHOTS:
@@ -65,6 +91,7 @@ def main() -> None:
         popup.click("[data-action=reader]")
         popup.wait_for("() => document.querySelector('#status.error')")
         popup.screenshot(HERE / "popup-host-missing.png")
+        options_shot(b, HERE / "options.png")
     print("wrote", ", ".join(p.name for p in sorted(HERE.glob("*.png"))))
 
 

@@ -5,9 +5,10 @@
 import "../limits.js";
 import { PithFailure, asFailure } from "./errors.js";
 import { requestOverCap } from "./host.js";
-import { clearHighlight, closeReader, completeReader, highlightActive, notify, prepareReader, readerActive,
-         showHighlight, showReader, styleHighlight, takeSnapshot } from "./page.js";
-import { articleDocument, download } from "./save.js";
+import { clearHighlight, closeReader, completeReader, highlightActive, notify, pageSelection, prepareReader,
+         readerActive, selectedNodeIds, showHighlight, showReader, styleHighlight, takeSnapshot } from "./page.js";
+import { saveImages } from "./images.js";
+import { articleDocument, download, saveSettings } from "./save.js";
 
 const L = globalThis.PITH_LIMITS;
 const api = globalThis.browser ?? globalThis.chrome;
@@ -59,9 +60,10 @@ function describeProgress(p) {
   return `The helper is ${String(p.stage || "working").replace(/_/g, " ")}${count}\u2026`;
 }
 
-async function saveFormat() {
-  const { saveFormat: format } = await api.storage.local.get("saveFormat");
-  return format === "text" ? "text" : "markdown";
+/** What a saved document needs besides the article: the user's template, the moment, the page's selection. */
+async function clipping(tabId) {
+  const [settings, selection] = await Promise.all([saveSettings(), pageSelection(tabId)]);
+  return { settings, extra: { template: settings.template, created: globalThis.PITH_TEMPLATE.nowIso(), selection } };
 }
 
 export function makeRunner(host) {
@@ -109,6 +111,8 @@ export function makeRunner(host) {
     }
     const { json, nodes, takenAt, ms, bytes } = taken;
     Object.assign(marks, { snapshot_in: clock(), page_done: taken.doneAt, walk_ms: ms, json_ms: taken.json_ms });
+    // Save takes the selection alone when there is one: its nodes, read from this snapshot's node map.
+    const selection = action === "save" ? await selectedNodeIds(tabId) : [];
     const over = requestOverCap(json, bytes, WANT[action]);
     if (over !== null) throw new PithFailure("too_large", `the page's snapshot is ${Math.round(over / 1048576)} MiB`);
     progress(`Finding the main content of ${nodes.toLocaleString()} page nodes\u2026`);
@@ -120,7 +124,8 @@ export function makeRunner(host) {
     let gotFirst = null;  // resolves firstPart with the reply's first part, where the host sends one
     const firstPart = new Promise((resolve) => { gotFirst = resolve; });
     const whole = host.extract(json, WANT[action], {
-      snapshotBytes: bytes, onProgress: (p) => progress(describeProgress(p)), first: FIRST[action] || [], onFirst: gotFirst });
+      snapshotBytes: bytes, onProgress: (p) => progress(describeProgress(p)), first: FIRST[action] || [], onFirst: gotFirst,
+      selection });
     whole.catch(() => {});  // awaited below; this only keeps a failure after the first part from going unhandled
     // The reader is shown from the first part (or from the whole reply, from a host that sends no parts).
     let reply = await (action === "reader" ? Promise.race([firstPart, whole]) : whole);
@@ -143,7 +148,8 @@ export function makeRunner(host) {
       marks.drawn = clock();
       reply = await whole;  // the first part joined with the rest: the text and Markdown for Copy and Save
       const full = reply.article || {};
-      await completeReader(tabId, { text: full.text || "", markdown: full.markdown || "", front_matter: full.front_matter || "" });
+      const { extra } = await clipping(tabId);  // Copy and Save in the reader name and head the file the same way
+      await completeReader(tabId, { text: full.text || "", markdown: full.markdown || "", ...extra });
       answer.reader = true;
     }
     summary.text = (reply.article || {}).text || "";
@@ -155,13 +161,24 @@ export function makeRunner(host) {
       answer.highlighted = true;
       marks.drawn = clock();
     } else if (action === "save") {
-      const saved = { ...summary, markdown: article.markdown || "", front_matter: article.front_matter || "" };
-      const doc = articleDocument(saved, await saveFormat());
-      Object.assign(answer, await download(doc));
+      const { settings, extra } = await clipping(tabId);
+      let markdown = article.markdown || "";
+      // Images beside a Markdown file in a known folder; with Save As the file's place is the user's to choose.
+      if (settings.images && settings.format === "markdown" && !settings.saveAs) {
+        const saved = await saveImages(markdown, summary.url);
+        markdown = saved.markdown;
+        answer.images = { saved: saved.saved, failed: saved.failed };
+      }
+      const doc = articleDocument({ ...summary, markdown, ...extra }, settings.format);
+      Object.assign(answer, await download(doc), { selection: article.selection === true });
     }
     const extra = reply.truncated ? ` ${TRUNCATED}` : "";
-    const text = action === "highlight" ? `Run Highlight again to turn it off.${extra}` : `${summary.title || ""}${extra}`;
-    if (action !== "reader") notify(tabId, { state: "done", title: DONE[action], text });
+    const pictures = answer.images ? ` ${answer.images.saved} images saved${answer.images.failed
+      ? `, ${answer.images.failed} left as links` : ""}.` : "";
+    const text = action === "highlight" ? `Run Highlight again to turn it off.${extra}`
+      : `${summary.title || ""}${pictures}${extra}`;
+    const title = action === "save" && answer.selection ? "Selection saved" : DONE[action];
+    if (action !== "reader") notify(tabId, { state: "done", title, text });
     answer.marks = marks;
     return answer;
   }

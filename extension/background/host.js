@@ -182,10 +182,12 @@ export class HostClient {
    * outlined as body text). `first` (some of `want`) asks a host that offers it for those fields ahead of the
    * rest, handed to `onFirst(part)`; a host that does not sends the whole reply, and `onFirst` is not called.
    * Either way the promise resolves with the whole reply. */
-  async extract(snapshotJson, want, { onProgress = null, snapshotBytes = 0, first = [], onFirst = null } = {}) {
+  async extract(snapshotJson, want, { onProgress = null, snapshotBytes = 0, first = [], onFirst = null,
+                                     selection = [] } = {}) {
     const hello = await this.ready(onProgress);
     const timeoutMs = L.EXTRACT_TIMEOUT_MS + L.EXTRACT_TIMEOUT_MS_PER_MB * (snapshotBytes / 1e6);
     const fields = hello.snapshot_json === true ? { snapshot_json: snapshotJson } : { snapshot: JSON.parse(snapshotJson) };
+    if (selection.length) fields.selection = selection;  // the body of these nodes' blocks alone (a saved selection)
     const outlined = !want.includes("outline") || (Array.isArray(hello.wants) && hello.wants.includes("outline"));
     if (outlined) {
       if (first.length && onFirst && hello.first === true) {

@@ -10,7 +10,7 @@ const CONTENT_FILES = ["/limits.js", "/code_spans.js", "/content/shadow_style.js
 const HIGHLIGHT_CSS = ["/content/highlight.css"];
 // The reader view, injected only for it (after CONTENT_FILES, whose globals it uses): it builds its view in
 // the page.
-const READER_FILES = ["/article_document.js", "/reader/sanitize.js", "/reader/reader.js"];
+const READER_FILES = ["/template.js", "/article_document.js", "/reader/sanitize.js", "/reader/reader.js"];
 const READER_CSS = "/reader/reader.css";
 let readerCss = null;  // the view's stylesheet, read once a session
 
@@ -142,6 +142,38 @@ export function showReader(tabId, article, prepared) {
  * need, not the first screen). */
 export function completeReader(tabId, rest) {
   return callReader(tabId, "complete", rest);
+}
+
+/** The text the user has selected in the tab ("" for none, or where the page cannot be entered): the template's
+ * `selection`. */
+export async function pageSelection(tabId) {
+  try {
+    const [done] = await api.scripting.executeScript({ target: { tabId }, func: () => String(globalThis.getSelection() || "") });
+    return done && typeof done.result === "string" ? done.result : "";
+  } catch (error) {
+    return "";
+  }
+}
+
+/** The snapshot node ids of the text the user's selection touches in the tab, from the node map of the last
+ * snapshot (content/snapshot.js keeps it): [] when nothing is selected. The host saves those nodes' blocks
+ * alone (docs/extension.md, Save). */
+export async function selectedNodeIds(tabId) {
+  try {
+    const [done] = await api.scripting.executeScript({ target: { tabId }, func: () => {
+      const selection = globalThis.getSelection();
+      const map = globalThis.__pith;
+      if (!selection || selection.isCollapsed || !map || !Array.isArray(map.nodes)) return [];
+      const ids = [];
+      map.nodes.forEach((node, id) => {
+        if (node && node.nodeType === Node.TEXT_NODE && node.data.trim() && selection.containsNode(node, true)) ids.push(id);
+      });
+      return ids;
+    } });
+    return done && Array.isArray(done.result) ? done.result : [];
+  } catch (error) {
+    return [];
+  }
 }
 
 export async function readerActive(tabId) {

@@ -1,11 +1,14 @@
-// Saving the article: the document (article_document.js) handed to the browser's downloads.
+// Saving the article: the document (article_document.js) handed to the browser's downloads, in the folder and
+// with the template the options page (options/options.js) stored.
 import "../limits.js";
+import "../template.js";
 import "../article_document.js";
 import { PithFailure } from "./errors.js";
 
 const L = globalThis.PITH_LIMITS;
 const api = globalThis.browser ?? globalThis.chrome;
-export const { safeFilename, articleDocument } = globalThis.PITH_DOCUMENT;
+export const { safeFilename, articleDocument, saveFolder } = globalThis.PITH_DOCUMENT;
+const T = globalThis.PITH_TEMPLATE;
 const OFFSCREEN = "offscreen/blob.html";
 
 function base64(bytes) {
@@ -32,8 +35,25 @@ async function blobUrl(doc) {
   return { url, revoke: () => api.runtime.sendMessage({ type: "pith.blob.revoke", url }).catch(() => {}) };
 }
 
-/** Hand the document to the browser's downloads; resolves with {downloadId, filename}. */
-export async function download(doc) {
+/** What the options page stored for saving: {format, template (the parsed object; undefined for the default or
+ * a stored text that no longer reads), folder ("" for Downloads itself), saveAs, images}. */
+export async function saveSettings() {
+  const stored = await api.storage.local.get(["saveFormat", "saveTemplate", "saveFolder", "saveAs", "saveImages"]);
+  const parsed = typeof stored.saveTemplate === "string" ? T.parseTemplate(stored.saveTemplate) : {};
+  return { format: stored.saveFormat === "text" ? "text" : "markdown", template: parsed.template,
+           folder: saveFolder(stored.saveFolder).folder || "", saveAs: stored.saveAs === true,
+           images: stored.saveImages === true };
+}
+
+/** Hand the document to the browser's downloads, in the chosen folder of Downloads (or where the user says,
+ * with Save As); resolves with {downloadId, filename: the path under Downloads it was given}. `options` may
+ * say another conflictAction, or saveAs. */
+export async function download(doc, options = {}) {
+  const settings = await saveSettings();
+  const { folder } = settings;
+  const saveAs = options.saveAs ?? settings.saveAs;
+  const conflictAction = options.conflictAction || "uniquify";
+  const filename = folder ? `${folder}/${doc.filename}` : doc.filename;
   let made;
   try {
     made = await blobUrl(doc);
@@ -41,9 +61,8 @@ export async function download(doc) {
     throw new PithFailure("save_failed", error && error.message);
   }
   try {
-    const downloadId = await api.downloads.download({ url: made.url, filename: doc.filename,
-                                                      conflictAction: "uniquify", saveAs: false });
-    return { downloadId, filename: doc.filename };
+    const downloadId = await api.downloads.download({ url: made.url, filename, conflictAction, saveAs });
+    return { downloadId, filename };
   } catch (error) {
     throw new PithFailure("save_failed", error && error.message);
   } finally {

@@ -86,6 +86,7 @@ async function main() {
     if (sender.id !== api.runtime.id || !message || message.type !== "pith.progress" || message.tabId !== tabId) return;
     if (message.note.state === "progress") show(message.note);
   });
+  $("options").addEventListener("click", () => api.runtime.openOptionsPage());
   await developerOption(tabId);
   document.querySelectorAll("[data-action]").forEach((button) => {
     button.addEventListener("click", () => run(button.dataset.action, tabId));

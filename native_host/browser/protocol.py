@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .. import __version__, limits
-from ..pipeline.article import READER_VIEWS, front_matter
+from ..pipeline.article import READER_VIEWS
+from ..pipeline.document import default_front_matter, selection_body
 from ..errors import (ModelError, PithError, ProtocolError, SnapshotError, UnknownTypeError,
                      UnsupportedVersionError, quoted)
 from .framing import decode_json, encode_message
@@ -170,6 +171,24 @@ def parse_first(message: dict, want: frozenset[str]) -> frozenset[str]:
     return frozenset(first)
 
 
+def parse_selection(message: dict) -> list[int]:
+    """`selection`: the snapshot node ids of what the user selected, whose blocks alone make the saved body."""
+    selection = message.get("selection", [])
+    if (not isinstance(selection, list) or len(selection) > limits.MAX_NODES
+            or not all(type(i) is int and 0 <= i < limits.MAX_NODES for i in selection)):
+        raise ProtocolError(f'"selection" must be a list of snapshot node ids (0 to {limits.MAX_NODES - 1})')
+    return selection
+
+
+def with_selection(reply: dict, snapshot: dict, selection: list[int]) -> dict:
+    """The reply whose article body (markdown and text) is the selection's, marked `selection: true`, where
+    the selection holds text; else as it was."""
+    body = selection_body(snapshot, selection) if selection and "article" in reply else None
+    if body is not None:
+        reply["article"].update(markdown=body[0], text=body[1], selection=True)
+    return reply
+
+
 def shape_part(rid: int, result, first: frozenset[str]) -> dict:
     """The `part` of a reply: the fields of the wants in `first`, the article's metadata, `truncated` and
     `timings` (docs/protocol.md, Parts)."""
@@ -207,8 +226,8 @@ def shape_result(rid: int, result, want: frozenset[str]) -> dict:
     for field, asked in ARTICLE_FIELDS.items():
         if asked in want:
             article[field] = getattr(result, field)
-    if "markdown" in want:  # a saved article opens with it; built here, once, for the extension and the CLI
-        article["front_matter"] = front_matter(article)
+    if "markdown" in want:  # the default template's head, for a client that saves without its own (document.py)
+        article["front_matter"] = default_front_matter(article)
     reply["article"] = article
     reply["timings"] = dict(result.timings)
     reply["truncated"] = bool(result.truncated)
@@ -225,9 +244,13 @@ def handle_extract(request: Request, engine: LazyExtractor, early: Send | None =
     want = parse_want(message)
     first = parse_first(message, want)
     views = {field for field, asked in ARTICLE_FIELDS.items() if asked in want and field in READER_VIEWS}
+    selection = parse_selection(message)
+    if selection and ("markdown" not in want or first):
+        raise ProtocolError('"selection" goes with "markdown" in "want", and without "first"')
     if not first or early is None:
         result = engine.get().extract_snapshot(message["snapshot"], views)
-        return _stamped(shape_result(request.id, result, want), request)
+        return _stamped(with_selection(shape_result(request.id, result, want), message["snapshot"], selection),
+                        request)
 
     def ready(result) -> None:
         early(_stamped(shape_part(request.id, result, first), request))

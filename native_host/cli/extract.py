@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 from ..errors import InputError, NotHtmlError
-from .files import safe_filename, write_new
+from .files import local_images, safe_filename, write_new
 from ..limits import one_page_threads
 
 FORMATS = ("text", "markdown", "html", "json", "blocks")
@@ -43,7 +43,14 @@ def register(sub) -> None:
                    help="local: worker processes here; ray: a Ray cluster, --out DIR (needs pith[corpus])")
     p.add_argument("--ray-address", metavar="ADDR", help="join the Ray cluster at ADDR (default: start one here)")
     p.add_argument("--save", type=Path, metavar="DIR", help="save the output (one input) in DIR, named after the "
-                   "page's title as the extension's Save does; an existing file is never overwritten")
+                   "page's title as the extension's Save does; an existing file is never overwritten; markdown and "
+                   "text are saved as documents: the properties, a blank line, the body")
+    p.add_argument("--images", action="store_true",
+                   help="with --save and -f markdown: copy the page's local images (files beside the HTML file, "
+                   "never from the network) to DIR/images/ and link to them there")
+    p.add_argument("--template", type=Path, metavar="FILE.json",
+                   help="the saved document's name and properties, as in the extension's options "
+                   "(docs/extension.md, Save): markdown output and --save files follow it")
     p.add_argument("-j", "--workers", type=int, default=None,
                    help=f"worker processes for several inputs (default: {min(4, os.cpu_count() or 1)}); with "
                    "--engine ray, actors (default: the cluster's CPUs)")
@@ -86,18 +93,35 @@ def _read(item: str) -> bytes:
         raise InputError(f"cannot read {item}: {exc.strerror}") from exc
 
 
-def render(result, fmt: str) -> str:
-    if fmt == "blocks":
-        return blocks_table(result)
-    if fmt == "json":
-        return json.dumps(result.to_dict(), ensure_ascii=False)
-    if fmt == "markdown":  # as the extension saves it: YAML front matter, then the body
-        from ..pipeline.article import markdown_document
+def read_template(path: Path | None) -> dict | None:
+    """The template of `--template`, or None; InputError names the file and every problem in it."""
+    if path is None:
+        return None
+    from ..pipeline.document import TemplateError, parse_template
 
-        return markdown_document(result.to_dict())
-    if fmt == "html":
-        return result.html
-    return result.text
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read the template {path}: {getattr(exc, 'strerror', None) or exc}") from exc
+    try:
+        return parse_template(text)
+    except TemplateError as exc:
+        raise InputError(f"{path}: {exc}; see docs/extension.md, Save") from exc
+
+
+def render(result, fmt: str, template: dict | None = None, saved: bool = False) -> tuple[str, str]:
+    """(the file name's stem as the page or the template gives it, the output). Markdown is the document the
+    extension saves (the properties as YAML front matter, then the body); text is the body alone on stdout and
+    the document (the title and properties, then the body) when `saved` (native_host/pipeline/document.py)."""
+    if fmt in ("markdown", "text") and (fmt == "markdown" or saved):
+        from ..pipeline.document import document
+
+        return document(result.to_dict(), fmt, template)
+    if fmt == "blocks":
+        return result.title, blocks_table(result)
+    if fmt == "json":
+        return result.title, json.dumps(result.to_dict(), ensure_ascii=False)
+    return result.title, result.html if fmt == "html" else result.text
 
 
 def blocks_table(result) -> str:
@@ -125,7 +149,7 @@ def replay(args) -> int:
     except ValueError as exc:
         raise InputError(str(exc)) from exc
     result = Extractor(args.model_dir, threads=one_page_threads()).extract_snapshot(record["snapshot"])
-    sys.stdout.write(render(result, args.format).rstrip("\n") + "\n")
+    sys.stdout.write(render(result, args.format, read_template(args.template))[1].rstrip("\n") + "\n")
     return 0
 
 
@@ -140,9 +164,11 @@ def run(args) -> int:
     warc = any(is_warc(path) for path, _ in files)
     if len(files) == 1 and not warc and not args.out:
         from ..pipeline.extractor import Extractor
-
         from ..pipeline.html_input import binary_reason
 
+        template = read_template(args.template)
+        if args.images and not (args.save and args.format == "markdown" and files[0][0] != "-"):
+            raise InputError("--images goes with --save DIR, -f markdown and an HTML file (not stdin)")
         html = _read(files[0][0])
         binary = binary_reason(html)
         if binary is not None:
@@ -151,14 +177,20 @@ def run(args) -> int:
         if result.truncated:
             print("pith: truncated: the page is over a size limit of Pith's (docs/security.md, \"The limits\"), so "
                   "part of it is left out", file=sys.stderr)
-        output = render(result, args.format).rstrip("\n") + "\n"
+        if args.images:
+            result.markdown, copied = local_images(result.markdown, Path(files[0][0]), args.save)
+            print(f"pith: {copied} image links now point at copies in {args.save / 'images'}", file=sys.stderr)
+        name, output = render(result, args.format, template, saved=bool(args.save))
+        output = output.rstrip("\n") + "\n"
         if args.save:
-            name = safe_filename(result.title, SAVE_EXTENSIONS[args.format])
+            name = safe_filename(name, SAVE_EXTENSIONS[args.format])
             print(f"pith: saved {write_new(args.save, name, output.encode('utf-8'))}", file=sys.stderr)
         else:
             sys.stdout.write(output)
         return 0
     what = "a WARC file" if len(files) == 1 else f"{len(files)} inputs"
+    if args.template:
+        raise InputError(f"--template shapes one saved page, not {what}; drop it, or give one HTML file")
     if args.save:
         raise InputError(f"--save takes one input (an HTML file), not {what}; collect them with --out result.jsonl")
     if not args.out:

@@ -17,34 +17,53 @@ import unicodedata
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Iterator
+from urllib.parse import unquote
 
 from ..errors import InputError
-from ..limits import MAX_FILENAME_BYTES, MAX_FILENAME_CHARS
+from ..limits import MAX_FILENAME_BYTES, MAX_FILENAME_CHARS, MAX_IMAGE_BYTES, MAX_SAVED_IMAGES
 
-KEPT_PUNCTUATION = frozenset(" _-.,()[]")
+# What Windows, macOS or Linux refuse in a name, or read as a path: each becomes a blank, but a colon before a
+# blank reads as a dash ("Clockwork: a keeper" -> "Clockwork - a keeper") and a double quote as a single one.
+FORBIDDEN = frozenset('<>:"/\\|?*')
+# Format characters (bidi overrides, zero-width spaces, soft hyphens) are dropped, but the joiners that
+# Persian, Indic scripts and emoji sequences need.
+JOINERS = frozenset("\u200c\u200d")
 # Names Windows reserves for devices, with any extension ("con.tar.md" opens the console too).
-WINDOWS_RESERVED = re.compile(r"^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\s*\..*)?$", re.I)
+WINDOWS_RESERVED = re.compile(r"^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)(\s*\..*)?$", re.I)
 FALLBACK = "article"
 
 
-def _kept(char: str) -> bool:
-    return char in KEPT_PUNCTUATION or unicodedata.category(char)[0] in "LMN"
+def _char(char: str) -> str:
+    """One character of a title as it goes into a name (extension/article_document.js's twin)."""
+    if char in FORBIDDEN:
+        return "'" if char == '"' else " "
+    category = unicodedata.category(char)
+    if category in ("Cc", "Zs", "Zl", "Zp"):
+        return " "
+    if category[0] == "C" and char not in JOINERS:
+        return ""
+    return char
 
 
-def safe_filename(title: str | None, extension: str) -> str:
-    """A file name from a page title: letters, marks, digits and a little punctuation; never a path, a dot
-    file, a device name or empty; at most MAX_FILENAME_CHARS characters and MAX_FILENAME_BYTES of UTF-8
-    before the extension (file systems count bytes: 255 on most)."""
-    name = unicodedata.normalize("NFC", title or "")
-    name = "".join(c if _kept(c) else " " for c in name)
-    name = re.sub(r"\s+", " ", name).lstrip(" .")
+def safe_stem(title: str | None) -> str:
+    """A file name without its extension, from a page title: the title as it reads, apostrophes, dashes,
+    accents, emoji and all, less what a file system refuses; never a path, a dot file, a device name or
+    empty; at most MAX_FILENAME_CHARS characters and MAX_FILENAME_BYTES of UTF-8 (file systems count bytes:
+    255 on most). Its own result gives it back (the background checks the reader's names with that)."""
+    name = unicodedata.normalize("NFC", title or "").replace(": ", " - ")
+    name = re.sub(" +", " ", "".join(_char(c) for c in name)).lstrip(" .")
     name = name[:MAX_FILENAME_CHARS]
     while len(name.encode("utf-8")) > MAX_FILENAME_BYTES:
         name = name[:-1]
     name = name.rstrip(" .") or FALLBACK
     if WINDOWS_RESERVED.match(name):
         name = f"{FALLBACK} {name}"
-    return f"{name}.{extension}"
+    return name
+
+
+def safe_filename(title: str | None, extension: str) -> str:
+    """`safe_stem(title)` with its extension."""
+    return f"{safe_stem(title)}.{extension}"
 
 
 def write_new(directory: Path, name: str, data: bytes) -> Path:
@@ -65,6 +84,38 @@ def write_new(directory: Path, name: str, data: bytes) -> Path:
             out.write(data)
         return candidate
     raise InputError(f"{directory} already holds 9,999 files named like {name!r}; choose another directory")
+
+
+def local_images(markdown: str, page: Path, directory: Path) -> tuple[str, int]:
+    """The Markdown with its local images copied to `directory`/images/ and linked there, and how many were.
+    A local image is a relative address naming a file under the page's own folder (after links are followed):
+    nothing is fetched from the network, and a page cannot make the copy read a file outside its folder.
+    Only images by their first bytes (pipeline/document.py's image_type) and at most MAX_IMAGE_BYTES each;
+    the others stay as the page wrote them."""
+    from ..pipeline.document import image_links, image_name, image_type, with_local_images
+
+    base = page.resolve().parent
+    images = directory / "images"
+    local: dict[str, str] = {}
+    for link in image_links(markdown)[:MAX_SAVED_IMAGES]:
+        if re.match(r"[A-Za-z][A-Za-z0-9+.-]*:|[/\\]", link):  # a scheme (http:, data:, file:) or a rooted path
+            continue
+        path = (base / unquote(link.split("#")[0].split("?")[0])).resolve()
+        if not path.is_relative_to(base) or not path.is_file() or path.stat().st_size > MAX_IMAGE_BYTES:
+            continue
+        data = path.read_bytes()
+        ext = image_type(data)
+        if ext is None:
+            continue
+        if images.is_symlink() or (images.exists() and not images.is_dir()):
+            raise InputError(f"{images} is not a directory; move it away to save images beside the Markdown")
+        images.mkdir(exist_ok=True)
+        name = image_name(data, ext)
+        target = directory / name
+        if target.is_symlink() or not target.is_file() or target.read_bytes() != data:  # the same bytes: kept
+            name = f"images/{write_new(images, target.name, data).name}"
+        local[link] = name
+    return with_local_images(markdown, local), len(local)
 
 
 @contextmanager

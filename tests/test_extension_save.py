@@ -1,0 +1,208 @@
+"""Saving as the options page shapes it, in headless Chromium and Firefox with the real host: the template
+written in the options page names the file and makes its head, the folder chosen there is where it lands in
+Downloads, the page's selection is a variable, and what lands is what native_host/pipeline/document.py makes
+of the same article (tests/test_document.py ties the two engines case by case)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from browser import KINDS, PAGES, browser_with_host, close, open_popup, open_reader, wait_for_download
+from native_host.pipeline import document as D
+
+TITLE = "The Future of Banking Is Here, and You're Broke: a lighthouse story"
+TEMPLATE = {"name": "{{published|date:YYYY}} {{title}}",
+            "properties": {"title": "{{title}}", "author": ["{{author}}"], "site": "{{site|lower}}",
+                           "created": "{{created|date:YYYY-MM-DD}}", "words": "{{words}}",
+                           "tags": ["clippings", "{{site|slug}}"], "quote": "{{selection}}"}}
+OPTIONS = "options/options.html"
+
+
+@pytest.fixture(scope="module", params=KINDS)
+def browser(request, tmp_path_factory):
+    tmp = tmp_path_factory.mktemp(f"save-{request.param}")
+    with browser_with_host(request.param, tmp, None) as b:
+        yield b
+
+
+@pytest.fixture()
+def clean(browser):
+    yield browser
+    browser.call("() => api.storage.local.remove(['saveTemplate', 'saveFolder', 'saveAs', 'saveFormat'])")
+
+
+def _page(b, name: str):
+    html = (PAGES / "article.html").read_text(encoding="utf-8")
+    return b.open_markup(name, html.replace("Why the harbour lighthouse still runs on clockwork", TITLE))
+
+
+def _options(b):
+    options = b.open_extension_page(OPTIONS)
+    options.wait_for("() => document.documentElement.dataset.ready === 'true'")
+    return options
+
+
+def _type(tab, element_id: str, value: str) -> None:
+    tab.evaluate("""([id, value]) => { const field = document.getElementById(id); field.value = value;
+                    field.dispatchEvent(new Event('input', { bubbles: true })); }""", [element_id, value])
+
+
+def _save_options(tab) -> None:
+    before = tab.evaluate("() => Number(document.documentElement.dataset.saved || 0)")
+    tab.click("#save")
+    tab.wait_for("(n) => Number(document.documentElement.dataset.saved || 0) > n", before)
+
+
+def test_the_options_template_and_folder_name_and_shape_the_saved_file(clean):
+    b = clean
+    options = _options(b)
+    assert json.loads(options.evaluate("() => document.getElementById('template').value")) == D.DEFAULT_TEMPLATE
+    _type(options, "template", json.dumps(TEMPLATE, indent=1))
+    _type(options, "folder", "Clippings/Pith")
+    preview = options.evaluate("() => [document.getElementById('preview-name').textContent, "
+                               "document.getElementById('preview').textContent]")
+    assert preview[0] == "Clippings/Pith/2026 The Future of Banking Is Here, and You're Broke.md"
+    assert preview[1].startswith('---\ntitle: "The Future of Banking Is Here, and You\'re Broke"\nauthor:\n')
+    _save_options(options)
+    close(options)
+
+    page = _page(b, "/banking.html")
+    page.evaluate("() => getSelection().selectAllChildren(document.querySelector('article p:nth-of-type(2)'))")
+    selection = page.evaluate("() => String(getSelection())")
+    reply = b.run("save", page)
+    assert reply["ok"], reply
+    item = wait_for_download(b, reply["downloadId"])
+    assert item["state"] == "complete", item
+    saved = Path(item["filename"])
+    year = (reply["article"]["date"] or "")[:4]
+    name = f"{year} {TITLE.replace(': ', ' - ')}.md".lstrip()
+    assert saved == b.downloads / "Clippings" / "Pith" / name and reply["filename"] == f"Clippings/Pith/{name}"
+    text = saved.read_text(encoding="utf-8")
+    created = text.split("\ncreated: ")[1].split("\n")[0]
+    values = D.variables(reply["article"], created + "T00:00:00+00:00", selection)
+    head = D.front_matter(D.properties(TEMPLATE, values))
+    assert text.startswith(head + "\n") and f'\nquote: "{" ".join(selection.split())}"\n' in head
+    assert "  - \"coastline-gazette\"\n" in head and f"\nwords: {reply['article']['word_count']}\n" in head
+    body = text.split("---\n\n", 1)[1]  # the selection alone: its one paragraph
+    assert body.startswith("Every evening at dusk") and body.count("\n\n") == 0 and "harbour board" not in body
+    assert reply["selection"] is True
+    close(page)
+
+
+def test_save_takes_the_blocks_a_selection_touches_as_markdown_and_the_whole_article_without_one(clean):
+    b = clean
+    page = _page(b, "/banking-selection.html")
+    page.evaluate("""() => { const [h2] = document.querySelectorAll('article h2'); const p = h2.nextElementSibling;
+        const range = document.createRange(); range.setStart(h2.firstChild, 4); range.setEnd(p.firstChild, 10);
+        getSelection().removeAllRanges(); getSelection().addRange(range); }""")
+    reply = b.run("save", page)
+    assert reply["ok"] and reply["selection"] is True, reply
+    item = wait_for_download(b, reply["downloadId"])
+    assert item["state"] == "complete", item
+    text = Path(item["filename"]).read_text(encoding="utf-8")
+    head, body = text.split("---\n\n", 1)
+    assert head.startswith('---\ntitle: "The Future of Banking') and "\ntags:\n  - \"clippings\"\n" in head
+    assert body.startswith("## A weight, a governor and a great deal of patience\n\nThe mechanism is simple")
+    assert body.count("\n\n") == 1 and "Every evening" not in body and "Reid learned" not in body
+    assert b.in_content_world(page, "__pithToast.last.title") == "Selection saved"
+    page.evaluate("() => getSelection().removeAllRanges()")
+    whole = b.run("save", page)
+    assert whole["ok"] and whole["selection"] is False
+    item = wait_for_download(b, whole["downloadId"])  # beside the first: "... (1).md"
+    assert item["state"] == "complete", item
+    body = Path(item["filename"]).read_text(encoding="utf-8").split("---\n\n", 1)[1]
+    assert body.startswith("Every evening at dusk") and "Reid learned" in body
+    close(page)
+
+
+def test_the_reader_saves_text_by_the_same_template(clean):
+    b = clean
+    b.call("(t) => api.storage.local.set({ saveTemplate: t, saveFormat: 'text' })",
+           json.dumps({"name": "{{title|slug}}", "properties": {"title": "{{title}}", "by": "{{author}}"}}))
+    page = _page(b, "/banking-reader.html")
+    reply, view = open_reader(b, page)
+    view.evaluate("(root) => { const s = root.getElementById('format'); s.value = 'text';"
+                  " s.dispatchEvent(new Event('change')); }")
+    view.click("#save")
+    view.wait_for("(root) => root.getElementById('status').textContent.startsWith('Saved ')")
+    name = view.text("#status").removeprefix("Saved ")
+    assert name == "the-future-of-banking-is-here-and-you-re-broke-a-lighthouse-story.txt"
+    item = b.call("(n) => api.downloads.search({}).then((d) => d.filter((x) => x.filename.endsWith(n)))", name)
+    assert item and wait_for_download(b, item[-1]["id"])["state"] == "complete"
+    saved = b.downloads / name
+    text = saved.read_text(encoding="utf-8")
+    byline = reply["article"]["byline"]
+    assert text.startswith(f"{TITLE}\n{'=' * len(TITLE)}\n\nby: {byline}\n\nEvery evening at dusk")
+    close(page)
+
+
+def test_the_options_page_names_every_problem_and_stores_nothing_until_it_reads(clean):
+    b = clean
+    options = _options(b)
+    _type(options, "template", '{"name": "{{titel}}", "properties": {"a:b": 3}}')
+    _type(options, "folder", "Clippings/../CON")
+    shown = options.evaluate("""() => ({ errors: [...document.querySelectorAll('#errors li')].map((li) => li.textContent),
+        folder: document.getElementById('folder-error').textContent, disabled: document.getElementById('save').disabled,
+        invalid: document.getElementById('template').getAttribute('aria-invalid') })""")
+    assert shown["errors"] == D.template_errors({"name": "{{titel}}", "properties": {"a:b": 3}})
+    assert shown["folder"] == '".." cannot be a folder name on every system: try "article"'
+    assert shown["disabled"] is True and shown["invalid"] == "true"
+    options.click("#save")
+    assert b.call("() => api.storage.local.get(null)").get("saveTemplate") is None
+    _type(options, "folder", "Clippings")
+    options.click("#reset")
+    assert options.evaluate("() => document.getElementById('errors').hidden && !document.getElementById('save').disabled")
+    options.evaluate("() => { document.getElementById('save-as').checked = true; }")
+    _save_options(options)
+    close(options)
+    stored = b.call("() => api.storage.local.get(null)")
+    assert json.loads(stored["saveTemplate"]) == D.DEFAULT_TEMPLATE
+    assert (stored["saveFolder"], stored["saveAs"], stored["saveImages"]) == ("Clippings", True, False)
+    again = _options(b)
+    assert again.evaluate("() => [document.getElementById('folder').value, document.getElementById('save-as').checked]") \
+        == ["Clippings", True]
+    close(again)
+
+
+def test_the_popup_opens_the_options_page(clean):
+    b = clean
+    page = b.open("article.html")
+    popup = open_popup(b, page)
+    popup.click("#options")
+    options = b.call("""async () => { for (let i = 0; i < 300; i++) {
+        const tabs = await api.tabs.query({});
+        const found = tabs.find((t) => (t.url || '').endsWith('/options/options.html'));
+        if (found) return found.url;
+        await new Promise((r) => setTimeout(r, 100)); } return null; }""")
+    assert options == f"{b.origin}/{OPTIONS}"
+    close(popup, page)
+
+
+def test_images_are_saved_beside_the_markdown_and_linked_there(clean):
+    """With the option on, the article's image is fetched as the browser has it, saved under its content's
+    name in images/ of the save folder, and the Markdown points at it; a second save finds the same file."""
+    b = clean
+    b.call("() => api.storage.local.set({ saveImages: true, saveFolder: 'Clips' })")
+    page = b.open("article.html")
+    reply = b.run("save", page)
+    assert reply["ok"] and reply["images"] == {"saved": 1, "failed": 0}, reply
+    item = wait_for_download(b, reply["downloadId"])
+    assert item["state"] == "complete", item
+    text = Path(item["filename"]).read_text(encoding="utf-8")
+    lens = (PAGES / "images" / "lens.png").read_bytes()
+    name = D.image_name(lens, "png")
+    assert f"![The lighthouse lens seen from the lamp room]({name})" in text and "lens.png" not in text
+    image = b.downloads / "Clips" / name
+    b.call("""async (n) => { for (let i = 0; i < 300; i++) {
+        const d = await api.downloads.search({ state: 'complete' });
+        if (d.some((x) => x.filename.endsWith(n))) return; await new Promise((r) => setTimeout(r, 100)); } }""", name[7:])
+    assert image.read_bytes() == lens
+    again = b.run("save", page)
+    assert again["ok"] and again["images"] == {"saved": 1, "failed": 0}
+    wait_for_download(b, again["downloadId"])
+    assert sorted(p.name for p in (b.downloads / "Clips" / "images").iterdir()) == [name[7:]]
+    assert b.in_content_world(page, "__pithToast.last.text").endswith("1 images saved.")
+    close(page)

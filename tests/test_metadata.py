@@ -94,6 +94,68 @@ def test_the_title_is_chosen_among_the_sources(titles, expected):
     assert metadata.choose_title(titles) == expected
 
 
+# One page per kind of wrong byline or title seen on pages kept back from tuning (docs/metadata.md).
+@pytest.mark.parametrize("name, title, byline", [
+    # interface words where a byline sits: a lone "By", "Email", "See full bio", a "Login" link
+    ("byline-interface.html", "How to re-glaze an old sash window", None),
+    # a picture's credit, an advertiser, and the site's own name as meta author: the person the page names
+    ("byline-credit.html", "Snow closes mountain roads overnight", "Heather Leah"),
+    # a photographer and a related card's author ("byTom Kern") beside the writer's "By Ana Ruiz"
+    ("byline-wrong-person.html", "The orchard that saved forty apple varieties", "Ana Ruiz"),
+    # a name link and a role glued by adjacent elements: "Howard BlumeStaff Writer"
+    ("byline-glued.html", "School board adds two weeks to summer", "Howard Blume"),
+    # og:title with a section before the headline; the <h1> is clean (and the menu is no byline)
+    ("title-section-prefix.html", "Why the tide mills stopped turning", None),
+    # <title>, og:title and the logo's <h1> say the site's name; the article's headline is an <h2>
+    ("title-site-name.html", "Die Kraniche sind zurück am Moorsee", None),
+    # og:title names the artist, the <h1> and the JSON-LD MusicAlbum the album
+    ("title-album.html", "Salt and Iron", "Mira Lund"),
+    # the metadata keeps an older headline; the page's one <h1> shows the newer
+    ("title-newer-headline.html", "Harbour plan wins approval after five-hour debate", None),
+])
+def test_the_header_names_the_writer_and_the_headline_the_page_shows(extractor, page, name, title, byline):
+    r = extract(extractor, page, name)
+    assert (r.title, r.byline) == (title, byline)
+
+
+def test_a_file_whose_bytes_are_utf8_is_read_as_utf8_whatever_its_meta_says(extractor, page):
+    data = page("metadata/utf8-declared-shift-jis.html")
+    assert b"charset=Shift_JIS" in data and not data.isascii()
+    r = extractor.extract_html(data, url="https://pages.example/niwa")
+    assert r.title == "春の庭づくり – 小さな花壇の始め方" and r.text.startswith("三月になると、庭の土が")
+    assert r.byline is None  # a sentence is no name, whichever cue marks it
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("ByTravis Haney", "Travis Haney"),
+    ("Howard BlumeStaff Writer", "Howard Blume"),
+    ("Gina TrapaniCEO", "Gina Trapani"),
+    ("Tom DiChristopher@tdichristopher", "Tom DiChristopher"),
+    ("Julia Horowitz @juliakhorowitz", "Julia Horowitz"),
+    ("Cécile Ducourtieux(Bruxelles", "Cécile Ducourtieux"),
+    ("Saibal Dasgupta / TNN /", "Saibal Dasgupta"),
+    ("Matthew Richardson ⋅ Review Editor ⋅", "Matthew Richardson"),
+    ("Ann Lee Staff Writer", "Ann Lee"),
+    ("Tom McDonald", "Tom McDonald"),  # a capital inside a name is no glue
+    ("作者：赵婕", "赵婕"),
+    *[(word, None) for word in ("By", "Login", "Email", "Buy", "See full bio", "Design", "Site", "New Results",
+                                "著者", "作者：", "Getty Images", "POLITICO / AP Photo",
+                                "Digital OrganizationOfficeOrganizingPapers")],
+])
+def test_a_byline_is_names_without_glue_roles_handles_or_interface_words(text, expected):
+    assert split_byline(text) == expected
+
+
+@pytest.mark.parametrize("line, expected", [
+    ("Sponsored by State Farm", None), ("Sponsored Content by State Farm", None), ("Photo by Lee Park", None),
+    ("Powered by GitBook", None), ("The project is led by Accelerate and partners", None),
+    ('Why do my posts say “Posted by Cloud Campaign”', None),
+    ("Posted by Ann Lee on March 3, 2024", "Ann Lee"), ("Story by Ann Lee", "Ann Lee"), ("| By Ann Lee", "Ann Lee"),
+])
+def test_a_by_that_begins_no_byline_gives_no_name(line, expected):
+    assert metadata._name_in(line) == expected
+
+
 def test_the_body_leaves_the_header_to_the_metadata(extractor, page):
     r = extract(extractor, page, "no-metadata.html")
     for rendering in (r.text, r.markdown, r.html):

@@ -40,6 +40,7 @@ def test_a_page_with_json_ld_only(extractor, page):
     assert (r.image.url, r.image.alt) == ("https://pages.example/bilder/turm.jpg", "Der Turm bei Nacht")
     assert r.canonical_url == "https://kuestenblatt.example/turm"
     assert "Niemand" not in (r.byline or "")  # a teaser inside an ItemList is not this page's article
+    assert r.authors == ["Ida Brandt", "Jonas Wirth"]  # the byline's names as a list
 
 
 def test_a_page_with_opengraph_only(extractor, page):
@@ -154,6 +155,50 @@ def test_a_byline_is_names_without_glue_roles_handles_or_interface_words(text, e
 ])
 def test_a_by_that_begins_no_byline_gives_no_name(line, expected):
     assert metadata._name_in(line) == expected
+
+
+STORY = "<p>" + "The harbour wall was rebuilt over the winter, stone by stone, by the same family. " * 3 + "</p>"
+
+
+def test_a_structured_author_the_page_never_shows_gives_way_to_the_one_it_does(extractor):
+    """JSON-LD names an account ("Thao Dinh") that the page never shows; its author box names the writer."""
+    html = ('<html><head><title>Rebuilding the wall</title><script type="application/ld+json">{"@type": "Article",'
+            '"headline": "Rebuilding the wall", "author": {"@type": "Person", "name": "Thao Dinh"}}</script></head>'
+            '<body><article><h1>Rebuilding the wall</h1><div class="post-author"><a href="/author/team">Everfit '
+            f'Team</a></div>{STORY}</article></body></html>')
+    assert extractor.extract_html(html, url="https://e.example/wall").byline == "Everfit Team"
+    shown = html.replace("</article>", "<p>Thao Dinh, editor</p></article>")
+    assert extractor.extract_html(shown, url="https://e.example/wall").byline == "Thao Dinh"
+
+
+def test_an_updated_date_or_todays_date_is_no_publication_date(extractor):
+    html = (f'<html><body><h1>Rebuilding the wall</h1><p id="todays-date">Friday, December 19, 2025</p>'
+            f'<div class="meta">Last Updated on Feb 27, 2026</div>{STORY}</body></html>')
+    assert extractor.extract_html(html, url="https://e.example/wall").date is None
+    dated = html.replace("</h1>", "</h1><p class='date'>March 2, 2026</p>")
+    assert extractor.extract_html(dated, url="https://e.example/wall").date == "2026-03-02"
+
+
+def test_a_date_under_a_published_label_is_read_anywhere_on_the_page(extractor):
+    """The dateline sits in a sidebar after the article, far from the content's start."""
+    html = (f"<html><body><article><h1>Rebuilding the wall</h1>{STORY * 12}</article><aside><h4>Published</h4>"
+            '<p><time datetime="2018-11-15T12:00:00Z">15 November 2018</time></p></aside></body></html>')
+    assert extractor.extract_html(html, url="https://e.example/wall").date == "2018-11-15T12:00:00+00:00"
+
+
+def test_a_short_end_of_the_title_is_the_site_only_where_the_page_shows_it_so(extractor):
+    html = f"<html><head><title>Issuing alerts - Guidelines</title></head><body>{STORY}</body></html>"
+    r = extractor.extract_html(html, url="https://e.example/alerts")
+    assert r.title == "Issuing alerts" and r.site_name is None  # a section, as far as anyone can tell
+    logo = html.replace("<body>", '<body><a href="/">Guidelines</a>')
+    assert extractor.extract_html(logo, url="https://e.example/alerts").site_name == "Guidelines"
+
+
+@pytest.mark.parametrize("names, expected", [
+    (["Doe, Jane"], "Jane Doe"), (["Ann Lee, Senior Editor"], "Ann Lee"), (["Ann Lee", "ann lee"], "Ann Lee"),
+])
+def test_a_name_keeps_no_comma_so_the_byline_splits_into_its_names(names, expected):
+    assert metadata.join_names(names) == expected
 
 
 def test_the_body_leaves_the_header_to_the_metadata(extractor, page):
@@ -311,6 +356,11 @@ def test_a_page_of_nested_itemprops_is_read_in_bounded_work(monkeypatch):
     ("date", "2025-03-04T06:15:00+00:00", "2025-03-04", True),
     ("date", "2025-03-05", "2025-03-04", False),
     ("date", None, "2025-03-04", False),
+    ("lang", "en-GB", "en", True),
+    ("lang", "de", "en", False),
+    ("site_name", "The Atlantic", "theatlantic", True),
+    ("site_name", "Guidelines", "ojp", False),
+    ("title (policy)", "Night ferries return", "Night ferries return", True),
 ])
 def test_the_metadata_benchmark_scores_by_its_stated_rules(field, pred, gold, ok):
     from bench.metadata import right
@@ -344,3 +394,17 @@ def test_a_heading_passed_over_for_the_title_stays_in_the_body():
 @example("don't\x1c\x1fstop\x00")
 def test_the_ascii_word_count_is_the_patterns(text):
     assert metadata._ascii_words(text) == len(metadata._LATIN_WORD.findall(text))
+
+
+@pytest.mark.parametrize("gold, h1s, site, expected", [
+    ("Night ferries return", ["Night ferries return"], None, ("gold", "Night ferries return")),
+    ("Night ferries return | Harbour Times", ["Night ferries return"], None, ("h1 in gold", "Night ferries return")),
+    ("Night ferries return", [], None, ("gold, no h1", "Night ferries return")),
+    ("Night ferries return - Digg", ["Digg"], "digg", ("unsure", None)),   # the <h1> may be the logo
+    ("Night ferries return - Digg", ["Digg"], None, ("unsure", None)),     # the shortest part is no headline
+    ("Ferries", ["Council approves harbour plan"], None, ("unsure", None)),
+])
+def test_the_dev_title_set_follows_its_stated_rule(gold, h1s, site, expected):
+    from bench.title_policy import verdict
+
+    assert verdict(gold, h1s, site) == expected

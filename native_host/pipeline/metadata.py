@@ -138,6 +138,7 @@ _LONE_BY = re.compile(r"^\s*(?:by|von|par|por|door|av|af|przez)\s*:?\s*$", re.I)
 _PARTS = re.compile(r"\s*[|•·]\s*|\s{2,}|\s+[-–—]\s+")
 NAME_PART_WORDS = 5
 END_BLOCKS = 3       # main blocks at the end of the content where "Written by" may sit
+_TODAY = re.compile(r"today|current-?date|clock", re.I)
 _DATE_CLASS = re.compile(r"date|time|publish|posted|dateline|timestamp|datum|fecha|data", re.I)
 _RTL_LANGS = frozenset({"ar", "he", "iw", "fa", "ur", "yi", "ps", "sd", "ug", "dv", "ckb"})
 
@@ -162,6 +163,11 @@ class Metadata:
     byline_blocks: list[int] = field(default_factory=list)
     date_blocks: list[int] = field(default_factory=list)
     sources: dict[str, str] = field(default_factory=dict)  # field -> the source its value came from
+
+    def authors(self) -> list[str]:
+        """The byline's names, one each: `byline` joins them with ", ", and a name keeps no comma (a part after
+        one is a role or another name: `split_byline`)."""
+        return self.byline.split(", ") if self.byline else []
 
     def header_blocks(self) -> set[int]:
         """The blocks that hold the headline, byline and dateline: the header, not the body."""
@@ -197,6 +203,9 @@ def clean_name(value: str | None) -> str | None:
     text = _PARENS.sub("", text)
     text = _BY.sub("", text).strip(" ,;:-–—|⋅")
     text = _ROLE_TAIL.sub("", text).strip(" ,;:-–—|⋅")
+    if "," in text:  # "Doe, Jane" is Jane Doe; "Ann Lee, science desk" is Ann Lee: a name keeps no comma
+        first, rest = (p.strip() for p in text.split(",", 1))
+        text = f"{rest} {first}" if len(first.split()) == 1 and re.fullmatch(r"[^\W\d_][\w'.-]*", rest) else first
     text = _GLUED_ROLE.sub("", text)
     if len(text.split()) > 2:  # "Ann Lee Staff Writer"; a two-word name keeps its words ("Ann Editor")
         text = _SPACED_ROLE.sub("", text)
@@ -699,6 +708,7 @@ BYLINE_CHARS = 160   # a block longer than this is not a byline
 DATELINE_CHARS = 120
 CUE_MIN = 0.5        # a learned byline or date score that marks the block
 LEARNED_ALONE = 5    # rank of a block only the model marks as a byline: after every markup cue
+MARKED = 3           # ranks up to this mark a byline as the page's own (a rel=author link, "By", author classes)
 
 
 def headline(blocks: Sequence[Block], scores, main: Sequence[bool], labels: Sequence[str] = LABELS
@@ -805,7 +815,7 @@ def _looks_like_name(name: str) -> bool:
 
 
 def dom_byline(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], scores, labels: Sequence[str],
-               head: int | None) -> tuple[str | None, list[int]]:
+               head: int | None) -> tuple[str | None, list[int], bool]:
     """A byline near the start of the main content (or a "Written by" at its end): a block holding a
     rel=author link, one that says "By ..." or "作者：", or one whose classes say author, byline or meta; among
     them first those the model marks as a byline too (when it has that head), and a block only the model
@@ -844,7 +854,7 @@ def dom_byline(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], sc
         elif _LONE_BY.match(b.text) and i + 1 < len(blocks):  # a page may end (or be cut) right after it
             found, i = _name_in(blocks[i + 1].text), i + 1
             found = found if len(blocks[i].text) <= BYLINE_CHARS else None
-            return (found, [i - 1, i]) if found else (None, [])
+            return (found, [i - 1, i], True) if found else (None, [], False)
         else:
             # The name is usually a link to the writer's page; the block's text may run it into a role
             # ("Howard BlumeStaff Writer": adjacent elements with no space between them).
@@ -852,8 +862,8 @@ def dom_byline(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], sc
             found = join_names(subtree_text(nodes, j, 100) for j in linked) if linked else None
             found = found or _name_in(b.text, strict=rank != 3)
         if found:
-            return found, [i]
-    return None, []
+            return found, [i], rank <= MARKED
+    return None, [], False
 
 
 _AUTHOR_HREF = re.compile(r"/(?:authors?|people|person|profiles?|staff|writers?|contributors?|journalists?|autor(?:en)?|"
@@ -880,8 +890,8 @@ def dom_date(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], scor
     ranked: list[tuple[int, int, str]] = []
     for i in _near(main, len(blocks), head):
         b = blocks[i]
-        if not b.text or len(b.text) > DATELINE_CHARS or i == head:
-            continue
+        if not b.text or len(b.text) > DATELINE_CHARS or i == head or any(map(_TODAY.search, b.class_path[-2:])):
+            continue  # (a "today's date" widget is no dateline)
         when = next((parse_date(nodes[j]["datetime"], lang) for j in b.node_ids if nodes[j].get("datetime")), None)
         rank = 1 if when else 3
         when = when or parse_date(b.text, lang)
@@ -891,13 +901,36 @@ def dom_date(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], scor
             rank = 0
         elif any(_DATE_CLASS.search(c) for c in b.class_path[-2:]):
             rank = min(rank, 2)
-        if rank and _UPDATED_TEXT.search(b.text) and not _PUBLISHED_TEXT.search(b.text):
-            rank += 4  # "Updated March 3": the date wanted is the first publication's
+        if _UPDATED_TEXT.search(b.text) and not _PUBLISHED_TEXT.search(b.text):
+            continue  # "Updated March 3" is no publication date: better none than a wrong one
         ranked.append((rank, i, when))
     if not ranked:
-        return None, []
+        return labelled_date(snapshot, blocks, lang)
     rank, i, when = min(ranked)
     return when, [i]
+
+
+_PUBLISHED_LABEL = re.compile(r"^\s*(?:published|posted|date published|publish date|veröffentlicht|publié|"
+                              r"publicado|pubblicato|gepubliceerd|发布|發布|公開日|投稿日)\s*:?\s*$", re.I)
+
+
+def labelled_date(snapshot: dict, blocks: Sequence[Block], lang: str | None) -> tuple[str | None, list[int]]:
+    """Anywhere on the page, a date under a label that says it is the publication's ("Published" in one
+    element, "Feb 2, 2023" or a `<time datetime>` in the next): a sidebar's or a footer's dateline, when
+    none sits near the content."""
+    nodes = snapshot["nodes"]
+    for i in range(len(blocks) - 1):
+        if not _PUBLISHED_LABEL.match(blocks[i].text or ""):
+            continue
+        for k in (i + 1, i + 2)[: len(blocks) - i - 1]:
+            b = blocks[k]
+            if not b.text or len(b.text) > DATELINE_CHARS:
+                continue
+            when = next((parse_date(nodes[j]["datetime"], lang) for j in b.node_ids if nodes[j].get("datetime")),
+                        None) or parse_date(b.text, lang)
+            if when:
+                return when, [i, k]
+    return None, []
 
 
 def dom_image(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], url: str | None) -> Image | None:
@@ -965,8 +998,11 @@ def read_sources(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], 
     places["headline_block"] = head
     # The page's <h1> and the model's guess at a heading are trusted differently (`choose_title`).
     sources["h1"] = {"title": dom.pop("title")} if head is not None and blocks[head].tag_path[-1:] == ["h1"] else {}
-    dom["byline"], places["byline_blocks"] = _guarded(
-        "dom byline", lambda: dom_byline(snapshot, blocks, main, scores, labels, head), (None, []))
+    h1s = [b for b in blocks if b.tag_path[-1:] == ["h1"] and 0 < len(b.text) <= TITLE_CHARS]
+    if not sources["h1"] and len(h1s) == 1:  # the page's one <h1>, away from where the model's content starts
+        sources["h1"] = {"title": clean_text(h1s[0].text, TITLE_CHARS), "far": True}
+    dom["byline"], places["byline_blocks"], dom["byline_marked"] = _guarded(
+        "dom byline", lambda: dom_byline(snapshot, blocks, main, scores, labels, head), (None, [], False))
     dom["date"], places["date_blocks"] = _guarded(
         "dom date", lambda: dom_date(snapshot, blocks, main, scores, labels, head, lang), (None, []))
     dom["image"] = _guarded("dom image", lambda: dom_image(snapshot, blocks, main, url), None)
@@ -977,6 +1013,8 @@ def read_sources(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], 
         if sources[name].get("title"):
             sources[name]["title"] = cut_site_name(sources[name]["title"], site, host, structured=True)[0]
     title, site_in_title = cut_site_name(snapshot.get("title"), site, host)
+    if site_in_title and not _is_site(site_in_title, site, host) and not _shown_as_site(site_in_title, snapshot):
+        site_in_title = None  # a short end of <title> that nothing names as the site: a section, a tagline
     sources["title_tag"] = {k: v for k, v in (("title", title), ("site_name", site_in_title)) if v}
     return sources, places
 
@@ -1008,6 +1046,28 @@ def choose_title(titles: dict[str, str | None], order: Sequence[str] = ORDER["ti
     if found is None:
         return None
     return found[0], _part_like(found[1], titles.get("h1") or titles.get("dom"))
+
+
+def _shown(names: str, snapshot: dict) -> bool:
+    """Whether any of a byline's names is written in the page's text."""
+    if "_text" not in snapshot:
+        snapshot["_text"] = _squash("".join(n.get("text") or "" for n in snapshot["nodes"] if n["tag"] == "#text"))
+    return any(_squash(name) in snapshot["_text"] for name in names.split(", ") if _squash(name))
+
+
+def _shown_as_site(name: str, snapshot: dict) -> bool:
+    """Whether the page shows `name` as its own: the text of a link to its front page (a logo's "Northern
+    Crafts" -> "/"), or after a "©"."""
+    nodes, key = snapshot["nodes"], _squash(name)
+    if not key:
+        return False
+    for i, node in enumerate(nodes):
+        if node["tag"] == "a" and re.fullmatch(r"(?:https?://[^/?#]+)?/?(?:index\.\w+)?", node.get("href") or "x"):
+            if _squash(subtree_text(nodes, i, 200)) == key:
+                return True
+        elif node["tag"] == "#text" and "©" in (node.get("text") or "") and key in _squash(node["text"]):
+            return True
+    return False
 
 
 def _title_is_site(title: str, sources: dict[str, dict[str, Any]], host: str | None) -> bool:
@@ -1131,7 +1191,7 @@ def read_metadata(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool],
     for fieldname, order in ORDER.items():
         if fieldname == "title":
             found = choose_title({source: sources.get(source, {}).get("title") for source in order}, order,
-                                 sum(b.tag_path[-1:] == ["h1"] for b in blocks) == 1)
+                                 sum(b.tag_path[-1:] == ["h1"] for b in blocks) == 1 and not sources["h1"].get("far"))
             if found:
                 meta.sources["title"], meta.title = found
             if meta.title and _title_is_site(meta.title, sources, host) and not _home_page(snapshot.get("url")):
@@ -1144,6 +1204,9 @@ def read_metadata(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool],
             continue
         for source in order:
             value = sources.get(source, {}).get(fieldname)
+            if (fieldname == "byline" and value and source in STRUCTURED and sources["dom"].get("byline_marked")
+                    and not _shown(value, snapshot)):
+                continue  # a name the page never shows (an editor, an account) under the writer the page names
             if fieldname == "byline" and value and _names_site(source, value, sources, host):
                 later = [(s, sources.get(s, {}).get("byline")) for s in order[order.index(source) + 1:]]
                 if any(v and not _names_site(s, v, sources, host) for s, v in later):

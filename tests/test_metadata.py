@@ -169,6 +169,14 @@ def test_a_structured_author_the_page_never_shows_gives_way_to_the_one_it_does(e
     assert extractor.extract_html(html, url="https://e.example/wall").byline == "Everfit Team"
     shown = html.replace("</article>", "<p>Thao Dinh, editor</p></article>")
     assert extractor.extract_html(shown, url="https://e.example/wall").byline == "Thao Dinh"
+    as_editor = html.replace("</article>", "<p>Editor: Thao Dinh</p></article>")  # shown, but as the editor
+    assert extractor.extract_html(as_editor, url="https://e.example/wall").byline == "Everfit Team"
+
+
+def test_a_review_s_or_a_comment_s_author_is_no_byline(extractor):
+    html = (f"<html><body><h1>Rebuilding the wall</h1>{STORY}<div class='customer_review'><div class="
+            "'customer_review_author'>David Sayers</div><p>Great service.</p></div></body></html>")
+    assert extractor.extract_html(html, url="https://e.example/wall").byline is None
 
 
 def test_an_updated_date_or_todays_date_is_no_publication_date(extractor):

@@ -828,8 +828,9 @@ def dom_byline(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], sc
     ranked: list[tuple[int, int]] = []  # (rank, block)
     for i in window:
         b = blocks[i]
-        if not b.text or len(b.text) > BYLINE_CHARS or i == head or "nav" in b.tag_path or "。" in b.text:
-            continue  # (a menu's words, or sentences, are no byline, whatever cue marks them)
+        if (not b.text or len(b.text) > BYLINE_CHARS or i == head or "nav" in b.tag_path or "。" in b.text
+                or any(map(_OTHERS_WORDS.search, b.class_path))):
+            continue  # (a menu's words, sentences, a comment's or a review's author are no byline)
         if _LONE_BY.match(b.text) and i + 1 >= len(blocks):  # "By" and then nothing: no name to take
             continue
         rank = None
@@ -866,6 +867,7 @@ def dom_byline(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], sc
     return None, [], False
 
 
+_OTHERS_WORDS = re.compile(r"comment|review|testimonial|reply|replies|related|recommend", re.I)
 _AUTHOR_HREF = re.compile(r"/(?:authors?|people|person|profiles?|staff|writers?|contributors?|journalists?|autor(?:en)?|"
                           r"auteurs?|redaktion|columnists?|reporters?)/[^/?#]+", re.I)
 _DATE_WORDS = re.compile(r"\b(?:on|updated|published|posted|last updated|am|le|el|il|den|am|vom)\b.*$|"
@@ -1049,10 +1051,20 @@ def choose_title(titles: dict[str, str | None], order: Sequence[str] = ORDER["ti
 
 
 def _shown(names: str, snapshot: dict) -> bool:
-    """Whether any of a byline's names is written in the page's text."""
+    """Whether any of a byline's names is written in the page's text, other than as its editor's ("Editor :
+    Heryadi" under the writer's name)."""
     if "_text" not in snapshot:
         snapshot["_text"] = _squash("".join(n.get("text") or "" for n in snapshot["nodes"] if n["tag"] == "#text"))
-    return any(_squash(name) in snapshot["_text"] for name in names.split(", ") if _squash(name))
+    text = snapshot["_text"]
+    for name in names.split(", "):
+        key = _squash(name)
+        if key and any(not _EDITOR_BEFORE.search(text[max(0, m.start() - 12):m.start()])
+                       for m in re.finditer(re.escape(key), text)):
+            return True
+    return False
+
+
+_EDITOR_BEFORE = re.compile(r"(?:editor|editedby|redaktur|redakteur|redaksi|penyunting|photo|foto)$")
 
 
 def _shown_as_site(name: str, snapshot: dict) -> bool:
@@ -1205,7 +1217,7 @@ def read_metadata(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool],
         for source in order:
             value = sources.get(source, {}).get(fieldname)
             if (fieldname == "byline" and value and source in STRUCTURED and sources["dom"].get("byline_marked")
-                    and not _shown(value, snapshot)):
+                    and not _names_site("dom", sources["dom"]["byline"], sources, host) and not _shown(value, snapshot)):
                 continue  # a name the page never shows (an editor, an account) under the writer the page names
             if fieldname == "byline" and value and _names_site(source, value, sources, host):
                 later = [(s, sources.get(s, {}).get("byline")) for s in order[order.index(source) + 1:]]

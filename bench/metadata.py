@@ -194,8 +194,8 @@ def run(split: str, limit: int | None, model_dir: str | None, sources: bool, dat
             if not gold:
                 continue
             tally.count(gold_name, groups)
-            for name, said in (("pith", getattr(result, ours)), ("trafilatura", theirs.get(their_name))):
-                tally.add(gold_name, groups, name, right(gold_name, said, gold), bool(said))
+            for name, answer in (("pith", getattr(result, ours)), ("trafilatura", theirs.get(their_name))):
+                tally.add(gold_name, groups, name, right(gold_name, answer, gold), bool(answer))
         if record["dataset"] == "wcxb" and record.get("page_type"):
             page_types["pages"] += 1
             page_types["stated"] += result.page_type is not None

@@ -200,6 +200,8 @@ def test_a_short_end_of_the_title_is_the_site_only_where_the_page_shows_it_so(ex
     assert r.title == "Issuing alerts" and r.site_name is None  # a section, as far as anyone can tell
     logo = html.replace("<body>", '<body><a href="/">Guidelines</a>')
     assert extractor.extract_html(logo, url="https://e.example/alerts").site_name == "Guidelines"
+    named = html.replace("Issuing alerts - Guidelines", "Issuing alerts for the coast - Harbour Gazette")
+    assert extractor.extract_html(named, url="https://e.example/alerts").site_name == "Harbour Gazette"
 
 
 @pytest.mark.parametrize("names, expected", [

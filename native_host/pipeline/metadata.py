@@ -1015,7 +1015,8 @@ def read_sources(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], 
         if sources[name].get("title"):
             sources[name]["title"] = cut_site_name(sources[name]["title"], site, host, structured=True)[0]
     title, site_in_title = cut_site_name(snapshot.get("title"), site, host)
-    if site_in_title and not _is_site(site_in_title, site, host) and not _shown_as_site(site_in_title, snapshot):
+    if (site_in_title and not _is_site(site_in_title, site, host) and not _PUBLICATION.search(site_in_title)
+            and not _shown_as_site(site_in_title, snapshot)):
         site_in_title = None  # a short end of <title> that nothing names as the site: a section, a tagline
     sources["title_tag"] = {k: v for k, v in (("title", title), ("site_name", site_in_title)) if v}
     return sources, places
@@ -1065,6 +1066,12 @@ def _shown(names: str, snapshot: dict) -> bool:
 
 
 _EDITOR_BEFORE = re.compile(r"(?:editor|editedby|redaktur|redakteur|redaksi|penyunting|photo|foto)$")
+
+
+# The last word of a site's name that says it is one ("Clockmakers Forum", "Coastline Gazette").
+_PUBLICATION = re.compile(r"\S\s+(?:forum|forums|gazette|times|post|herald|tribune|journal|magazine|daily|weekly|"
+                          r"chronicle|observer|courier|press|wiki|zeitung|zeitschrift|nachrichten|journal|"
+                          r"revista|diario|gazzetta|krant)$", re.I)
 
 
 def _shown_as_site(name: str, snapshot: dict) -> bool:

@@ -1054,9 +1054,7 @@ def choose_title(titles: dict[str, str | None], order: Sequence[str] = ORDER["ti
 def _shown(names: str, snapshot: dict) -> bool:
     """Whether any of a byline's names is written in the page's text, other than as its editor's ("Editor :
     Heryadi" under the writer's name)."""
-    if "_text" not in snapshot:
-        snapshot["_text"] = _squash("".join(n.get("text") or "" for n in snapshot["nodes"] if n["tag"] == "#text"))
-    text = snapshot["_text"]
+    text = _squash("".join(n.get("text") or "" for n in snapshot["nodes"] if n["tag"] == "#text"))
     for name in names.split(", "):
         key = _squash(name)
         if key and any(not _EDITOR_BEFORE.search(text[max(0, m.start() - 12):m.start()])

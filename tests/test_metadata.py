@@ -173,6 +173,13 @@ def test_a_structured_author_the_page_never_shows_gives_way_to_the_one_it_does(e
     assert extractor.extract_html(as_editor, url="https://e.example/wall").byline == "Everfit Team"
 
 
+def test_a_thread_without_structured_data_is_its_starter_s(extractor, page):
+    """Every post's header holds a user name; the first post's (a lower-case one) is the thread's byline."""
+    html = re.sub(r'<script type="application/ld\+json">.*?</script>', "",
+                  page("metadata/forum-thread.html").decode(), flags=re.S)
+    assert extractor.extract_html(html, url="https://pages.example/forum").byline == "gearwright"
+
+
 def test_a_review_s_or_a_comment_s_author_is_no_byline(extractor):
     html = (f"<html><body><h1>Rebuilding the wall</h1>{STORY}<div class='customer_review'><div class="
             "'customer_review_author'>David Sayers</div><p>Great service.</p></div></body></html>")

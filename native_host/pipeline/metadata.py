@@ -859,7 +859,8 @@ def dom_byline(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], sc
         else:
             # The name is usually a link to the writer's page; the block's text may run it into a role
             # ("Howard BlumeStaff Writer": adjacent elements with no space between them).
-            linked = [j for j in b.node_ids if nodes[j]["tag"] == "a" and _AUTHOR_HREF.search(nodes[j].get("href") or "")]
+            linked = [j for j in b.node_ids if (nodes[j]["tag"] == "a" and _AUTHOR_HREF.search(nodes[j].get("href") or ""))
+                      or any(map(_NAME_CLASS.search, nodes[j].get("classes") or ()))]
             found = join_names(subtree_text(nodes, j, 100) for j in linked) if linked else None
             found = found or _name_in(b.text, strict=rank != 3)
         if found:
@@ -867,6 +868,7 @@ def dom_byline(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], sc
     return None, [], False
 
 
+_NAME_CLASS = re.compile(r"^(?:.*[-_])?(?:author|user-?name|poster|writer|byline-?name)(?:[-_].*)?$", re.I)
 _OTHERS_WORDS = re.compile(r"comment|review|testimonial|reply|replies|related|recommend", re.I)
 _AUTHOR_HREF = re.compile(r"/(?:authors?|people|person|profiles?|staff|writers?|contributors?|journalists?|autor(?:en)?|"
                           r"auteurs?|redaktion|columnists?|reporters?)/[^/?#]+", re.I)

@@ -38,7 +38,7 @@ ORDER: dict[str, tuple[str, ...]] = {
     "title": ("json_ld", "opengraph", "meta", "microdata", "h1", "title_tag", "dom"),  # `choose_title`, ties so
     "byline": ("json_ld", "meta", "opengraph", "microdata", "dom"),
     "date": ("json_ld", "opengraph", "meta", "microdata", "dom"),
-    "modified": ("json_ld", "opengraph", "meta", "microdata"),
+    "modified": ("json_ld", "opengraph", "meta", "microdata", "dom"),
     "site_name": ("opengraph", "json_ld", "meta", "title_tag"),
     "description": ("opengraph", "json_ld", "meta", "microdata"),
     "image": ("opengraph", "json_ld", "microdata", "dom"),
@@ -886,12 +886,14 @@ def _strip_date(text: str) -> str:
 
 
 def dom_date(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], scores, labels: Sequence[str],
-             head: int | None, lang: str | None) -> tuple[str | None, list[int]]:
+             head: int | None, lang: str | None) -> tuple[str | None, list[int], str | None]:
     """A dateline near the start of the main content: a block the model marks as a date (when it has that
-    head), else a `<time datetime>`, else a short block whose classes say date or whose text is a date."""
+    head), else a `<time datetime>`, else a short block whose classes say date or whose text is a date; its
+    blocks; and the date of a line that says only "Updated" (the page's last change, not its publication)."""
     nodes = snapshot["nodes"]
     learned = _cue(scores, labels, "date")
     ranked: list[tuple[int, int, str]] = []
+    updated: list[tuple[int, int, str]] = []
     for i in _near(main, len(blocks), head):
         b = blocks[i]
         if not b.text or len(b.text) > DATELINE_CHARS or i == head or any(map(_TODAY.search, b.class_path[-2:])):
@@ -906,12 +908,14 @@ def dom_date(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], scor
         elif any(_DATE_CLASS.search(c) for c in b.class_path[-2:]):
             rank = min(rank, 2)
         if _UPDATED_TEXT.search(b.text) and not _PUBLISHED_TEXT.search(b.text):
-            continue  # "Updated March 3" is no publication date: better none than a wrong one
+            updated.append((rank, i, when))
+            continue  # "Updated March 3" is no publication date (it is the page's `modified`, below)
         ranked.append((rank, i, when))
+    last = min(updated)[2] if updated else None
     if not ranked:
-        return labelled_date(snapshot, blocks, lang)
+        return (*labelled_date(snapshot, blocks, lang), last)
     rank, i, when = min(ranked)
-    return when, [i]
+    return when, [i], last
 
 
 _PUBLISHED_LABEL = re.compile(r"^\s*(?:published|posted|date published|publish date|veröffentlicht|publié|"
@@ -1007,8 +1011,8 @@ def read_sources(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], 
         sources["h1"] = {"title": clean_text(h1s[0].text, TITLE_CHARS), "far": True}
     dom["byline"], places["byline_blocks"], dom["byline_marked"] = _guarded(
         "dom byline", lambda: dom_byline(snapshot, blocks, main, scores, labels, head), (None, [], False))
-    dom["date"], places["date_blocks"] = _guarded(
-        "dom date", lambda: dom_date(snapshot, blocks, main, scores, labels, head, lang), (None, []))
+    dom["date"], places["date_blocks"], dom["modified"] = _guarded(
+        "dom date", lambda: dom_date(snapshot, blocks, main, scores, labels, head, lang), (None, [], None))
     dom["image"] = _guarded("dom image", lambda: dom_image(snapshot, blocks, main, url), None)
     sources["dom"] = {k: v for k, v in dom.items() if v}
     site = next((sources[s]["site_name"] for s in ORDER["site_name"] if sources.get(s, {}).get("site_name")), None)

@@ -364,6 +364,19 @@ def test_a_page_of_nested_itemprops_is_read_in_bounded_work(monkeypatch):
     assert len(reads) <= 3 * metadata.ITEMPROP_READS
 
 
+def test_a_page_of_nested_front_page_links_is_read_in_bounded_work(monkeypatch):
+    """Whether a <title>'s end is shown as the site's own reads a bounded number of links, however many."""
+    n = 100_000
+    nodes = [{"id": 0, "parent": -1, "depth": 0, "tag": "html"}]
+    nodes += [{"id": i, "parent": i - 1, "depth": i, "tag": "a", "href": "/"} for i in range(1, n)]
+    reads = []
+    original = metadata.subtree_text
+    monkeypatch.setattr(metadata, "subtree_text",
+                        lambda nodes, i, limit=400: reads.append(i) or original(nodes, i, limit))
+    assert not metadata._shown_as_site("Harbour Gazette", {"nodes": nodes})
+    assert len(reads) <= metadata.ITEMPROP_READS
+
+
 @pytest.mark.parametrize("field, pred, gold, ok", [
     ("title", "Night ferries return to the strait", "Night Ferries Return to the Strait | Harbour Times", False),
     ("title", "Night ferries return to the strait", "Night ferries return to the strait!", True),

@@ -622,7 +622,8 @@ def from_meta(named: dict[str, list[str]], og: bool, url: str | None) -> dict[st
 # --- microdata, links, the page's own text ---------------------------------------------------------------
 
 SUBTREE_NODES = 2000  # nodes read under one element for its text: a byline is never deeper than that
-ITEMPROP_READS = 20   # elements read per itemprop (author, date, headline): enough to tell a byline from a thread
+ITEMPROP_READS = 20   # elements read per itemprop (author, date, headline), per byline block's names, per link
+                      # to the front page: enough to tell a byline from a thread, bounded on a hostile page
 
 
 def subtree_text(nodes: list[dict], i: int, limit: int = 400) -> str:
@@ -861,7 +862,7 @@ def dom_byline(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], sc
             # ("Howard BlumeStaff Writer": adjacent elements with no space between them).
             linked = [j for j in b.node_ids if (nodes[j]["tag"] == "a" and _AUTHOR_HREF.search(nodes[j].get("href") or ""))
                       or any(map(_NAME_CLASS.search, nodes[j].get("classes") or ()))]
-            found = join_names(subtree_text(nodes, j, 100) for j in linked) if linked else None
+            found = join_names(subtree_text(nodes, j, 100) for j in linked[:ITEMPROP_READS]) if linked else None
             found = found or _name_in(b.text, strict=rank != 3)
         if found:
             return found, [i], rank <= MARKED
@@ -1084,8 +1085,12 @@ def _shown_as_site(name: str, snapshot: dict) -> bool:
     nodes, key = snapshot["nodes"], _squash(name)
     if not key:
         return False
+    reads = 0  # links to the front page read: a page of 100,000 nested ones costs no more
     for i, node in enumerate(nodes):
         if node["tag"] == "a" and re.fullmatch(r"(?:https?://[^/?#]+)?/?(?:index\.\w+)?", node.get("href") or "x"):
+            reads += 1
+            if reads > ITEMPROP_READS:
+                return False
             if _squash(subtree_text(nodes, i, 200)) == key:
                 return True
         elif node["tag"] == "#text" and "©" in (node.get("text") or "") and key in _squash(node["text"]):

@@ -5,16 +5,25 @@
     python -m bench.metadata --date-libraries    # and dateparser / htmldate against Pith's own date parser
     python -m bench.metadata --split train --misses titles.jsonl   # each wrong title with every source's
 
-Pages: the dev records that carry a gold title, author or date (WCXB through its sidecar, fundus, zh-cwce,
-and the titles of GoogleTrends, MSV and CANOLA). Scoring rules, one per field:
+Pages: the dev records that carry a gold title, author, date or language (WCXB through its sidecar, fundus,
+zh-cwce, the titles of GoogleTrends, MSV and CANOLA, the languages of DANIEL and others). Scoring rules, one
+per field:
 
-- **title**: right when the word-bag F1 with the gold title is at least 0.9;
+- **title**: right when the word-bag F1 with the gold title is at least 0.9; scored twice: against each
+  dataset's own gold, and against the dev title set built by Pith's title policy (`title (policy)`,
+  `bench/titles-dev.json`, made by `python -m bench.title_policy` from the golds and the pages' visible
+  `<h1>`, never from Pith's output);
 - **author**: right when the word-bag F1 of the names with the gold byline is at least 0.9 (so the names
   must all be there, in any order, joined any way, and nothing much else: "By", a role or a date cost);
-- **date**: right when the day (YYYY-MM-DD) is the gold's.
+- **date**: right when the day (YYYY-MM-DD) is the gold's;
+- **lang**: right when the primary language subtag is the dataset's (`lang` in the record);
+- **site_name** (no gold): "agrees" when the name and the site's registered name in the page's host hold
+  one another, squashed ("The Atlantic" on theatlantic.com); a disagreement is not always wrong ("Süddeutsche
+  Zeitung" on sueddeutsche.de), so its column is an upper bound on wrong.
 
-Words are lower-cased `\\w+` runs after NFKC, each CJK character a word of its own. A page without the gold
-is not scored for that field; a page where an extractor says nothing counts as wrong.
+Each cell: right / wrong when given / missing, over the pages with the gold; "wrong when given" is wrong
+answers over the pages where the extractor said something. Words are lower-cased `\\w+` runs after NFKC,
+each CJK character a word of its own. A page without the gold is not scored for that field.
 """
 
 from __future__ import annotations
@@ -30,6 +39,7 @@ import time
 import unicodedata
 from collections import Counter, defaultdict
 from importlib import metadata as dist_metadata
+from pathlib import Path
 from typing import Callable
 
 from export.data import iter_records
@@ -40,6 +50,7 @@ from native_host.cli.progress import progress
 from .evaluate import machine
 
 FIELDS = (("title", "title", "title"), ("author", "byline", "author"), ("date", "date", "date"))  # (gold, pith, traf.)
+POLICY_TITLES = Path(__file__).with_name("titles-dev.json")  # the dev title set (bench/title_policy.py)
 TITLE_F1 = AUTHOR_F1 = 0.9
 WHOLE_TITLE_GOLDS = ("googletrends", "canola")  # datasets whose gold title is the whole <title>, site and all
 _CJK = re.compile(r"([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af])")
@@ -63,7 +74,28 @@ def right(field: str, pred: str | None, gold: str) -> bool:
         return False
     if field == "date":
         return str(pred)[:10] == gold[:10]
-    return word_f1(pred, gold) >= (TITLE_F1 if field == "title" else AUTHOR_F1)
+    if field == "lang":
+        return str(pred).split("-")[0].split("_")[0].lower() == gold.split("-")[0].lower()
+    if field == "site_name":
+        name, host = re.sub(r"\W+", "", unicodedata.normalize("NFKC", str(pred)).lower()), gold
+        return bool(name) and (host in name or name in host)
+    return word_f1(pred, gold) >= (TITLE_F1 if field.startswith("title") else AUTHOR_F1)
+
+
+def policy_titles() -> dict[str, str]:
+    """page id -> its title by Pith's title policy, from the committed dev title set."""
+    if not POLICY_TITLES.exists():
+        return {}
+    pages = json.loads(POLICY_TITLES.read_text(encoding="utf-8"))["pages"]
+    return {ident: page["title"] for ident, page in pages.items() if page.get("title")}
+
+
+def site_key(record: dict) -> str | None:
+    """The name the page's site registered, squashed ("theatlantic"), as the gold a site name is held to."""
+    from native_host.pipeline.metadata import _registered_name, site_of
+
+    host = site_of(record.get("url")) or record.get("site")
+    return re.sub(r"\W+", "", _registered_name(host).lower()) or None if host else None
 
 
 def _trafilatura() -> tuple[Callable[[str, str | None], dict], str]:
@@ -72,32 +104,43 @@ def _trafilatura() -> tuple[Callable[[str, str | None], dict], str]:
 
     def read(html: str, url: str | None) -> dict:
         found = extract_metadata(html, default_url=url)
-        return {"title": found.title, "author": found.author, "date": found.date} if found else {}
+        return {"title": found.title, "author": found.author, "date": found.date, "site_name": found.sitename,
+                "lang": found.language} if found else {}
 
     return read, trafilatura.__version__
 
 
 class Tally:
-    """Right answers per (field, group, extractor), and how many pages had the gold."""
+    """Right answers, answers given, per (field, group, extractor), and how many pages had the gold."""
 
     def __init__(self):
         self.right: dict[tuple, int] = defaultdict(int)
+        self.given: dict[tuple, int] = defaultdict(int)
         self.pages: dict[tuple, int] = defaultdict(int)
 
-    def add(self, field: str, groups: list[str], name: str, ok: bool) -> None:
+    def add(self, field: str, groups: list[str], name: str, ok: bool, given: bool = True) -> None:
         for group in groups:
             self.right[field, group, name] += ok
+            self.given[field, group, name] += given
 
     def count(self, field: str, groups: list[str]) -> None:
         for group in groups:
             self.pages[field, group] += 1
 
-    def table(self, names: list[str]) -> str:
-        rows = ["| field | pages | dataset | " + " | ".join(names) + " |", "|---|---:|---|" + "---:|" * len(names)]
+    def table(self, names: list[str], split: bool = False) -> str:
+        """Right per extractor; with `split`, right / wrong when given / missing."""
+        head = " | ".join(f"{name} right / wrong when given / missing" if split else name for name in names)
+        rows = [f"| field | pages | dataset | {head} |", "|---|---:|---|" + "---:|" * len(names)]
         for (field, group), n in sorted(self.pages.items(), key=lambda kv: (kv[0][0], kv[0][1] != "all", kv[0][1])):
-            cells = [f"{self.right[field, group, name] / n:.3f}" for name in names]
-            best = max(cells)
-            cells = [f"**{c}**" if c == best else c for c in cells]
+            rights = [self.right[field, group, name] / n for name in names]
+            cells = []
+            for name, r in zip(names, rights):
+                cell = f"**{r:.3f}**" if r == max(rights) else f"{r:.3f}"
+                if split:
+                    given = self.given[field, group, name]
+                    wrong = (given - self.right[field, group, name]) / given if given else 0.0
+                    cell += f" / {wrong:.3f} / {(n - given) / n:.3f}"
+                cells.append(cell)
             rows.append(f"| {field} | {n} | {group} | " + " | ".join(cells) + " |")
         return "\n".join(rows)
 
@@ -124,7 +167,9 @@ def run(split: str, limit: int | None, model_dir: str | None, sources: bool, dat
 
     extractor = Extractor(model_dir=model_dir)
     traf, traf_version = _trafilatura()
-    records = [r for r in iter_records(split=split, limit=limit) if r.get("title") or r.get("author") or r.get("date")]
+    records = [r for r in iter_records(split=split, limit=limit)
+               if r.get("title") or r.get("author") or r.get("date") or r.get("lang")]
+    policy = policy_titles() if split == "dev" else {}
     tally = Tally()
     said: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])  # (field, source) -> pages, says, right
     dates = Tally()
@@ -142,13 +187,15 @@ def run(split: str, limit: int | None, model_dir: str | None, sources: bool, dat
         t0 = time.perf_counter()
         theirs = traf(html, url)
         clocks["trafilatura"] += time.perf_counter() - t0
-        for gold_name, ours, their_name in FIELDS:
-            gold = record.get(gold_name)
+        golds = [(gold_name, ours, their_name, record.get(gold_name)) for gold_name, ours, their_name in FIELDS]
+        golds += [("title (policy)", "title", "title", policy.get(record["id"])), ("lang", "lang", "lang", record.get("lang")),
+                  ("site_name", "site_name", "site_name", site_key(record))]
+        for gold_name, ours, their_name, gold in golds:
             if not gold:
                 continue
             tally.count(gold_name, groups)
-            tally.add(gold_name, groups, "pith", right(gold_name, getattr(result, ours), gold))
-            tally.add(gold_name, groups, "trafilatura", right(gold_name, theirs.get(their_name), gold))
+            for name, answer in (("pith", getattr(result, ours)), ("trafilatura", theirs.get(their_name))):
+                tally.add(gold_name, groups, name, right(gold_name, answer, gold), bool(answer))
         if record["dataset"] == "wcxb" and record.get("page_type"):
             page_types["pages"] += 1
             page_types["stated"] += result.page_type is not None
@@ -185,7 +232,7 @@ def run(split: str, limit: int | None, model_dir: str | None, sources: bool, dat
            f"- date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}", f"- machine: {machine()}",
            f"- pith: {extractor.info['version']} {extractor.info['model_id']}; trafilatura {traf_version}",
            f"- rules: title word-F1 >= {TITLE_F1}, author word-F1 of the names >= {AUTHOR_F1}, date the same day",
-           "", tally.table(["pith", "trafilatura"]), "",
+           "", tally.table(["pith", "trafilatura"], split=True), "",
            f"Seconds per page (whole extraction for Pith, metadata only for trafilatura): "
            f"pith {clocks['pith'] / max(1, len(records)):.3f}, "
            f"trafilatura {clocks['trafilatura'] / max(1, len(records)):.3f}."]

@@ -55,6 +55,7 @@ class Result:
     page_type: str | None = None      # one of PAGE_TYPES
     word_count: int = 0
     reading_minutes: int = 0
+    authors: list[str] = field(default_factory=list)  # the names in `byline`, one each, in its order
 
     def to_dict(self) -> dict:
         return asdict(self)

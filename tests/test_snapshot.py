@@ -208,7 +208,8 @@ def test_an_image_s_source_is_the_one_a_reader_would_load(img, src):
 def test_http_charset_beats_meta_and_a_bom_beats_both():
     page = '<meta charset="windows-1252"><p>Grüße</p>'.encode("utf-8")
     assert "Grüße" in decode_html(page, charset="utf-8")       # the server's word wins over the page's
-    assert "GrÃ¼ÃŸe" in decode_html(page)                       # without it, the meta is believed
+    assert "Grüße" in decode_html(page)                         # without it, bytes that are UTF-8 are UTF-8
+    assert "Grüße" in decode_html(page.decode().encode("cp1252"))  # and bytes that are not: the meta is believed
     assert "Grüße" in decode_html(codecs.BOM_UTF8 + page, charset="latin-1")
 
 

@@ -38,7 +38,7 @@ ORDER: dict[str, tuple[str, ...]] = {
     "title": ("json_ld", "opengraph", "meta", "microdata", "h1", "title_tag", "dom"),  # `choose_title`, ties so
     "byline": ("json_ld", "meta", "opengraph", "microdata", "dom"),
     "date": ("json_ld", "opengraph", "meta", "microdata", "dom"),
-    "modified": ("json_ld", "opengraph", "meta", "microdata"),
+    "modified": ("json_ld", "opengraph", "meta", "microdata", "dom"),
     "site_name": ("opengraph", "json_ld", "meta", "title_tag"),
     "description": ("opengraph", "json_ld", "meta", "microdata"),
     "image": ("opengraph", "json_ld", "microdata", "dom"),
@@ -53,6 +53,7 @@ MAX_JSON_LD_OBJECTS = 2000  # typed objects read from a page's JSON-LD, all scri
 MAX_JSON_LD_DEPTH = 12
 MAX_AUTHORS = 3          # more distinct microdata authors than this are a thread's posters, not bylines
 MAX_NAME_WORDS = 8       # an "author" longer than this is a sentence, not a name
+NAME_CHARS = 50          # and one name longer than this (a CJK sentence has no spaces to count)
 TITLE_CHARS = 300
 
 # schema.org types, lower-case, without the "schema:" or URL prefix.
@@ -66,6 +67,10 @@ COLLECTION_TYPES = frozenset({"collectionpage", "itemlist", "searchresultspage",
 PAGE_OBJECT_TYPES = frozenset("""webpage itempage aboutpage collectionpage profilepage qapage faqpage
 searchresultspage contactpage checkoutpage medicalwebpage realestatelisting""".split())
 SITE_TYPES = frozenset({"website"})
+# Other works a page may be about, whose "name" is the page's headline (an album's page: its <h1> is the
+# album, its og:title often the artist); they say nothing about the page's type.
+WORK_TYPES = frozenset("""musicalbum musicrecording musicplaylist movie book tvseries tvseason tvepisode episode
+videogame podcastseries podcastepisode course event softwareapplication""".split())
 ORGANIZATION_TYPES = frozenset({"organization", "newsmediaorganization", "corporation", "localbusiness"})
 LIST_TYPES = frozenset({"itemlist", "listitem", "breadcrumblist"})
 OG_PAGE_TYPES = {"article": "article", "product": "product", "og:product": "product", "product.item": "product",
@@ -96,11 +101,26 @@ _OG_PREFIXES = ("og:", "article:", "twitter:")
 
 _SPACE = re.compile(r"\s+")
 _URLISH = re.compile(r"^(?:https?:)?//|^www\.|\.(?:com|org|net|html?)(?:/|$)|^@", re.I)
-_BY = re.compile(r"^(?:(?:written|posted|published|reported|photos?|text|words|story)\s+)?(?:by|von|par|por|door|"
-                 r"av|af|przez|autor(?:e|in|a)?:|author:|texto:|text:|tekst:)\s*[:\-]?\s+", re.I)
-_ROLE_TAIL = re.compile(r"\s*[|•·–—]\s.*$|\s+for\s+\S.*$", re.I)
+_BY = re.compile(r"^(?:(?:written|posted|published|reported|text|words|story)\s+)?(?:by|von|par|por|door|"
+                 r"av|af|przez|autor(?:e|in|a)?:|author:|texto:|text:|tekst:)\s*[:\-]?\s+|^(?:著者|作者|记者|撰文)\s*[:：]\s*|"
+                 r"^(?:by|von)(?=[A-ZÀ-Þ][a-zß-ÿ])", re.I)  # the second: "ByTravis Haney", two elements glued
+_ROLE_TAIL = re.compile(r"\s*[|•·⋅–—/]\s.*$|\s*[|•·⋅/]\s*$|\s+for\s+\S.*$", re.I)
 _EMAIL = re.compile(r"\S+@\S+\.\w+")
-_PARENS = re.compile(r"\s*\([^)]*\)")
+_HANDLE = re.compile(r"\s*@\w[\w.]*.*$")  # "Julia Horowitz @juliakhorowitz", "Tom DiChristopher@tdichristopher"
+_PARENS = re.compile(r"\s*\([^)]*\)|\s*\([^)]*$")  # "(Bruxelles)" and the unclosed "Ducourtieux(Bruxelles"
+# Job titles that follow a name, spaced or glued to it by adjacent elements ("Howard BlumeStaff Writer",
+# "Gina TrapaniCEO"): cut with what follows them.
+_ROLES = ("staff writer|staff reporter|staff|senior|chief|ceo|cto|cfo|coo|founder|co-founder|editor|"
+          "reporter|writer|correspondent|contributor|contributing|columnist|producer|director|manager|"
+          "associate|assistant|deputy|managing|executive|review editor|photographer|journalist|analyst|"
+          "freelance|special to|guest|head of|professor|president|vice|lead|principal|partner|intern|"
+          "redakteur|redakteurin|korrespondent|korrespondentin|journaliste|rédacteur|rédactrice|"
+          "redacción|periodista|expert|specialist|consultant|officer|strategist")
+_GLUED_ROLE = re.compile(r"(?<=[a-zß-ÿ])(?:" + _ROLES.title().replace("Ceo", "CEO").replace("Cto", "CTO")
+                         .replace("Cfo", "CFO").replace("Coo", "COO") + r")\b.*$")
+_GLUED_WORDS = re.compile(r"[a-zß-ÿ][A-ZÀ-Þ]\w*[a-zß-ÿ][A-ZÀ-Þ]")  # "OfficeOrganizingPapers": links run together
+_ROLE_WORD = re.compile(r"\b(?:" + _ROLES + r")\b", re.I)
+_SPACED_ROLE = re.compile(r"(?<=\S)\s+(?:" + _ROLES + r")\b(?:\s+\w+){0,3}$", re.I)
 _AND = re.compile(r"\s*(?:,|;|&|\band\b|\bund\b|\bet\b|\bog\b|、)\s*", re.I)
 _TITLE_SEPARATORS = re.compile(r"\s+(?:\||-|–|—|::|·|•|»|«|/)\s+|\s*[|｜：]\s*|:\s+")
 SITE_WORDS = 5           # a part of a title taken for the site's name is at most this many words
@@ -110,7 +130,7 @@ SHORT_PART_WORDS = 3     # a part of <title> this short, at an end, is cut even 
 _AUTHOR_CLASS = re.compile(r"author|byline|by-line|writer|posted-?by|contributor|creator|reporter|autor", re.I)
 _META_CLASS = re.compile(r"(?:^|[-_.])meta(?:$|[-_.])", re.I)
 # "By Ann Lee", "Written by Ann Lee" anywhere in a short line; "作者：赵婕", "记者 尹娟", "来源: 尹娟" (zh).
-_BY_INSIDE = re.compile(r"(?:^|[\s(])(?:(?:written|posted|published|reported|words|text|photos?)\s+)?"
+_BY_INSIDE = re.compile(r"(?:^|[\s(])(?:(?:written|posted|published|reported|words|text)\s+)?"
                         r"(?:by|von|par|por|door|av|af|przez)\s+(\S.{0,80})|"
                         r"(?:作者|记者|撰文|来源)\s*[:：/／\s]\s*([^\s|,，：:]{1,20})|文\s*[:：/／]\s*([^\s|,，：:]{1,20})",
                         re.I)
@@ -118,6 +138,7 @@ _LONE_BY = re.compile(r"^\s*(?:by|von|par|por|door|av|af|przez)\s*:?\s*$", re.I)
 _PARTS = re.compile(r"\s*[|•·]\s*|\s{2,}|\s+[-–—]\s+")
 NAME_PART_WORDS = 5
 END_BLOCKS = 3       # main blocks at the end of the content where "Written by" may sit
+_TODAY = re.compile(r"today|current-?date|clock", re.I)
 _DATE_CLASS = re.compile(r"date|time|publish|posted|dateline|timestamp|datum|fecha|data", re.I)
 _RTL_LANGS = frozenset({"ar", "he", "iw", "fa", "ur", "yi", "ps", "sd", "ug", "dv", "ckb"})
 
@@ -142,6 +163,11 @@ class Metadata:
     byline_blocks: list[int] = field(default_factory=list)
     date_blocks: list[int] = field(default_factory=list)
     sources: dict[str, str] = field(default_factory=dict)  # field -> the source its value came from
+
+    def authors(self) -> list[str]:
+        """The byline's names, one each: `byline` joins them with ", ", and a name keeps no comma (a part after
+        one is a role or another name: `split_byline`)."""
+        return self.byline.split(", ") if self.byline else []
 
     def header_blocks(self) -> set[int]:
         """The blocks that hold the headline, byline and dateline: the header, not the body."""
@@ -170,13 +196,44 @@ def clean_name(value: str | None) -> str | None:
     text = clean_text(value, 300)
     if not text:
         return None
+    if _CREDIT.search(text):
+        return None  # a picture's credit ("Getty Images", "POLITICO / AP Photo"), not a writer
     text = _EMAIL.sub("", text)
+    text = _HANDLE.sub("", text)
     text = _PARENS.sub("", text)
-    text = _BY.sub("", text).strip(" ,;:-–—|")
-    text = _ROLE_TAIL.sub("", text).strip(" ,;:-–—|")
-    if not text or _URLISH.search(text) or len(text.split()) > MAX_NAME_WORDS or not any(c.isalpha() for c in text):
+    text = _BY.sub("", text).strip(" ,;:-–—|⋅")
+    text = _ROLE_TAIL.sub("", text).strip(" ,;:-–—|⋅")
+    if "," in text:  # "Doe, Jane" is Jane Doe; "Ann Lee, science desk" is Ann Lee: a name keeps no comma
+        first, rest = (p.strip() for p in text.split(",", 1))
+        text = f"{rest} {first}" if len(first.split()) == 1 and re.fullmatch(r"[^\W\d_][\w'.-]*", rest) else first
+    text = _GLUED_ROLE.sub("", text)
+    if len(text.split()) > 2:  # "Ann Lee Staff Writer"; a two-word name keeps its words ("Ann Editor")
+        text = _SPACED_ROLE.sub("", text)
+    text = text.strip(" ,;:-–—|⋅")
+    if (not text or _URLISH.search(text) or len(text.split()) > MAX_NAME_WORDS or not any(c.isalpha() for c in text)
+            or len(text) > NAME_CHARS or "。" in text or is_interface(text) or _GLUED_WORDS.search(text)):
         return None
     return text
+
+
+# Words of a page's interface, never a writer's name (nor part of one): what a byline's place holds on pages
+# that have none, and what the cues near a headline also mark (a "Login" link, a "Category" label).
+INTERFACE_WORDS = frozenset("""by login log sign signing subscribe subscriber register email e-mail mail share
+shares follow following buy shop cart search menu home bio design site new results result category categories
+type material comments comment reply replies print save read more also like might you your our us we about
+contact privacy cookies sponsored sponsor advertisement advertising anzeige tags tag topics topic related
+posted published updated views view loading error download watch listen newsletter account profile settings
+images photo photos foto fotos getty shutterstock istock imago pictures picture credit credits
+著者 作者 记者 撰文 来源 投稿者""".split())
+_CREDIT = re.compile(r"\b(?:getty|shutterstock|istock(?:photo)?|imago|dpa-?bildfunk|picture[- ]alliance|"
+                     r"ap photo|afp photo|reuters/|/reuters|images?)\b|(?:photo|foto|bild|image|credit)\s*[:©]|©",
+                     re.I)
+
+
+def is_interface(name: str) -> bool:
+    """Whether a would-be name is a page's interface words ("See full bio", "New Results", "作者：")."""
+    words = re.findall(r"[^\W\d_][\w'-]*|[\u3040-\u30ff\u3400-\u9fff]+", name.lower())
+    return bool(words) and any(w in INTERFACE_WORDS or w.strip("：:") in INTERFACE_WORDS for w in words)
 
 
 def join_names(names: Iterable[str | None]) -> str | None:
@@ -199,7 +256,7 @@ def split_byline(text: str | None) -> str | None:
     if len(parts) < 2:
         return join_names([text])
     # "Ann Lee, science desk": a part after the first that reads as no name is a role or a desk
-    return join_names(parts[:1] + [p for p in parts[1:] if _looks_like_name(p.strip())])
+    return join_names(parts[:1] + [p for p in parts[1:] if _looks_like_name(p.strip()) and not _ROLE_WORD.search(p)])
 
 
 def _squash(text: str | None) -> str:
@@ -222,10 +279,7 @@ def _is_site(part: str, site_name: str | None, host: str | None) -> bool:
     if _DOMAIN.fullmatch(part.strip()):  # "Forbes.com: Story", "Story | Express.co.uk"
         return True
     if host:
-        labels = host.split(".")  # the name the site registered: "mozilla" in developer.mozilla.org
-        while len(labels) > 1 and (labels[-1] in _GENERIC_LABELS or len(labels[-1]) <= 2):
-            labels.pop()
-        name = labels[-1] if len(labels[-1]) > 2 and labels[-1] not in _GENERIC_LABELS else ""
+        name = _registered_name(host)
         if squashed in _squash(host) or (name and _squash(name) in squashed):
             return True
     return False
@@ -464,7 +518,7 @@ def from_json_ld(scripts: Sequence[str], url: str | None) -> dict[str, Any]:
         if value and not out.get(name):
             out[name] = value
 
-    main = pick(ARTICLE_TYPES | FORUM_TYPES | PRODUCT_TYPES)
+    main = pick(ARTICLE_TYPES | FORUM_TYPES | PRODUCT_TYPES) or pick(WORK_TYPES)
     webpage = pick(PAGE_OBJECT_TYPES)
     site = pick(SITE_TYPES)
     for obj in (main, webpage):
@@ -568,7 +622,8 @@ def from_meta(named: dict[str, list[str]], og: bool, url: str | None) -> dict[st
 # --- microdata, links, the page's own text ---------------------------------------------------------------
 
 SUBTREE_NODES = 2000  # nodes read under one element for its text: a byline is never deeper than that
-ITEMPROP_READS = 20   # elements read per itemprop (author, date, headline): enough to tell a byline from a thread
+ITEMPROP_READS = 20   # elements read per itemprop (author, date, headline), per byline block's names, per link
+                      # to the front page: enough to tell a byline from a thread, bounded on a hostile page
 
 
 def subtree_text(nodes: list[dict], i: int, limit: int = 400) -> str:
@@ -654,6 +709,7 @@ BYLINE_CHARS = 160   # a block longer than this is not a byline
 DATELINE_CHARS = 120
 CUE_MIN = 0.5        # a learned byline or date score that marks the block
 LEARNED_ALONE = 5    # rank of a block only the model marks as a byline: after every markup cue
+MARKED = 3           # ranks up to this mark a byline as the page's own (a rel=author link, "By", author classes)
 
 
 def headline(blocks: Sequence[Block], scores, main: Sequence[bool], labels: Sequence[str] = LABELS
@@ -702,6 +758,8 @@ def _name_in(text: str, strict: bool = True) -> str | None:
     """The name in a byline-ish line: "By Ann Lee and Bo Chan" -> "Ann Lee, Bo Chan"; "27. Januar 2026 •
     Gregor Meier • 3 Minuten" -> "Gregor Meier"; "作者： 赵婕 出自..." -> "赵婕". None if no part reads as one."""
     said = _BY_INSIDE.search(text)
+    if said and not _byline_by(text, said.start()):
+        return None
     if said:
         name = split_byline(_strip_date(said.group(1) or said.group(2) or said.group(3)))
         strict = strict and said.start() > 0  # a line that opens with "By" says it is a byline
@@ -715,6 +773,28 @@ def _name_in(text: str, strict: bool = True) -> str | None:
             if name and (not strict or all(map(_looks_like_name, name.split(", ")))):
                 return name
     return None
+
+
+# The word before a "by" that makes it no byline: a sentence's verb ("led by", "recommended by"), a sponsor's
+# or a picture's credit ("Sponsored by State Farm", "Powered by GitBook", "Photo by ...").
+_NOT_BYLINE_BEFORE = re.compile(r"(?:sponsor\w*|present\w*|paid|brought to you|powered|supported|partnership|"
+                                r"underwritten|photo\w*|image|foto\w*|picture|illustrat\w*|video|graphic\w*|"
+                                r"credit\w*)(?:\s+\w+){0,2}\s*$", re.I)
+_LOWER_WORD_BEFORE = re.compile(r"(?<!\w)[a-zß-ÿ][\w'-]*\s*$")
+_BYLINE_VERBS = re.compile(r"(?:written|posted|published|reported|words|text|story|compiled|edited|and)\s*$", re.I)
+
+
+def _byline_by(text: str, start: int) -> bool:
+    """Whether the "by" of a line that says "... by X" begins a byline: at the line's start, after a
+    separator or a capitalised word ("Story by"), or after "written", "posted" and kin; not after other
+    lower-case words (a sentence's "led by Accelerate"), a sponsor's or a picture's credit."""
+    before = text[:start].rstrip()
+    verb = _BYLINE_VERBS.search(before)
+    if verb:  # "Posted by": what comes before the verb decides
+        before = before[:verb.start()].rstrip()
+    if before.endswith(("“", '"', "'", "‘", "„", "«")):  # quoted: 'my posts say “Posted by Cloud Campaign”'
+        return False
+    return not before or not ((not verb and _NOT_BYLINE_BEFORE.search(before)) or _LOWER_WORD_BEFORE.search(before))
 
 
 _PARTICLES = frozenset("van von der den de da di du la le bin al el dos das del ter ten zu y e".split())
@@ -736,7 +816,7 @@ def _looks_like_name(name: str) -> bool:
 
 
 def dom_byline(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], scores, labels: Sequence[str],
-               head: int | None) -> tuple[str | None, list[int]]:
+               head: int | None) -> tuple[str | None, list[int], bool]:
     """A byline near the start of the main content (or a "Written by" at its end): a block holding a
     rel=author link, one that says "By ..." or "作者：", or one whose classes say author, byline or meta; among
     them first those the model marks as a byline too (when it has that head), and a block only the model
@@ -749,8 +829,9 @@ def dom_byline(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], sc
     ranked: list[tuple[int, int]] = []  # (rank, block)
     for i in window:
         b = blocks[i]
-        if not b.text or len(b.text) > BYLINE_CHARS or i == head:
-            continue
+        if (not b.text or len(b.text) > BYLINE_CHARS or i == head or "nav" in b.tag_path or "。" in b.text
+                or any(map(_OTHERS_WORDS.search, b.class_path))):
+            continue  # (a menu's words, sentences, a comment's or a review's author are no byline)
         if _LONE_BY.match(b.text) and i + 1 >= len(blocks):  # "By" and then nothing: no name to take
             continue
         rank = None
@@ -775,14 +856,23 @@ def dom_byline(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], sc
         elif _LONE_BY.match(b.text) and i + 1 < len(blocks):  # a page may end (or be cut) right after it
             found, i = _name_in(blocks[i + 1].text), i + 1
             found = found if len(blocks[i].text) <= BYLINE_CHARS else None
-            return (found, [i - 1, i]) if found else (None, [])
+            return (found, [i - 1, i], True) if found else (None, [], False)
         else:
-            found = _name_in(b.text, strict=rank != 3)
+            # The name is usually a link to the writer's page; the block's text may run it into a role
+            # ("Howard BlumeStaff Writer": adjacent elements with no space between them).
+            linked = [j for j in b.node_ids if (nodes[j]["tag"] == "a" and _AUTHOR_HREF.search(nodes[j].get("href") or ""))
+                      or any(map(_NAME_CLASS.search, nodes[j].get("classes") or ()))]
+            found = join_names(subtree_text(nodes, j, 100) for j in linked[:ITEMPROP_READS]) if linked else None
+            found = found or _name_in(b.text, strict=rank != 3)
         if found:
-            return found, [i]
-    return None, []
+            return found, [i], rank <= MARKED
+    return None, [], False
 
 
+_NAME_CLASS = re.compile(r"^(?:.*[-_])?(?:author|user-?name|poster|writer|byline-?name)(?:[-_].*)?$", re.I)
+_OTHERS_WORDS = re.compile(r"comment|review|testimonial|reply|replies|related|recommend", re.I)
+_AUTHOR_HREF = re.compile(r"/(?:authors?|people|person|profiles?|staff|writers?|contributors?|journalists?|autor(?:en)?|"
+                          r"auteurs?|redaktion|columnists?|reporters?)/[^/?#]+", re.I)
 _DATE_WORDS = re.compile(r"\b(?:on|updated|published|posted|last updated|am|le|el|il|den|am|vom)\b.*$|"
                          r"\s+\S*\d.*$", re.I)
 
@@ -797,16 +887,18 @@ def _strip_date(text: str) -> str:
 
 
 def dom_date(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], scores, labels: Sequence[str],
-             head: int | None, lang: str | None) -> tuple[str | None, list[int]]:
+             head: int | None, lang: str | None) -> tuple[str | None, list[int], str | None]:
     """A dateline near the start of the main content: a block the model marks as a date (when it has that
-    head), else a `<time datetime>`, else a short block whose classes say date or whose text is a date."""
+    head), else a `<time datetime>`, else a short block whose classes say date or whose text is a date; its
+    blocks; and the date of a line that says only "Updated" (the page's last change, not its publication)."""
     nodes = snapshot["nodes"]
     learned = _cue(scores, labels, "date")
     ranked: list[tuple[int, int, str]] = []
+    updated: list[tuple[int, int, str]] = []
     for i in _near(main, len(blocks), head):
         b = blocks[i]
-        if not b.text or len(b.text) > DATELINE_CHARS or i == head:
-            continue
+        if not b.text or len(b.text) > DATELINE_CHARS or i == head or any(map(_TODAY.search, b.class_path[-2:])):
+            continue  # (a "today's date" widget is no dateline)
         when = next((parse_date(nodes[j]["datetime"], lang) for j in b.node_ids if nodes[j].get("datetime")), None)
         rank = 1 if when else 3
         when = when or parse_date(b.text, lang)
@@ -816,13 +908,38 @@ def dom_date(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], scor
             rank = 0
         elif any(_DATE_CLASS.search(c) for c in b.class_path[-2:]):
             rank = min(rank, 2)
-        if rank and _UPDATED_TEXT.search(b.text) and not _PUBLISHED_TEXT.search(b.text):
-            rank += 4  # "Updated March 3": the date wanted is the first publication's
+        if _UPDATED_TEXT.search(b.text) and not _PUBLISHED_TEXT.search(b.text):
+            updated.append((rank, i, when))
+            continue  # "Updated March 3" is no publication date (it is the page's `modified`, below)
         ranked.append((rank, i, when))
+    last = min(updated)[2] if updated else None
     if not ranked:
-        return None, []
+        return (*labelled_date(snapshot, blocks, lang), last)
     rank, i, when = min(ranked)
-    return when, [i]
+    return when, [i], last
+
+
+_PUBLISHED_LABEL = re.compile(r"^\s*(?:published|posted|date published|publish date|veröffentlicht|publié|"
+                              r"publicado|pubblicato|gepubliceerd|发布|發布|公開日|投稿日)\s*:?\s*$", re.I)
+
+
+def labelled_date(snapshot: dict, blocks: Sequence[Block], lang: str | None) -> tuple[str | None, list[int]]:
+    """Anywhere on the page, a date under a label that says it is the publication's ("Published" in one
+    element, "Feb 2, 2023" or a `<time datetime>` in the next): a sidebar's or a footer's dateline, when
+    none sits near the content."""
+    nodes = snapshot["nodes"]
+    for i in range(len(blocks) - 1):
+        if not _PUBLISHED_LABEL.match(blocks[i].text or ""):
+            continue
+        for k in (i + 1, i + 2)[: len(blocks) - i - 1]:
+            b = blocks[k]
+            if not b.text or len(b.text) > DATELINE_CHARS:
+                continue
+            when = next((parse_date(nodes[j]["datetime"], lang) for j in b.node_ids if nodes[j].get("datetime")),
+                        None) or parse_date(b.text, lang)
+            if when:
+                return when, [i, k]
+    return None, []
 
 
 def dom_image(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], url: str | None) -> Image | None:
@@ -890,10 +1007,13 @@ def read_sources(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], 
     places["headline_block"] = head
     # The page's <h1> and the model's guess at a heading are trusted differently (`choose_title`).
     sources["h1"] = {"title": dom.pop("title")} if head is not None and blocks[head].tag_path[-1:] == ["h1"] else {}
-    dom["byline"], places["byline_blocks"] = _guarded(
-        "dom byline", lambda: dom_byline(snapshot, blocks, main, scores, labels, head), (None, []))
-    dom["date"], places["date_blocks"] = _guarded(
-        "dom date", lambda: dom_date(snapshot, blocks, main, scores, labels, head, lang), (None, []))
+    h1s = [b for b in blocks if b.tag_path[-1:] == ["h1"] and 0 < len(b.text) <= TITLE_CHARS]
+    if not sources["h1"] and len(h1s) == 1:  # the page's one <h1>, away from where the model's content starts
+        sources["h1"] = {"title": clean_text(h1s[0].text, TITLE_CHARS), "far": True}
+    dom["byline"], places["byline_blocks"], dom["byline_marked"] = _guarded(
+        "dom byline", lambda: dom_byline(snapshot, blocks, main, scores, labels, head), (None, [], False))
+    dom["date"], places["date_blocks"], dom["modified"] = _guarded(
+        "dom date", lambda: dom_date(snapshot, blocks, main, scores, labels, head, lang), (None, [], None))
     dom["image"] = _guarded("dom image", lambda: dom_image(snapshot, blocks, main, url), None)
     sources["dom"] = {k: v for k, v in dom.items() if v}
     site = next((sources[s]["site_name"] for s in ORDER["site_name"] if sources.get(s, {}).get("site_name")), None)
@@ -902,11 +1022,15 @@ def read_sources(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], 
         if sources[name].get("title"):
             sources[name]["title"] = cut_site_name(sources[name]["title"], site, host, structured=True)[0]
     title, site_in_title = cut_site_name(snapshot.get("title"), site, host)
+    if (site_in_title and not _is_site(site_in_title, site, host) and not _PUBLICATION.search(site_in_title)
+            and not _shown_as_site(site_in_title, snapshot)):
+        site_in_title = None  # a short end of <title> that nothing names as the site: a section, a tagline
     sources["title_tag"] = {k: v for k, v in (("title", title), ("site_name", site_in_title)) if v}
     return sources, places
 
 
-def choose_title(titles: dict[str, str | None], order: Sequence[str] = ORDER["title"]) -> tuple[str, str] | None:
+def choose_title(titles: dict[str, str | None], order: Sequence[str] = ORDER["title"], lone_h1: bool = False
+                 ) -> tuple[str, str] | None:
     """The article's title among its sources' (source -> title, site names cut) and the source it came from.
 
     1. A heading from the page's text (its <h1>, the model's guess) that shares no word with any other source's
@@ -925,12 +1049,91 @@ def choose_title(titles: dict[str, str | None], order: Sequence[str] = ORDER["ti
     for source in ("h1", "dom"):
         if source in titles and best_overlap(source) == 0:
             del titles[source]
-    if "h1" in titles and best_overlap("h1") >= H1_AGREES:
+    if "h1" in titles and (best_overlap("h1") >= H1_AGREES or _shortened(bags["h1"], bags, "h1")
+                           or (lone_h1 and best_overlap("h1") > 0)):
         return "h1", titles["h1"]
     found = agreed(titles, order)
     if found is None:
         return None
     return found[0], _part_like(found[1], titles.get("h1") or titles.get("dom"))
+
+
+def _shown(names: str, snapshot: dict) -> bool:
+    """Whether any of a byline's names is written in the page's text, other than as its editor's ("Editor :
+    Heryadi" under the writer's name)."""
+    text = _squash("".join(n.get("text") or "" for n in snapshot["nodes"] if n["tag"] == "#text"))
+    for name in names.split(", "):
+        key = _squash(name)
+        if key and any(not _EDITOR_BEFORE.search(text[max(0, m.start() - 12):m.start()])
+                       for m in re.finditer(re.escape(key), text)):
+            return True
+    return False
+
+
+_EDITOR_BEFORE = re.compile(r"(?:editor|editedby|redaktur|redakteur|redaksi|penyunting|photo|foto)$")
+
+
+# The last word of a site's name that says it is one ("Clockmakers Forum", "Coastline Gazette").
+_PUBLICATION = re.compile(r"\S\s+(?:forum|forums|gazette|times|post|herald|tribune|journal|magazine|daily|weekly|"
+                          r"chronicle|observer|courier|press|wiki|zeitung|zeitschrift|nachrichten|journal|"
+                          r"revista|diario|gazzetta|krant)$", re.I)
+
+
+def _shown_as_site(name: str, snapshot: dict) -> bool:
+    """Whether the page shows `name` as its own: the text of a link to its front page (a logo's "Northern
+    Crafts" -> "/"), or after a "©"."""
+    nodes, key = snapshot["nodes"], _squash(name)
+    if not key:
+        return False
+    reads = 0  # links to the front page read: a page of 100,000 nested ones costs no more
+    for i, node in enumerate(nodes):
+        if node["tag"] == "a" and re.fullmatch(r"(?:https?://[^/?#]+)?/?(?:index\.\w+)?", node.get("href") or "x"):
+            reads += 1
+            if reads > ITEMPROP_READS:
+                return False
+            if _squash(subtree_text(nodes, i, 200)) == key:
+                return True
+        elif node["tag"] == "#text" and "©" in (node.get("text") or "") and key in _squash(node["text"]):
+            return True
+    return False
+
+
+def _title_is_site(title: str, sources: dict[str, dict[str, Any]], host: str | None) -> bool:
+    """Whether a title is only the site's name (og:site_name, JSON-LD publisher, the name in its host): a site
+    whose every page says "Kranichfreunde Nord" in <title>, og:title and a logo's <h1>."""
+    sites = {_squash(v.get("site_name")) for v in sources.values() if v.get("site_name")}
+    squashed = _squash(title)
+    return bool(squashed) and (squashed in sites or (bool(host) and squashed == _squash(_registered_name(host or ""))))
+
+
+def _home_page(url: str | None) -> bool:
+    """Whether the address is a site's front page ("https://writingguru.net/"), whose title is the site's name."""
+    return bool(url) and re.fullmatch(r"[a-z][a-z0-9+.-]*://[^/?#]+/?(?:index\.\w+)?", url or "", re.I) is not None
+
+
+HEADING_AFTER_SITE = 3  # main blocks searched for the headline under a site's name
+
+
+def heading_after_site(blocks: Sequence[Block], main: Sequence[bool], is_site: Callable[[str], bool]
+                       ) -> tuple[str | None, int | None]:
+    """The article's headline where every title source says the site's name: the first <h1>-<h3> at the top of
+    the main content (within HEADLINE_BEFORE blocks before it, HEADING_AFTER_SITE main blocks into it) that
+    is not the site's name itself (the logo's <h1>)."""
+    first = next((i for i, m in enumerate(main) if m), None)
+    if first is None:
+        return None, None
+    mains = [i for i in range(first, len(blocks)) if main[i]][:HEADING_AFTER_SITE]
+    for i in list(range(max(0, first - HEADLINE_BEFORE), first)) + mains:
+        b = blocks[i]
+        if b.tag_path[-1:] in (["h1"], ["h2"], ["h3"]) and 0 < len(b.text) <= TITLE_CHARS and not is_site(b.text):
+            return clean_text(b.text, TITLE_CHARS), i
+    return None, None
+
+
+def _shortened(h1: Counter, bags: dict[str, Counter], own: str) -> bool:
+    """Whether every word of the page's <h1> is in another source's title: the headline as the page shows it,
+    where the others add keywords or a tagline ("Carry-On" for "Quality Carry-On Luggage & Suitcases")."""
+    return any(not (h1 - bag) for source, bag in bags.items() if source != own and bag)
 
 
 def _shown_headline(blocks: Sequence[Block], head: int | None, title: str | None, source: str | None
@@ -986,13 +1189,22 @@ def _overlap(a: Counter, b: Counter) -> float:
     return 2 * common / (sum(a.values()) + sum(b.values())) if common else 0.0
 
 
-def _names_site(source: str, value: str, sources: dict[str, dict[str, Any]]) -> bool:
+def _names_site(source: str, value: str, sources: dict[str, dict[str, Any]], host: str | None = None) -> bool:
     """A byline that is the publisher's, not a person's: a JSON-LD author of type Organization, or the
-    site's own name (og:site_name, the JSON-LD publisher)."""
+    site's own name (og:site_name, the JSON-LD publisher, the name in its host: "WRAL" on wral.com)."""
     if source == "json_ld" and sources["json_ld"].get("byline_is_organization"):
         return True
     sites = {_squash(v.get("site_name")) for v in sources.values() if v.get("site_name")}
-    return _squash(value) in sites
+    squashed = _squash(value)
+    return squashed in sites or bool(host and squashed and squashed == _squash(_registered_name(host)))
+
+
+def _registered_name(host: str) -> str:
+    """The name a site registered, from its host: "wral" in www.wral.com, "mozilla" in developer.mozilla.org."""
+    labels = host.split(".")
+    while len(labels) > 1 and (labels[-1] in _GENERIC_LABELS or len(labels[-1]) <= 2):
+        labels.pop()
+    return labels[-1] if len(labels[-1]) > 2 and labels[-1] not in _GENERIC_LABELS else ""
 
 
 def read_metadata(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], scores,
@@ -1003,18 +1215,29 @@ def read_metadata(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool],
     `structured` is `read_structured(snapshot)` when the caller has it already."""
     sources, places = read_sources(snapshot, blocks, main, scores, labels, structured)
     meta = Metadata(**places)
+    host = site_of(snapshot.get("url"))
     for fieldname, order in ORDER.items():
         if fieldname == "title":
-            found = choose_title({source: sources.get(source, {}).get("title") for source in order}, order)
+            found = choose_title({source: sources.get(source, {}).get("title") for source in order}, order,
+                                 sum(b.tag_path[-1:] == ["h1"] for b in blocks) == 1 and not sources["h1"].get("far"))
             if found:
                 meta.sources["title"], meta.title = found
+            if meta.title and _title_is_site(meta.title, sources, host) and not _home_page(snapshot.get("url")):
+                found = _guarded("dom heading", lambda: heading_after_site(
+                    blocks, main, lambda text: _title_is_site(text, sources, host)), (None, None))
+                if found[0]:
+                    (meta.title, meta.headline_block), meta.sources["title"] = found, "heading"
+                    continue
             meta.headline_block = _shown_headline(blocks, meta.headline_block, meta.title, meta.sources.get("title"))
             continue
         for source in order:
             value = sources.get(source, {}).get(fieldname)
-            if fieldname == "byline" and value and _names_site(source, value, sources):
+            if (fieldname == "byline" and value and source in STRUCTURED and sources["dom"].get("byline_marked")
+                    and not _names_site("dom", sources["dom"]["byline"], sources, host) and not _shown(value, snapshot)):
+                continue  # a name the page never shows (an editor, an account) under the writer the page names
+            if fieldname == "byline" and value and _names_site(source, value, sources, host):
                 later = [(s, sources.get(s, {}).get("byline")) for s in order[order.index(source) + 1:]]
-                if any(v and not _names_site(s, v, sources) for s, v in later):
+                if any(v and not _names_site(s, v, sources, host) for s, v in later):
                     continue  # "By The Daily Planet" when the page names a person further down
             if value:
                 setattr(meta, fieldname, value)

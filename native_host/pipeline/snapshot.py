@@ -51,7 +51,8 @@ _BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs
 
 def decode_html(data: bytes | str, charset: str | None = None) -> str:
     """Bytes -> text the way a browser would: a BOM first, then the HTTP charset (`charset`, from the
-    Content-Type the page was served with), then a meta charset, then UTF-8, then cp1252. An unknown charset
+    Content-Type the page was served with), then a meta charset (unless the bytes are valid UTF-8 with
+    non-ASCII text: then UTF-8), then UTF-8, then cp1252. An unknown charset
     name (`rot13`, `base64`, `undefined`) is passed over, as browsers do: decoding never raises."""
     if isinstance(data, str):
         return data
@@ -66,6 +67,15 @@ def decode_html(data: bytes | str, charset: str | None = None) -> str:
     if encoding:
         if encoding.startswith("utf-16"):
             encoding = "utf-8"  # a meta tag read as ASCII cannot be UTF-16 (HTML spec)
+        if encoding != "utf-8" and not data.isascii():
+            # Bytes that decode as UTF-8, multi-byte characters and all, are UTF-8 whatever the meta tag says
+            # (a file re-saved by an editor keeps its old <meta charset=Shift_JIS>): text in another encoding
+            # almost never forms valid UTF-8 sequences. A file has no HTTP header to overrule its bytes; the
+            # live snapshot never comes here (the browser decoded it).
+            try:
+                return data.decode("utf-8")
+            except UnicodeDecodeError:
+                pass
         return data.decode(encoding, errors="replace")
     try:
         return data.decode("utf-8")

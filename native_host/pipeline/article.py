@@ -341,8 +341,31 @@ def build_tree(snapshot: dict, blocks: list[Block], main: list[bool]) -> Element
     root = _Builder(nodes, _keep_set(nodes, blocks, main), snapshot.get("url")).build()
     _paragraphs(root)
     _flatten_divs(root)
+    _items_only_in_lists(root)
     _code_languages(root)
     return root
+
+
+def _items_only_in_lists(root: Element) -> None:
+    """A list holds items only: what else sits in a <ul>/<ol> (paragraphs a CMS typed after an advert that
+    broke the list, once the advert's wrappers are flattened) goes into the item before it, or into an item of
+    its own at the list's start. Renderings read a list's items, so content beside them would be lost there."""
+    stack = [root]
+    while stack:
+        el = stack.pop()
+        if el.tag in ("ul", "ol") and any(c.tag != "li" for c in el.children):
+            items: list[Element] = []
+            for c in el.children:
+                if c.tag == "li":
+                    items.append(c)
+                elif c.tag is None and not c.text.strip():
+                    continue
+                elif items:
+                    items[-1].children.append(c)
+                else:
+                    items.append(Element("li", children=[c]))
+            el.children = items
+        stack.extend(c for c in el.children if c.tag is not None)
 
 
 class _Builder:

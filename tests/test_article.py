@@ -199,6 +199,17 @@ def test_a_data_table_is_kept_whole_with_its_caption_and_header():
     assert "_Tides and crossings at the north pier, winter 2025 to 2026_\n\n| Month of the season | Highest" in a.markdown and "| November 2025 | 4.21 m on the 12th |" in a.markdown
 
 
+def test_a_row_keeps_every_cell_so_values_stay_under_their_column():
+    html = ("<p>Which one to buy, measured over two weeks in the same flat.</p><table><tr><th>Model</th><th>S1</th>"
+            "<th>S2</th></tr><tr><th>Mapping</th><td>—</td><td>yes</td></tr><tr><th>Price</th><td>$199</td>"
+            "<td>$249</td></tr></table>")
+    s = snapshot_from_html(html, url="https://e.example/")
+    bl = blocks_from_snapshot(s)
+    a = build_article(s, bl, [b.text not in ("Mapping", "—") for b in bl])  # a cell-by-cell decision
+    assert "|  |  | yes |" in a.markdown and "| Price | $199 | $249 |" in a.markdown
+    assert "<tr><th></th>\n<td></td>\n<td>yes</td>" in a.html
+
+
 def test_a_layout_table_is_left_to_the_model_cell_by_cell():
     page = ("<html><body><table><tr><td><a href='/'>Home</a> <a href='/a'>About</a></td><td><p>"
             + "The article's own paragraph, long enough to be main content on its own. " * 3

@@ -112,7 +112,8 @@ def test_units_skip_only_blocks_no_unit_holds():
             unit = _unit_of(snapshot["nodes"], b.owner)
             if unit is not None:
                 groups.setdefault(unit, []).append(b.index)
-        return [ids for ids in groups.values() if _is_content_unit(snapshot["nodes"], blocks, ids)]
+        return [ids for unit, ids in groups.items()
+                if _is_content_unit(snapshot["nodes"], blocks, ids, snapshot["nodes"][unit]["tag"])]
 
     pages = [p.read_text("utf-8", "replace") for p in sorted(Path(__file__).parent.glob("pages/**/*.html"))]
     for depth in (PATH_DEPTH - 4, PATH_DEPTH - 3, PATH_DEPTH - 2, PATH_DEPTH + 2):
@@ -124,3 +125,17 @@ def test_units_skip_only_blocks_no_unit_holds():
         assert units(snapshot, blocks) == climbing(snapshot, blocks)
         checked += any(not UNIT_TAGS.isdisjoint(b.tag_path) for b in blocks)
     assert checked >= 5
+
+
+def test_a_wide_comparison_table_is_main_or_not_as_one_unit(page):
+    """41 rows x 19 columns (779 cells): a data table, kept whole with its header row and label cells when
+    the model keeps most of its values, even though it holds more blocks than a list may."""
+    snapshot, blocks = page_blocks(page("comparison-table.html"))
+    cells = [b.index for b in blocks if b.tag_path[-1] in ("td", "th")]
+    assert len(cells) == 41 * 19 and cells in units(snapshot, blocks)
+    # the values the model is sure of (numbers, a "yes"); label cells, header row and each "no" left out
+    main = [b.tag_path[-1] in ("p", "h2") or (b.tag_path[-1] == "td" and b.text != "no") for b in blocks]
+    share = sum(len(blocks[i].text) for i in cells if main[i]) / sum(len(blocks[i].text) for i in cells)
+    assert 0.25 < share < 0.75 and not any(main[i] for i in cells if blocks[i].tag_path[-1] == "th")
+    whole = whole_units(snapshot, blocks, main)
+    assert all(whole[i] for i in cells)

@@ -175,6 +175,8 @@ def _keep_set(nodes: list[dict], blocks: list[Block], main: list[bool]) -> _Kept
     keep: set[int] = set()
     for i in content:
         _keep_with_ancestors(nodes, i, keep)
+    if "tr" in tree.tags:
+        _whole_rows(tree, keep)
     kept = _Kept(keep, content, set())
     # Images and formulas inside or between main content: the nearest text before and after is main. Text
     # hidden by markup (a formula's visual copy, say) is not what a reader sees around them.
@@ -213,6 +215,13 @@ def _keep_set(nodes: list[dict], blocks: list[Block], main: list[bool]) -> _Kept
         if nodes[i]["tag"] == "img" and i not in copies:
             _keep_image(tree, i, kept)
     return kept
+
+
+def _whole_rows(tree: _Tree, keep: set[int]) -> None:
+    """Every cell of a kept table row, empty where none of its text is main: a row that loses a cell shifts
+    the values after it under the wrong column."""
+    for i in [i for i in keep if tree.tags[i] == "tr"]:
+        keep.update(c for c in tree.children(i) if tree.tags[c] in ("td", "th"))
 
 
 def _hidden_by_markup(nodes: list[dict]) -> list[bool]:

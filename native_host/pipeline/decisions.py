@@ -31,7 +31,9 @@ UNIT_INNER = frozenset({"li", "dt", "dd", "tr", "td", "th", "tbody", "thead", "t
 # Of a unit's text (characters: word counts mislead in scripts without spaces) in main blocks, for all of it to
 # be main: a header row or a column of short numbers alone tells the model little (dev: .25 and .5 within .0004)
 UNIT_SHARE = 0.25
-UNIT_MAX_BLOCKS = 400    # a "table" of more blocks is a page laid out with a table, not a table of data
+UNIT_MAX_BLOCKS = 400    # a list of more blocks is a page's link directory, not a list of the article
+TABLE_MAX_BLOCKS = 4000  # a table of short cells only is data up to this many cells (a 41 x 19 comparison
+                         # is 779); past it, a page laid out in cells
 # A unit's text sits in its cells, items and captions; a "table" whose text sits in paragraphs, headings or
 # divisions is a page laid out with a table (older pages), and a "list" of them is a list of articles.
 UNIT_TEXT_OWNERS = frozenset({"td", "th", "li", "dt", "dd", "caption", "figcaption", "pre", "code", "table", "ul",
@@ -73,7 +75,8 @@ def _units(snapshot: dict, blocks: Sequence[Block]) -> list[tuple[str, list[int]
         unit = _unit_of(nodes, b.owner)
         if unit is not None:
             groups.setdefault(unit, []).append(b.index)
-    return [(nodes[unit]["tag"], ids) for unit, ids in groups.items() if _is_content_unit(nodes, blocks, ids)]
+    return [(nodes[unit]["tag"], ids) for unit, ids in groups.items()
+            if _is_content_unit(nodes, blocks, ids, nodes[unit]["tag"])]
 
 
 def _unit_of(nodes: list[dict], owner: int) -> int | None:
@@ -92,8 +95,8 @@ def _unit_of(nodes: list[dict], owner: int) -> int | None:
     return unit
 
 
-def _is_content_unit(nodes: list[dict], blocks: Sequence[Block], ids: list[int]) -> bool:
-    if len(ids) > UNIT_MAX_BLOCKS:
+def _is_content_unit(nodes: list[dict], blocks: Sequence[Block], ids: list[int], tag: str) -> bool:
+    if len(ids) > (TABLE_MAX_BLOCKS if tag == "table" else UNIT_MAX_BLOCKS):
         return False
     return all(blocks[i].tag_path[-1] in UNIT_TEXT_OWNERS and len(blocks[i].text) <= UNIT_CELL_CHARS for i in ids)
 

@@ -139,3 +139,23 @@ def test_a_wide_comparison_table_is_main_or_not_as_one_unit(page):
     assert 0.25 < share < 0.75 and not any(main[i] for i in cells if blocks[i].tag_path[-1] == "th")
     whole = whole_units(snapshot, blocks, main)
     assert all(whole[i] for i in cells)
+
+
+def test_links_that_end_the_article_are_not_main(extractor, page):
+    """After the body: "Related: ..." and the heading of a list of links are the end of the article."""
+    snapshot, blocks = page_blocks(page("news-link-lists.html"))
+    body = [i for i, b in enumerate(blocks) if b.text.startswith(("Every Thursday", "The council wants"))]
+    related = next(i for i, b in enumerate(blocks) if b.text.startswith("Related:"))
+    more = next(i for i, b in enumerate(blocks) if b.text == "More Great Travel Stories")
+    kept = [body[0] <= i <= more for i in range(len(blocks))]  # what the shipped model keeps of this page
+    out = one_article(blocks, kept)
+    assert out == [body[0] <= i <= body[1] for i in range(len(blocks))] and related == body[1] + 1
+    # a list page's last items are content
+    scores = np.array([[1.0 if k else 0.0] for k in kept], dtype=np.float32)
+    assert main_blocks(snapshot, blocks, scores, 0.5, "listing")[related]
+
+
+def test_the_shipped_model_ends_the_article_at_its_last_paragraph(page):
+    r = Extractor().extract_html(page("news-link-lists.html"), url="https://nip.example/travel/chip-fat-ferry")
+    assert r.text.endswith("after a winter of trials on the Shapinsay run.")
+    assert "chip shops of Kirkwall" in r.text

@@ -8,8 +8,10 @@ The model decides block by block. Things it cannot see that way, each measured o
   blocks, and then all of it is; else none of it is.
 * **One article per page.** On an article page, a run of main blocks after the article's own, set apart from
   it by boilerplate, that reads as a teaser (mostly links, or a heading over a few lines) is a "read next"
-  rail or a second article, not this page's content. Pages of other types (forums, listings, products,
-  services, documentation) keep every run: there every item is content.
+  rail or a second article, not this page's content. So are the article's own last blocks when they are a
+  heading over links ("More ... stories") or a label over links ("Related: ..."): after the body, that is
+  the end. Pages of other types (forums, listings, products, services, documentation) keep every run:
+  there every item is content.
 * **Navigation is not content.** A main block inside a `<nav>` or a `<footer>` is dropped (a mega-menu of
   products, a footer's blurb), unless that would leave the page next to nothing: a site that wraps its
   content in one of them still gets it.
@@ -43,6 +45,9 @@ UNIT_CELL_CHARS = 250    # a cell or item longer than this holds running text: a
 RUN_GAP = 3              # non-main blocks that may sit inside one run of main content
 TEASER_LINK_SHARE = 0.3  # of a run's characters inside links: a rail of teasers
 TEASER_WORDS = 60        # a run this short that opens with a heading is a teaser
+LINK_LINE_SHARE = 0.5    # of a block's characters inside links: an item of a list of links
+LABEL_WORDS = 4          # "Related:", "See more here:": a label before links, at most this many words
+LABEL_LINK_SHARE = 0.8   # of the characters after a label inside links
 HEADINGS = frozenset({"h1", "h2", "h3", "h4"})  # a teaser's heading
 ONE_ARTICLE_TYPES = (None, "article")  # page types the rule runs on: on dev it cost service pages .014
 
@@ -140,9 +145,10 @@ def runs(main: Sequence[bool], gap: int = RUN_GAP) -> list[list[int]]:
 
 
 def one_article(blocks: Sequence[Block], main: list[bool]) -> list[bool]:
-    """Drop the teaser runs after the article's own run (the run with the most words)."""
+    """Drop the teaser runs after the article's own run (the run with the most words), and the links that
+    end its own run."""
     found = runs(main)
-    if len(found) < 2:
+    if not found:
         return main
     own = max(found, key=lambda run: sum(_words(blocks[i]) for i in run))
     out = list(main)
@@ -156,7 +162,46 @@ def one_article(blocks: Sequence[Block], main: list[bool]) -> list[bool]:
         if linked >= TEASER_LINK_SHARE * chars or (heading and words < TEASER_WORDS):
             for i in run:
                 out[i] = False
+    for i in _link_list_tail(blocks, own):
+        out[i] = False
     return out
+
+
+def _linked(block: Block) -> bool:
+    """A short block that is mostly a link: an item of a list of links."""
+    return block.link_chars >= LINK_LINE_SHARE * len(block.text) and _words(block) < TEASER_WORDS
+
+
+def _labelled_links(block: Block) -> bool:
+    """A short label and links: "Related: <a>...</a>", "Tags: <a>...</a>, <a>...</a>"."""
+    label, colon, rest = block.text.partition(":")
+    return (bool(colon) and 0 < len(label.split()) <= LABEL_WORDS and _words(block) < TEASER_WORDS
+            and bool(rest.strip()) and block.link_chars >= LABEL_LINK_SHARE * len(rest))
+
+
+def _link_list(block: Block) -> bool:
+    """Links as a list: list items, or a run of links the segmenter combined (a menu, a "more" box)."""
+    return _linked(block) and (block.merged > 1 or "li" in block.tag_path[-2:])
+
+
+def _link_list_tail(blocks: Sequence[Block], own: list[int]) -> list[int]:
+    """The end of the article, read back from its own run's end: a heading over links (the links with it,
+    where they are main), and a label over links. Links alone are left: a series' list of parts is content."""
+    tail: list[int] = []
+    links: list[int] = []
+    for i in reversed(own[1:]):
+        b = blocks[i]
+        if _is_heading(b) and i + 1 < len(blocks) and _link_list(blocks[i + 1]):
+            tail += links + [i]
+            links = []
+        elif _labelled_links(b):
+            tail += links + [i]
+            links = []
+        elif _linked(b):
+            links.append(i)
+        else:
+            break
+    return tail
 
 
 def main_blocks(snapshot: dict, blocks: Sequence[Block], scores, threshold: float,
@@ -184,6 +229,10 @@ def _decide(snapshot: dict, blocks: Sequence[Block], scores, threshold: float, p
     if page_type in ONE_ARTICLE_TYPES:
         main = one_article(blocks, main)
     return outside_navigation(snapshot, blocks, main)
+
+
+def _is_heading(block: Block) -> bool:
+    return bool(block.tag_path) and block.tag_path[-1] in ANY_HEADING
 
 
 def outside_navigation(snapshot: dict, blocks: Sequence[Block], main: list[bool]) -> list[bool]:

@@ -6,7 +6,8 @@ The model decides block by block. Things it cannot see that way, each measured o
 * **Structure is whole.** A table, a list, a figure with its caption or a code block is main or not as a
   unit: half a table is a wrong table. A unit is main when at least `UNIT_SHARE` of its text is in main
   blocks, and then all of it is; else none of it is.
-* **A question comes with its answer.** A `<details>` whose answer is main keeps its `<summary>`.
+* **A question comes with its answer.** A `<details>` whose answer is main and whose `<summary>` has no
+  main block gets its summary.
 * **One article per page.** On an article page, a run of main blocks after the article's own, set apart from
   it by boilerplate, that reads as a teaser (mostly links, or a heading over a few lines) is a "read next"
   rail or a second article, not this page's content. So are the article's own last blocks when they are a
@@ -16,9 +17,8 @@ The model decides block by block. Things it cannot see that way, each measured o
 * **Navigation is not content.** A main block inside a `<nav>` or a `<footer>` is dropped (a mega-menu of
   products, a footer's blurb), unless that would leave the page next to nothing: a site that wraps its
   content in one of them still gets it.
-* **Each text once, and no heading over nothing.** A main text that the page writes twice, one copy hidden
-  by markup (a description for wide and narrow screens), is read once; a heading that ends the page's main
-  content over a list of links the model left out heads nothing kept.
+* **No heading over nothing.** A heading that ends the page's main content over a list of links the model
+  left out heads nothing kept.
 * **A page with text has main content.** When the model keeps next to nothing but headings, its scores are
   low all over the page, not the content absent: the threshold falls to a share of the best score that a
   block of running text got, and the rules above run again on that.
@@ -58,8 +58,6 @@ ONE_ARTICLE_TYPES = (None, "article")  # page types the rule runs on: on dev it 
 # Elements whose text is never the page's content. <aside> was measured too and is not: its sidebars of
 # quotes and notes are in the golds (docs/metadata.md).
 NOT_CONTENT = frozenset({"nav", "footer"})
-
-REPEAT_CHARS = 40        # a hidden copy of a main text this long or longer is a repeat, not more content
 
 # The safety net (docs/metadata.md): main blocks holding fewer characters than this, headings aside, is
 # "nothing kept"; the threshold then falls to FALLBACK_SHARE of the best score of a block of at least
@@ -132,8 +130,8 @@ def whole_units(snapshot: dict, blocks: Sequence[Block], main: list[bool]) -> li
 
 
 def questions_with_answers(snapshot: dict, blocks: Sequence[Block], main: list[bool]) -> list[bool]:
-    """A disclosure (`<details>`: an FAQ's question and its answer) whose answer is main keeps its question,
-    its `<summary>`: an answer without its question reads as a riddle."""
+    """A disclosure (`<details>`: an FAQ's question and its answer) whose answer is main and whose question,
+    its `<summary>`, is not main at all gets the question back: an answer without it reads as a riddle."""
     nodes = snapshot["nodes"]
     answered: set[int] = set()
     summaries: dict[int, list[int]] = {}
@@ -152,8 +150,10 @@ def questions_with_answers(snapshot: dict, blocks: Sequence[Block], main: list[b
             answered.add(i)
     out = list(main)
     for details in answered:
-        for j in summaries.get(details, ()):
-            out[j] = True
+        question = summaries.get(details, ())
+        if not any(main[j] for j in question):  # a summary partly kept (an API method's declaration) stands
+            for j in question:
+                out[j] = True
     return out
 
 
@@ -261,7 +261,7 @@ def _decide(snapshot: dict, blocks: Sequence[Block], scores, threshold: float, p
     if page_type in ONE_ARTICLE_TYPES:
         main = one_article(blocks, main)
     main = outside_navigation(snapshot, blocks, main)
-    return once_each(blocks, no_heading_over_links(blocks, main))
+    return no_heading_over_links(blocks, main)
 
 
 def no_heading_over_links(blocks: Sequence[Block], main: list[bool]) -> list[bool]:
@@ -273,27 +273,6 @@ def no_heading_over_links(blocks: Sequence[Block], main: list[bool]) -> list[boo
         if not (_is_heading(blocks[i]) and i + 1 < len(blocks) and not main[i + 1] and _link_list(blocks[i + 1])):
             break
         out[i] = False
-    return out
-
-
-def once_each(blocks: Sequence[Block], main: list[bool]) -> list[bool]:
-    """`main` less the copies hidden by markup of a main text shown elsewhere: a description a page writes
-    twice (for wide and narrow screens, one copy hidden) is read once."""
-    shown: set[str] = set()
-    hidden: list[int] = []
-    for b, m in zip(blocks, main):
-        if not m or len(b.text) < REPEAT_CHARS:
-            continue
-        if b.flags.get("hidden"):
-            hidden.append(b.index)
-        else:
-            shown.add(b.text)
-    if not hidden or not shown:
-        return main
-    out = list(main)
-    for i in hidden:
-        if blocks[i].text in shown:
-            out[i] = False
     return out
 
 

@@ -183,3 +183,17 @@ def test_the_shipped_model_reads_the_product_page(page):
     for kept in ("£89.00", "Weight: 1.4 kg", "## Warranty", "five-year warranty", "### Does it itch?",
                  "Less than most wool"):
         assert kept in r.markdown, kept
+
+
+def test_a_forum_post_keeps_its_text_and_not_its_signature(extractor, page):
+    """Every post's text is main; the signature under a post (class "message-signature") is not."""
+    snapshot, blocks = page_blocks(page("forum-thread.html"))
+    posts = [b.index for b in blocks if len(b.text) >= 100]
+    signatures = [b.index for b in blocks if b.text.startswith(("Fair winds", "Ask me about canvas"))]
+    assert len(posts) == 4 and len(signatures) == 3
+    scores = np.array([[1.0 if b.index in posts + signatures else 0.0] for b in blocks], dtype=np.float32)
+    main = main_blocks(snapshot, blocks, scores, 0.5, "forum")
+    assert all(main[i] for i in posts) and not any(main[i] for i in signatures)
+    r = Extractor().extract_html(page("forum-thread.html"), url="https://sailing.example/threads/stove.412/")
+    assert "Fair winds" not in r.text and "Ask me about canvas" not in r.text
+    assert r.text.count("stove") >= 3

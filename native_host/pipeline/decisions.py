@@ -1,7 +1,7 @@
 """The model's scores -> which blocks are main content, with page-level rules on top of the threshold.
 
 The model decides block by block. Things it cannot see that way, each measured on dev (docs/metadata.md,
-"Page-level rules on the model's decisions"):
+"Page-level rules on the model's decisions"; docs/model.md, "Page types", for the rules by failure class):
 
 * **Structure is whole.** A table, a list, a figure with its caption or a code block is main or not as a
   unit: half a table is a wrong table. A unit is main when at least `UNIT_SHARE` of its text is in main

@@ -191,7 +191,8 @@ def one_article(blocks: Sequence[Block], main: list[bool]) -> list[bool]:
     found = runs(main)
     if not found:
         return main
-    own = max(found, key=lambda run: sum(_words(blocks[i]) for i in run))
+    # one run is the article's own: the words of its blocks (a split of each text) are counted only to choose
+    own = found[0] if len(found) == 1 else max(found, key=lambda run: sum(_words(blocks[i]) for i in run))
     out = list(main)
     for run in found:
         if run[0] <= own[-1]:

@@ -112,7 +112,8 @@ def test_units_skip_only_blocks_no_unit_holds():
             unit = _unit_of(snapshot["nodes"], b.owner)
             if unit is not None:
                 groups.setdefault(unit, []).append(b.index)
-        return [ids for ids in groups.values() if _is_content_unit(snapshot["nodes"], blocks, ids)]
+        return [ids for unit, ids in groups.items()
+                if _is_content_unit(snapshot["nodes"], blocks, ids, snapshot["nodes"][unit]["tag"])]
 
     pages = [p.read_text("utf-8", "replace") for p in sorted(Path(__file__).parent.glob("pages/**/*.html"))]
     for depth in (PATH_DEPTH - 4, PATH_DEPTH - 3, PATH_DEPTH - 2, PATH_DEPTH + 2):
@@ -124,3 +125,75 @@ def test_units_skip_only_blocks_no_unit_holds():
         assert units(snapshot, blocks) == climbing(snapshot, blocks)
         checked += any(not UNIT_TAGS.isdisjoint(b.tag_path) for b in blocks)
     assert checked >= 5
+
+
+def test_a_wide_comparison_table_is_main_or_not_as_one_unit(page):
+    """41 rows x 19 columns (779 cells): a data table, kept whole with its header row and label cells when
+    the model keeps most of its values, even though it holds more blocks than a list may."""
+    snapshot, blocks = page_blocks(page("comparison-table.html"))
+    cells = [b.index for b in blocks if b.tag_path[-1] in ("td", "th")]
+    assert len(cells) == 41 * 19 and cells in units(snapshot, blocks)
+    # the values the model is sure of (numbers, a "yes"); label cells, header row and each "no" left out
+    main = [b.tag_path[-1] in ("p", "h2") or (b.tag_path[-1] == "td" and b.text != "no") for b in blocks]
+    share = sum(len(blocks[i].text) for i in cells if main[i]) / sum(len(blocks[i].text) for i in cells)
+    assert 0.25 < share < 0.75 and not any(main[i] for i in cells if blocks[i].tag_path[-1] == "th")
+    whole = whole_units(snapshot, blocks, main)
+    assert all(whole[i] for i in cells)
+
+
+def test_links_that_end_the_article_are_not_main(extractor, page):
+    """After the body: "Related: ..." and the heading of a list of links are the end of the article."""
+    snapshot, blocks = page_blocks(page("news-link-lists.html"))
+    body = [i for i, b in enumerate(blocks) if b.text.startswith(("Every Thursday", "The council wants"))]
+    related = next(i for i, b in enumerate(blocks) if b.text.startswith("Related:"))
+    more = next(i for i, b in enumerate(blocks) if b.text == "More Great Travel Stories")
+    kept = [body[0] <= i <= more for i in range(len(blocks))]  # what the shipped model keeps of this page
+    out = one_article(blocks, kept)
+    assert out == [body[0] <= i <= body[1] for i in range(len(blocks))] and related == body[1] + 1
+    # a list page's last items are content
+    scores = np.array([[1.0 if k else 0.0] for k in kept], dtype=np.float32)
+    assert main_blocks(snapshot, blocks, scores, 0.5, "listing")[related]
+
+
+def test_the_shipped_model_ends_the_article_at_its_last_paragraph(page):
+    r = Extractor().extract_html(page("news-link-lists.html"), url="https://nip.example/travel/chip-fat-ferry")
+    assert r.text.endswith("after a winter of trials on the Shapinsay run.")
+    assert "chip shops of Kirkwall" in r.text
+
+
+def test_a_product_page_keeps_its_questions_and_no_empty_heading(page):
+    """An FAQ answer keeps its question (the <summary> of its <details>); "You may also like" over products
+    left out heads nothing."""
+    snapshot, blocks = page_blocks(page("product.html"))
+    questions = [b.index for b in blocks if b.text.endswith("?") and "summary" in b.tag_path]
+    answers = [b.index for b in blocks if b.text.startswith(("Less than most", "Only on a wool", "Two to four"))]
+    also = next(b.index for b in blocks if b.text == "You may also like")
+    assert len(questions) == len(answers) == 3
+    kept = [(b.tag_path[-1] in ("p", "h2") or "details" in b.tag_path) and b.index not in questions
+            for b in blocks]  # a decision that keeps the answers and not their questions, nor the products listed
+    scores = np.array([[float(k)] for k in kept], dtype=np.float32)
+    for kind in ("product", "article"):
+        main = main_blocks(snapshot, blocks, scores, 0.5, kind)
+        assert all(main[i] for i in questions + answers) and not main[also]
+
+
+def test_the_shipped_model_reads_the_product_page(page):
+    r = Extractor().extract_html(page("product.html"), url="https://skerry.example/products/harbour-wool-blanket")
+    assert "You may also like" not in r.markdown
+    for kept in ("£89.00", "Weight: 1.4 kg", "## Warranty", "five-year warranty", "### Does it itch?",
+                 "Less than most wool"):
+        assert kept in r.markdown, kept
+
+
+def test_a_forum_post_keeps_its_text_and_not_its_signature(extractor, page):
+    """Every post's text is main; the signature under a post (class "message-signature") is not."""
+    snapshot, blocks = page_blocks(page("forum-thread.html"))
+    posts = [b.index for b in blocks if len(b.text) >= 100]
+    signatures = [b.index for b in blocks if b.text.startswith(("Fair winds", "Ask me about canvas"))]
+    assert len(posts) == 4 and len(signatures) == 3
+    scores = np.array([[1.0 if b.index in posts + signatures else 0.0] for b in blocks], dtype=np.float32)
+    main = main_blocks(snapshot, blocks, scores, 0.5, "forum")
+    assert all(main[i] for i in posts) and not any(main[i] for i in signatures)
+    r = Extractor().extract_html(page("forum-thread.html"), url="https://sailing.example/threads/stove.412/")
+    assert "Fair winds" not in r.text and "Ask me about canvas" not in r.text
+    assert r.text.count("stove") >= 3

@@ -175,6 +175,8 @@ def _keep_set(nodes: list[dict], blocks: list[Block], main: list[bool]) -> _Kept
     keep: set[int] = set()
     for i in content:
         _keep_with_ancestors(nodes, i, keep)
+    if "tr" in tree.tags:
+        _whole_rows(tree, keep)
     kept = _Kept(keep, content, set())
     # Images and formulas inside or between main content: the nearest text before and after is main. Text
     # hidden by markup (a formula's visual copy, say) is not what a reader sees around them.
@@ -213,6 +215,13 @@ def _keep_set(nodes: list[dict], blocks: list[Block], main: list[bool]) -> _Kept
         if nodes[i]["tag"] == "img" and i not in copies:
             _keep_image(tree, i, kept)
     return kept
+
+
+def _whole_rows(tree: _Tree, keep: set[int]) -> None:
+    """Every cell of a kept table row, empty where none of its text is main: a row that loses a cell shifts
+    the values after it under the wrong column."""
+    for i in [i for i in keep if tree.tags[i] == "tr"]:
+        keep.update(c for c in tree.children(i) if tree.tags[c] in ("td", "th"))
 
 
 def _hidden_by_markup(nodes: list[dict]) -> list[bool]:
@@ -341,8 +350,31 @@ def build_tree(snapshot: dict, blocks: list[Block], main: list[bool]) -> Element
     root = _Builder(nodes, _keep_set(nodes, blocks, main), snapshot.get("url")).build()
     _paragraphs(root)
     _flatten_divs(root)
+    _items_only_in_lists(root)
     _code_languages(root)
     return root
+
+
+def _items_only_in_lists(root: Element) -> None:
+    """A list holds items only: what else sits in a <ul>/<ol> (paragraphs a CMS typed after an advert that
+    broke the list, once the advert's wrappers are flattened) goes into the item before it, or into an item of
+    its own at the list's start. Renderings read a list's items, so content beside them would be lost there."""
+    stack = [root]
+    while stack:
+        el = stack.pop()
+        if el.tag in ("ul", "ol") and any(c.tag != "li" for c in el.children):
+            items: list[Element] = []
+            for c in el.children:
+                if c.tag == "li":
+                    items.append(c)
+                elif c.tag is None and not c.text.strip():
+                    continue
+                elif items:
+                    items[-1].children.append(c)
+                else:
+                    items.append(Element("li", children=[c]))
+            el.children = items
+        stack.extend(c for c in el.children if c.tag is not None)
 
 
 class _Builder:

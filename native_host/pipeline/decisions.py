@@ -1,18 +1,26 @@
 """The model's scores -> which blocks are main content, with page-level rules on top of the threshold.
 
 The model decides block by block. Things it cannot see that way, each measured on dev (docs/metadata.md,
-"Page-level rules on the model's decisions"):
+"Page-level rules on the model's decisions"; docs/model.md, "Page types", for the rules by failure class):
 
 * **Structure is whole.** A table, a list, a figure with its caption or a code block is main or not as a
   unit: half a table is a wrong table. A unit is main when at least `UNIT_SHARE` of its text is in main
   blocks, and then all of it is; else none of it is.
+* **A question comes with its answer.** A `<details>` whose answer is main and whose `<summary>` has no
+  main block gets its summary.
 * **One article per page.** On an article page, a run of main blocks after the article's own, set apart from
   it by boilerplate, that reads as a teaser (mostly links, or a heading over a few lines) is a "read next"
-  rail or a second article, not this page's content. Pages of other types (forums, listings, products,
-  services, documentation) keep every run: there every item is content.
+  rail or a second article, not this page's content. So are the article's own last blocks when they are a
+  heading over links ("More ... stories") or a label over links ("Related: ..."): after the body, that is
+  the end. Pages of other types (forums, listings, products, services, documentation) keep every run:
+  there every item is content.
 * **Navigation is not content.** A main block inside a `<nav>` or a `<footer>` is dropped (a mega-menu of
   products, a footer's blurb), unless that would leave the page next to nothing: a site that wraps its
   content in one of them still gets it.
+* **No heading over nothing.** A heading that ends the page's main content over a list of links the model
+  left out heads nothing kept.
+* **A signature is its author's, not the thread's.** On a forum page, a block in an element whose class
+  names a signature is not content.
 * **A page with text has main content.** When the model keeps next to nothing but headings, its scores are
   low all over the page, not the content absent: the threshold falls to a share of the best score that a
   block of running text got, and the rules above run again on that.
@@ -31,7 +39,9 @@ UNIT_INNER = frozenset({"li", "dt", "dd", "tr", "td", "th", "tbody", "thead", "t
 # Of a unit's text (characters: word counts mislead in scripts without spaces) in main blocks, for all of it to
 # be main: a header row or a column of short numbers alone tells the model little (dev: .25 and .5 within .0004)
 UNIT_SHARE = 0.25
-UNIT_MAX_BLOCKS = 400    # a "table" of more blocks is a page laid out with a table, not a table of data
+UNIT_MAX_BLOCKS = 400    # a list of more blocks is a page's link directory, not a list of the article
+TABLE_MAX_BLOCKS = 4000  # a table of short cells only is data up to this many cells (a 41 x 19 comparison
+                         # is 779); past it, a page laid out in cells
 # A unit's text sits in its cells, items and captions; a "table" whose text sits in paragraphs, headings or
 # divisions is a page laid out with a table (older pages), and a "list" of them is a list of articles.
 UNIT_TEXT_OWNERS = frozenset({"td", "th", "li", "dt", "dd", "caption", "figcaption", "pre", "code", "table", "ul",
@@ -41,12 +51,22 @@ UNIT_CELL_CHARS = 250    # a cell or item longer than this holds running text: a
 RUN_GAP = 3              # non-main blocks that may sit inside one run of main content
 TEASER_LINK_SHARE = 0.3  # of a run's characters inside links: a rail of teasers
 TEASER_WORDS = 60        # a run this short that opens with a heading is a teaser
+LINK_LINE_SHARE = 0.5    # of a block's characters inside links: an item of a list of links
+LABEL_WORDS = 4          # "Related:", "See more here:": a label before links, at most this many words
+LABEL_LINK_SHARE = 0.8   # of the characters after a label inside links
 HEADINGS = frozenset({"h1", "h2", "h3", "h4"})  # a teaser's heading
 ONE_ARTICLE_TYPES = (None, "article")  # page types the rule runs on: on dev it cost service pages .014
 
 # Elements whose text is never the page's content. <aside> was measured too and is not: its sidebars of
 # quotes and notes are in the golds (docs/metadata.md).
 NOT_CONTENT = frozenset({"nav", "footer"})
+
+# A forum post's signature (the class every forum engine gives it: phpBB, vBulletin, XenForo, MyBB, SMF,
+# Invision) is its author's, under every post, not the thread's: on WCXB's forum pages (train and dev), 163
+# of the 165 blocks in one are not in the gold. Read on the block's owner and its nearest classed ancestor.
+SIGNATURE = "signature"
+SIGNATURE_LEVELS = 2
+SIGNATURE_TYPES = ("forum",)
 
 # The safety net (docs/metadata.md): main blocks holding fewer characters than this, headings aside, is
 # "nothing kept"; the threshold then falls to FALLBACK_SHARE of the best score of a block of at least
@@ -73,7 +93,8 @@ def _units(snapshot: dict, blocks: Sequence[Block]) -> list[tuple[str, list[int]
         unit = _unit_of(nodes, b.owner)
         if unit is not None:
             groups.setdefault(unit, []).append(b.index)
-    return [(nodes[unit]["tag"], ids) for unit, ids in groups.items() if _is_content_unit(nodes, blocks, ids)]
+    return [(nodes[unit]["tag"], ids) for unit, ids in groups.items()
+            if _is_content_unit(nodes, blocks, ids, nodes[unit]["tag"])]
 
 
 def _unit_of(nodes: list[dict], owner: int) -> int | None:
@@ -92,8 +113,8 @@ def _unit_of(nodes: list[dict], owner: int) -> int | None:
     return unit
 
 
-def _is_content_unit(nodes: list[dict], blocks: Sequence[Block], ids: list[int]) -> bool:
-    if len(ids) > UNIT_MAX_BLOCKS:
+def _is_content_unit(nodes: list[dict], blocks: Sequence[Block], ids: list[int], tag: str) -> bool:
+    if len(ids) > (TABLE_MAX_BLOCKS if tag == "table" else UNIT_MAX_BLOCKS):
         return False
     return all(blocks[i].tag_path[-1] in UNIT_TEXT_OWNERS and len(blocks[i].text) <= UNIT_CELL_CHARS for i in ids)
 
@@ -117,6 +138,34 @@ def whole_units(snapshot: dict, blocks: Sequence[Block], main: list[bool]) -> li
     return out
 
 
+def questions_with_answers(snapshot: dict, blocks: Sequence[Block], main: list[bool]) -> list[bool]:
+    """A disclosure (`<details>`: an FAQ's question and its answer) whose answer is main and whose question,
+    its `<summary>`, is not main at all gets the question back: an answer without it reads as a riddle."""
+    nodes = snapshot["nodes"]
+    answered: set[int] = set()
+    summaries: dict[int, list[int]] = {}
+    for b in blocks:
+        if "details" not in b.tag_path:
+            continue
+        i, in_summary = b.owner, False
+        while i >= 0 and nodes[i]["tag"] != "details":
+            in_summary = in_summary or nodes[i]["tag"] == "summary"
+            i = nodes[i]["parent"]
+        if i < 0:
+            continue
+        if in_summary:
+            summaries.setdefault(i, []).append(b.index)
+        elif main[b.index]:
+            answered.add(i)
+    out = list(main)
+    for details in answered:
+        question = summaries.get(details, ())
+        if not any(main[j] for j in question):  # a summary partly kept (an API method's declaration) stands
+            for j in question:
+                out[j] = True
+    return out
+
+
 def _between_main(main: Sequence[bool], first: int, last: int) -> bool:
     return 0 < first and last + 1 < len(main) and main[first - 1] and main[last + 1]
 
@@ -137,11 +186,13 @@ def runs(main: Sequence[bool], gap: int = RUN_GAP) -> list[list[int]]:
 
 
 def one_article(blocks: Sequence[Block], main: list[bool]) -> list[bool]:
-    """Drop the teaser runs after the article's own run (the run with the most words)."""
+    """Drop the teaser runs after the article's own run (the run with the most words), and the links that
+    end its own run."""
     found = runs(main)
-    if len(found) < 2:
+    if not found:
         return main
-    own = max(found, key=lambda run: sum(_words(blocks[i]) for i in run))
+    # one run is the article's own: the words of its blocks (a split of each text) are counted only to choose
+    own = found[0] if len(found) == 1 else max(found, key=lambda run: sum(_words(blocks[i]) for i in run))
     out = list(main)
     for run in found:
         if run[0] <= own[-1]:
@@ -153,7 +204,46 @@ def one_article(blocks: Sequence[Block], main: list[bool]) -> list[bool]:
         if linked >= TEASER_LINK_SHARE * chars or (heading and words < TEASER_WORDS):
             for i in run:
                 out[i] = False
+    for i in _link_list_tail(blocks, own):
+        out[i] = False
     return out
+
+
+def _linked(block: Block) -> bool:
+    """A short block that is mostly a link: an item of a list of links."""
+    return block.link_chars >= LINK_LINE_SHARE * len(block.text) and _words(block) < TEASER_WORDS
+
+
+def _labelled_links(block: Block) -> bool:
+    """A short label and links: "Related: <a>...</a>", "Tags: <a>...</a>, <a>...</a>"."""
+    label, colon, rest = block.text.partition(":")
+    return (bool(colon) and 0 < len(label.split()) <= LABEL_WORDS and _words(block) < TEASER_WORDS
+            and bool(rest.strip()) and block.link_chars >= LABEL_LINK_SHARE * len(rest))
+
+
+def _link_list(block: Block) -> bool:
+    """Links as a list: list items, or a run of links the segmenter combined (a menu, a "more" box)."""
+    return _linked(block) and (block.merged > 1 or "li" in block.tag_path[-2:])
+
+
+def _link_list_tail(blocks: Sequence[Block], own: list[int]) -> list[int]:
+    """The end of the article, read back from its own run's end: a heading over links (the links with it,
+    where they are main), and a label over links. Links alone are left: a series' list of parts is content."""
+    tail: list[int] = []
+    links: list[int] = []
+    for i in reversed(own[1:]):
+        b = blocks[i]
+        if _is_heading(b) and i + 1 < len(blocks) and _link_list(blocks[i + 1]):
+            tail += links + [i]
+            links = []
+        elif _labelled_links(b):
+            tail += links + [i]
+            links = []
+        elif _linked(b):
+            links.append(i)
+        else:
+            break
+    return tail
 
 
 def main_blocks(snapshot: dict, blocks: Sequence[Block], scores, threshold: float,
@@ -177,10 +267,38 @@ def fallback_threshold(blocks: Sequence[Block], scores, main: Sequence[bool], th
 
 def _decide(snapshot: dict, blocks: Sequence[Block], scores, threshold: float, page_type: str | None) -> list[bool]:
     main = [bool(s) for s in scores[:, 0] >= threshold] if len(blocks) else []
-    main = whole_units(snapshot, blocks, main)
+    main = questions_with_answers(snapshot, blocks, whole_units(snapshot, blocks, main))
     if page_type in ONE_ARTICLE_TYPES:
         main = one_article(blocks, main)
-    return outside_navigation(snapshot, blocks, main)
+    main = outside_navigation(snapshot, blocks, main)
+    if page_type in SIGNATURE_TYPES:
+        main = [m and not _in_signature(b) for b, m in zip(blocks, main)]
+    return no_heading_over_links(blocks, main)
+
+
+def _in_signature(block: Block) -> bool:
+    """Whether a class of the block's owner or of its nearest classed ancestor names a signature."""
+    for entry in block.class_path[-SIGNATURE_LEVELS:]:
+        classes = entry.split("#", 1)[0].split(".")[1:]
+        if any(SIGNATURE in name.lower() for name in classes):
+            return True
+    return False
+
+
+def no_heading_over_links(blocks: Sequence[Block], main: list[bool]) -> list[bool]:
+    """`main` less the headings that end the page's main content over a list of links the model left out
+    ("You may also like" over products, "More stories" over links): they head nothing that is kept."""
+    out = list(main)
+    kept = [i for i, m in enumerate(main) if m]
+    for i in reversed(kept[1:]):
+        if not (_is_heading(blocks[i]) and i + 1 < len(blocks) and not main[i + 1] and _link_list(blocks[i + 1])):
+            break
+        out[i] = False
+    return out
+
+
+def _is_heading(block: Block) -> bool:
+    return bool(block.tag_path) and block.tag_path[-1] in ANY_HEADING
 
 
 def outside_navigation(snapshot: dict, blocks: Sequence[Block], main: list[bool]) -> list[bool]:

@@ -25,7 +25,7 @@ from native_host.browser.framing import (_SKELETON_WINDOW, OverCountError, _stru
                                          decode_message, encode_message, frame, read_frame)
 from native_host.browser.host import FramedTransport, Server
 from native_host.browser.protocol import parse_request
-from native_host.errors import SnapshotError
+from native_host.errors import ProtocolError, SnapshotError
 
 HANG_GUARD_S = 120.0  # only ever reached when the host is broken: every wait below ends on an event
 
@@ -274,3 +274,29 @@ def test_a_page_of_code_with_more_brackets_than_the_limit_inside_its_strings_is_
     assert request.message["snapshot"] == snapshot
     validate_snapshot(request.message["snapshot"])
 
+
+_WIDE_PIECES = _PIECES + ("\U0001F600", "\U00010000", "\U0010FFFF", "\\\\\U0001F600", "\u00e9", "\u20ac")
+
+
+@given(st.lists(st.sampled_from(_WIDE_PIECES), max_size=16))
+@example(["\\ud83d", "\U0001F600", "\\ude00"])       # escaped halves around a character written as a pair
+def test_characters_past_u_ffff_read_the_same_when_escaped_first(pieces):
+    """A frame whose text would take 4 bytes a character is read with those characters escaped as pairs: the
+    value is what json reads, each lone surrogate as U+FFFD (the pad makes escaping the smaller text)."""
+    text = '["' + "".join(pieces) + '", "' + "a" * 200 + '"]'
+    expected = json.loads(text)
+    expected[0] = "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in expected[0])
+    assert decode_json(text.encode()) == expected
+
+
+def test_a_backslash_before_a_character_past_u_ffff_is_refused_as_json_refuses_it():
+    with pytest.raises(ProtocolError, match="not JSON"):
+        decode_json(('["\\\U0001F600", "' + "a" * 200 + '"]').encode())
+
+
+def test_one_character_past_u_ffff_does_not_make_the_frame_s_text_4_bytes_a_character():
+    """A 16 MB frame of numbers after one emoji: its text used to take 4 bytes a character (67 MB) while its
+    numbers were decoded; escaped as a pair first, the text takes one."""
+    payload = _envelope("\"\U0001F600\",".encode() + b",".join([b"0"] * (8 << 20)))
+    assert _decode_peak(payload) < 6 * len(payload)
+    assert decode_message(payload)["snapshot"]["nodes"][:2] == ["\U0001F600", 0]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 import struct
+import sys
 from typing import BinaryIO, Callable
 
 from .. import limits
@@ -187,12 +188,47 @@ def check_structure(data: bytes | bytearray | str, what: str = "message") -> Non
             "docs/snapshot.md describes", _leading_id(raw))
 
 
-def decode_json(text: str, what: str = "message") -> object:
-    """JSON text -> its value, with the protocol's rules (no more containers or keys than a request can
-    hold, lone surrogates read as U+FFFD, no NaN, no 4,300-digit numbers, bounded nesting); a ProtocolError
-    whose message names `what` says why not."""
+# One character past U+FFFF makes a whole str take 4 bytes a character (the frame's text, 4 times the frame).
+# Where it saves memory, such characters are written as JSON's escaped surrogate pairs (12 bytes each) before
+# the text is made, so it takes 1 or 2 bytes a character; json reads each pair back as the one character.
+_WIDE_SIZE = sys.getsizeof("\U00010000") - 4   # a str of 4-byte characters takes this plus 4 bytes each
+_ASTRAL = re.compile(rb"[\xf0-\xf4][\x80-\xbf]{3}")
+_ESCAPED_ASTRAL = re.compile(rb"(?<!\\)\\(?:\\\\)*+[\xf0-\xf4]")  # a backslash escaping one: never JSON
+
+
+def is_wide(text: str) -> bool:
+    """Whether `text` takes 4 bytes a character (it holds a character past U+FFFF), read from its size."""
+    return sys.getsizeof(text) - 4 * len(text) >= _WIDE_SIZE
+
+
+def _pair(match: re.Match) -> bytes:
+    code = ord(match.group().decode()) - 0x10000
+    return b"\\u%04x\\u%04x" % (0xD800 + (code >> 10), 0xDC00 + (code & 0x3FF))
+
+
+def utf8_text(data: bytes | bytearray, what: str = "message") -> str:
+    """UTF-8 JSON text -> str, its characters past U+FFFF escaped where that makes the str smaller."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ProtocolError(f"{what} is not UTF-8 (byte {exc.start}); messages are UTF-8 JSON") from None
+    if not is_wide(text):
+        return text
+    astral = sum(data.count(bytes([lead])) for lead in range(0xF0, 0xF5))
+    if 2 * (len(text) + 11 * astral) >= 4 * len(text):  # escaped, at 2 bytes a character, it would be larger
+        return text
+    del text
+    if _ESCAPED_ASTRAL.search(data):
+        raise ProtocolError(f"{what} is not JSON (a backslash before a character past U+FFFF)")
+    return _ASTRAL.sub(_pair, data).decode("utf-8")
+
+
+def decode_json(text: str | bytes, what: str = "message") -> object:
+    """JSON text (a str, or UTF-8 bytes) -> its value, with the protocol's rules (no more containers or keys
+    than a request can hold, lone surrogates read as U+FFFD, no NaN, no 4,300-digit numbers, bounded nesting);
+    a ProtocolError whose message names `what` says why not."""
     check_structure(text, what)
-    return _loads(text, what)
+    return _loads(text if isinstance(text, str) else utf8_text(text, what), what)
 
 
 def _loads(text: str, what: str) -> object:
@@ -208,15 +244,15 @@ def _loads(text: str, what: str) -> object:
                             "JavaScript can hold") from None
 
 
-def decode_message(payload: bytes | bytearray) -> dict:
+def decode_message(payload: bytes | bytearray, release: bool = False) -> dict:
     """UTF-8 JSON object -> dict; anything else is a ProtocolError (bad_request) whose message says why.
 
-    Lone surrogates become U+FFFD, so every string in the message can be encoded again."""
+    Lone surrogates become U+FFFD, so every string in the message can be encoded again. With `release`, a
+    bytearray payload is emptied once its text is made, so its memory is back before decoding's peak."""
     check_structure(payload)
-    try:
-        text = payload.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ProtocolError(f"message is not UTF-8 (byte {exc.start}); messages are UTF-8 JSON") from None
+    text = utf8_text(payload)
+    if release and isinstance(payload, bytearray):
+        payload.clear()
     message = _loads(text, "message")
     if not isinstance(message, dict):
         raise ProtocolError(f"message must be a JSON object, got {type(message).__name__}")

@@ -210,11 +210,12 @@ class Server:
             del payload
 
     def _decode(self, payload: bytes | bytearray):
-        """The request in `payload`, or the error reply it gets."""
+        """The request in `payload`, or the error reply it gets. A frame (a bytearray) is emptied once its text
+        is made: nothing reads it after."""
         received = time.perf_counter()
         size = len(payload)
         try:
-            message = decode_message(payload)
+            message = decode_message(payload, release=True)
         except OverCountError as exc:  # refused undecoded: answered with the id its first members give
             log.warning("refused a message of %d bytes undecoded: %s", size, exc.message)
             return error_reply(exc.rid, exc)

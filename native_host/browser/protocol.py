@@ -16,7 +16,7 @@ from .. import __version__, limits
 from ..pipeline.article import READER_VIEWS, front_matter
 from ..errors import (ModelError, PithError, ProtocolError, SnapshotError, UnknownTypeError,
                      UnsupportedVersionError, quoted)
-from .framing import decode_json, encode_message
+from .framing import decode_json, encode_message, is_wide
 
 PROTOCOL = 1
 WANTS = ("highlight", "outline", "article", "text", "markdown")
@@ -111,6 +111,8 @@ def snapshot_from_json(message: dict) -> Any:
     if not isinstance(text, str):
         raise ProtocolError(f'"snapshot_json" must be a string holding the snapshot\'s JSON text, got '
                             f"{type(text).__name__}; send the snapshot itself as \"snapshot\"")
+    if is_wide(text):  # 4 bytes a character: decoded from its UTF-8, which takes less (framing.utf8_text)
+        text = text.encode("utf-8")
     try:
         return decode_json(text, "the snapshot's JSON text")
     except ProtocolError as exc:

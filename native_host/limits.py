@@ -59,6 +59,12 @@ HOST_FRAMES_IN_FLIGHT = 2              # requests read and not yet answered: the
 HOST_BYTES_IN_FLIGHT = MAX_REQUEST_BYTES  # their sizes together; past it a frame waits unread until the host is idle
 MAX_QUOTED_CHARS = 80                  # of a request's value quoted in an error reply and the log
 MAX_REQUEST_ID = 2**53 - 1             # |id| a request may carry: the largest integer JavaScript holds exactly
+# JSON objects and arrays, and object keys, a request may hold: a valid snapshot's most (a node is an object with a
+# `classes` and a `box` array and at most 22 keys; the page adds its own object, arrays and keys, each meta tag
+# and link) plus room for the envelope. A frame over either is refused before it is decoded: decoding costs up
+# to ~35 bytes of memory per byte of a frame of tiny containers or unique keys (docs/security.md, Memory).
+MAX_REQUEST_CONTAINERS = 3 * MAX_NODES + MAX_META + MAX_LINKS + 64
+MAX_REQUEST_KEYS = 22 * MAX_NODES + 4 * MAX_META + 2 * MAX_LINKS + 64
 
 # Saved files (native_host/cli/files.py, extension/background/save.js): a name from a page title, before ".md".
 MAX_FILENAME_CHARS = 100               # characters kept of the title

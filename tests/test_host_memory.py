@@ -14,15 +14,18 @@ import json
 import threading
 import time
 import tracemalloc
+from importlib import resources
 
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from native_host import limits
-from native_host.browser.framing import decode_json, decode_message, encode_message, frame, read_frame
+from native_host import limits, validate_snapshot
+from native_host.browser.framing import (_SKELETON_WINDOW, OverCountError, _structure_counts, decode_json,
+                                         decode_message, encode_message, frame, read_frame)
 from native_host.browser.host import FramedTransport, Server
-from native_host.errors import SnapshotError
+from native_host.browser.protocol import parse_request
+from native_host.errors import ProtocolError, SnapshotError
 
 HANG_GUARD_S = 120.0  # only ever reached when the host is broken: every wait below ends on an event
 
@@ -154,3 +157,146 @@ def test_the_surrogate_check_replaces_exactly_the_lone_surrogates_json_decodes(p
     text = '"' + "".join(pieces) + '"'
     expected = "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in json.loads(text))
     assert decode_json(text) == expected
+
+
+def _schema_most(schema: dict) -> tuple[int, int]:
+    """(objects and arrays, keys) the largest value `schema` accepts holds (a property of several types
+    counted as its costliest)."""
+    types = schema.get("type")
+    types = types if isinstance(types, list) else [types]
+    most = (0, 0)
+    if "object" in types:
+        props = [_schema_most(p) for p in schema.get("properties", {}).values()]
+        most = max(most, (1 + sum(c for c, _ in props), len(props) + sum(k for _, k in props)))
+    if "array" in types:
+        item = _schema_most(schema.get("items", {}))
+        most = max(most, (1 + schema["maxItems"] * item[0], schema["maxItems"] * item[1]))
+    return most
+
+
+def test_the_limits_on_containers_and_keys_are_the_schema_s_most_and_the_envelope():
+    """A valid request is never refused for its containers or keys, and the limits leave no more room than an
+    envelope needs (its object, `want`, `first`, and their keys)."""
+    schema = json.loads(resources.files("native_host.pipeline").joinpath("snapshot.schema.json").read_text())
+    containers, keys = _schema_most(schema)
+    assert 3 <= limits.MAX_REQUEST_CONTAINERS - containers <= 64
+    assert 8 <= limits.MAX_REQUEST_KEYS - keys <= 64
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(alphabet='{}[]:,"\\ab\u00e9\U0001F600\n'),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(alphabet='{[:"\\a'), inner, max_size=4),
+    max_leaves=24)
+
+
+def _count(value) -> tuple[int, int]:
+    if isinstance(value, list):
+        inner = [_count(v) for v in value]
+        return 1 + sum(c for c, _ in inner), sum(k for _, k in inner)
+    if isinstance(value, dict):
+        inner = [_count(v) for v in value.values()]
+        return 1 + sum(c for c, _ in inner), len(value) + sum(k for _, k in inner)
+    return 0, 0
+
+
+@given(_JSON, st.booleans())
+@example(["\\\\\"{", {"\\": "[:\\"}], True)
+def test_the_exact_count_skips_what_strings_hold(value, ascii_only):
+    """Brackets, colons, quotes and backslashes inside strings (as JSON writes them, escaped or not) never
+    count; every object, array and key outside them does, in one window or across several."""
+    text = json.dumps(value, ensure_ascii=ascii_only)
+    assert _structure_counts(text.encode()) == _count(value)
+    padded = " " * (_SKELETON_WINDOW - 3) + text  # a string across the edge of a window
+    assert _structure_counts(padded.encode()) == _count(value)
+
+
+# Over the limits: `[{}]` (2 containers in 5 bytes) and `"":0` (1 key in 5 bytes): 1.5 MB and 22 MB.
+_BOMBS = [pytest.param(b"[{}]", limits.MAX_REQUEST_CONTAINERS // 2 + 1, id="objects and arrays"),
+          pytest.param(b'{' + b'"":0,' * (limits.MAX_REQUEST_KEYS + 1) + b'"":0}', 1, id="keys")]
+
+
+def _envelope(nodes: bytes) -> bytes:
+    return b'{"v":1,"id":7,"type":"extract","snapshot":{"format":"pith-snapshot","nodes":[' + nodes + b"]}}"
+
+
+@pytest.mark.parametrize("piece, count", _BOMBS)
+def test_a_frame_over_the_containers_or_keys_a_request_holds_is_refused_before_it_is_decoded(piece, count):
+    """Decoding such a frame cost ~35 bytes of memory a byte; it is refused holding under twice the frame
+    (its skeleton, a translation at a time), and answered with the id its first members give."""
+    payload = bytearray(_envelope(b",".join([piece] * count)))
+    tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        base = tracemalloc.get_traced_memory()[0]
+        with pytest.raises(OverCountError) as refused:
+            decode_message(payload)
+        peak = tracemalloc.get_traced_memory()[1] - base
+    finally:
+        tracemalloc.stop()
+    assert peak < 2 * len(payload)
+    assert refused.value.rid == 7 and refused.value.code == "bad_request"
+    reply = Server(FramedTransport(io.BytesIO(), io.BytesIO()), _BlockedEngine())._decode(payload)
+    assert reply["id"] == 7 and reply["error"]["code"] == "bad_request" and "more than a valid request" in \
+        reply["error"]["message"]
+
+
+@pytest.mark.parametrize("piece, count", _BOMBS)
+def test_a_snapshot_json_over_the_containers_or_keys_is_a_bad_snapshot(piece, count):
+    """The extension's way: the snapshot as JSON text inside the request, counted before it is decoded."""
+    inner = (b'{"format":"pith-snapshot","nodes":[' + b",".join([piece] * count) + b"]}").decode()
+    payload = encode_message({"v": 1, "id": 7, "type": "extract", "snapshot_json": inner})
+    reply = Server(FramedTransport(io.BytesIO(), io.BytesIO()), _BlockedEngine())._decode(bytearray(payload))
+    assert reply["id"] == 7 and reply["error"]["code"] == "bad_snapshot" and reply["error"]["path"] == "$"
+    assert "more than a valid request" in reply["error"]["message"]
+
+
+def _code_snapshot() -> dict:
+    """A valid snapshot of code: more brackets in its text than a request may hold objects and arrays, more
+    colons than keys, escaped quotes and backslashes among them."""
+    code = 'if (a[i]) { s = "{[\\"]}"; m = {k: v}; } '
+    each = limits.MAX_NODE_TEXT
+    count = limits.MAX_REQUEST_CONTAINERS // code.count("{") // (each // len(code)) + 2
+    nodes = [{"id": 0, "parent": -1, "depth": 0, "tag": "html"}, {"id": 1, "parent": 0, "depth": 1, "tag": "pre"}]
+    nodes += [{"id": 2 + i, "parent": 1, "depth": 2, "tag": "#text", "text": code * (each // len(code))}
+              for i in range(count)]
+    return {"format": "pith-snapshot", "version": 2, "source": "html", "nodes": nodes}
+
+
+def test_a_page_of_code_with_more_brackets_than_the_limit_inside_its_strings_is_accepted():
+    """Brackets inside strings are counted out exactly, as a message and as the extension's snapshot_json."""
+    snapshot = _code_snapshot()
+    payload = encode_message({"v": 1, "id": 7, "type": "extract", "snapshot": snapshot})
+    assert payload.count(b"{") + payload.count(b"[") > limits.MAX_REQUEST_CONTAINERS
+    assert decode_message(payload)["snapshot"] == snapshot
+    text = json.dumps(snapshot, ensure_ascii=False)
+    message = decode_message(encode_message({"v": 1, "id": 7, "type": "extract", "snapshot_json": text}))
+    request = parse_request(message, 0.0)
+    assert request.message["snapshot"] == snapshot
+    validate_snapshot(request.message["snapshot"])
+
+
+_WIDE_PIECES = _PIECES + ("\U0001F600", "\U00010000", "\U0010FFFF", "\\\\\U0001F600", "\u00e9", "\u20ac")
+
+
+@given(st.lists(st.sampled_from(_WIDE_PIECES), max_size=16))
+@example(["\\ud83d", "\U0001F600", "\\ude00"])       # escaped halves around a character written as a pair
+def test_characters_past_u_ffff_read_the_same_when_escaped_first(pieces):
+    """A frame whose text would take 4 bytes a character is read with those characters escaped as pairs: the
+    value is what json reads, each lone surrogate as U+FFFD (the pad makes escaping the smaller text)."""
+    text = '["' + "".join(pieces) + '", "' + "a" * 200 + '"]'
+    expected = json.loads(text)
+    expected[0] = "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in expected[0])
+    assert decode_json(text.encode()) == expected
+
+
+def test_a_backslash_before_a_character_past_u_ffff_is_refused_as_json_refuses_it():
+    with pytest.raises(ProtocolError, match="not JSON"):
+        decode_json(('["\\\U0001F600", "' + "a" * 200 + '"]').encode())
+
+
+def test_one_character_past_u_ffff_does_not_make_the_frame_s_text_4_bytes_a_character():
+    """A 16 MB frame of numbers after one emoji: its text used to take 4 bytes a character (67 MB) while its
+    numbers were decoded; escaped as a pair first, the text takes one."""
+    payload = _envelope("\"\U0001F600\",".encode() + b",".join([b"0"] * (8 << 20)))
+    assert _decode_peak(payload) < 6 * len(payload)
+    assert decode_message(payload)["snapshot"]["nodes"][:2] == ["\U0001F600", 0]

@@ -12,8 +12,10 @@ from __future__ import annotations
 import json
 import re
 import struct
+import sys
 from typing import BinaryIO, Callable
 
+from .. import limits
 from ..errors import ProtocolError, TooLargeError
 from ..gc_pause import gc_paused
 
@@ -116,9 +118,120 @@ def _without_lone_surrogates(text: str) -> str:
     return "".join(parts)
 
 
-def decode_json(text: str, what: str = "message") -> object:
-    """JSON text -> its value, with the protocol's rules (lone surrogates read as U+FFFD, no NaN, no
-    4,300-digit numbers, bounded nesting); a ProtocolError whose message names `what` says why not."""
+class OverCountError(ProtocolError):
+    """JSON text with more objects and arrays, or keys, than a valid request holds, refused before it is
+    decoded; `rid` is the request's id where its leading members give it, else None."""
+
+    def __init__(self, message: str, rid: int | None = None):
+        super().__init__(message)
+        self.rid = rid
+
+
+# Every byte but these four is dropped from JSON text whose escapes are gone: what is left is its skeleton,
+# where each '"' opens or closes a string, so the brackets and colons outside strings are the containers and
+# the keys. The skeleton is split at its quotes a window at a time, so the pieces held at once are bounded.
+_SKELETON_DROP = bytes(c for c in range(256) if c not in b'"{[:')
+_SKELETON_WINDOW = 256 * 1024
+
+
+def _structure_counts(data: bytes | bytearray) -> tuple[int, int]:
+    """(objects and arrays, keys) outside the strings of JSON text `data`: exact for valid JSON. Inside a
+    string backslashes pair from the left, so taking out each `\\\\` and then each `\\"` leaves only the
+    quotes that delimit strings."""
+    if b"\\" in data:
+        data = data.replace(b"\\\\", b"").replace(b'\\"', b"")
+    skeleton = data.translate(None, _SKELETON_DROP)
+    containers = keys = 0
+    inside = False  # whether the window starts inside a string
+    for start in range(0, len(skeleton), _SKELETON_WINDOW):
+        parts = bytes(skeleton[start:start + _SKELETON_WINDOW]).split(b'"')
+        outside = b"".join(parts[1::2] if inside else parts[::2])
+        inside ^= len(parts) % 2 == 0  # an odd number of quotes
+        containers += outside.count(b"{") + outside.count(b"[")
+        keys += outside.count(b":")
+    return containers, keys
+
+
+# The id among the top-level members before any object or array (where a request puts it), read from the
+# start of a frame refused before decoding, so its caller, not every request pending on the port, hears why.
+_LEADING_ID = re.compile(rb'\s*\{(?:\s*"[a-z_]*"\s*:\s*(?:-?[0-9]++|"[^"\\]*+"|true|false|null)\s*,)*?'
+                         rb'\s*"id"\s*:\s*(-?[0-9]{1,16})\s*[,}]')
+_LEADING_ID_BYTES = 4096
+
+
+def _leading_id(data: bytes | bytearray) -> int | None:
+    match = _LEADING_ID.match(data, 0, _LEADING_ID_BYTES)
+    rid = int(match.group(1)) if match else None
+    return rid if rid is not None and abs(rid) <= limits.MAX_REQUEST_ID else None
+
+
+def check_structure(data: bytes | bytearray | str, what: str = "message") -> None:
+    """Refuse JSON text that holds more objects and arrays, or more keys, than a valid request can
+    (`limits.MAX_REQUEST_CONTAINERS`, `MAX_REQUEST_KEYS`), before it is decoded: those are what cost the most
+    memory per byte to decode (docs/security.md, Memory). Counting every bracket and colon is a bound that
+    costs a few scans; only text over it is counted exactly, outside its strings, so a page whose text is
+    full of braces (code) passes."""
+    text = isinstance(data, str)
+    # A container takes 2 bytes at least, a key 4 (`"":0`): text too short to pass a limit is not counted.
+    brackets = 0 if len(data) // 2 <= limits.MAX_REQUEST_CONTAINERS else \
+        data.count("{" if text else b"{") + data.count("[" if text else b"[")
+    colons = 0 if len(data) // 4 <= limits.MAX_REQUEST_KEYS else data.count(":" if text else b":")
+    if brackets <= limits.MAX_REQUEST_CONTAINERS and colons <= limits.MAX_REQUEST_KEYS:
+        return
+    raw = data.encode("utf-8", "surrogatepass") if text else data
+    containers, keys = _structure_counts(raw)
+    if containers > limits.MAX_REQUEST_CONTAINERS or keys > limits.MAX_REQUEST_KEYS:
+        raise OverCountError(
+            f"{what} holds {containers:,} JSON objects and arrays and {keys:,} keys, more than a valid request "
+            f"can ({limits.MAX_REQUEST_CONTAINERS:,} and {limits.MAX_REQUEST_KEYS:,}: a snapshot has at most "
+            f"{limits.MAX_NODES:,} nodes, each one object with its classes and box); send the snapshot "
+            "docs/snapshot.md describes", _leading_id(raw))
+
+
+# One character past U+FFFF makes a whole str take 4 bytes a character (the frame's text, 4 times the frame).
+# Where it saves memory, such characters are written as JSON's escaped surrogate pairs (12 bytes each) before
+# the text is made, so it takes 1 or 2 bytes a character; json reads each pair back as the one character.
+_WIDE_SIZE = sys.getsizeof("\U00010000") - 4   # a str of 4-byte characters takes this plus 4 bytes each
+_ASTRAL = re.compile(rb"[\xf0-\xf4][\x80-\xbf]{3}")
+_ESCAPED_ASTRAL = re.compile(rb"(?<!\\)\\(?:\\\\)*+[\xf0-\xf4]")  # a backslash escaping one: never JSON
+
+
+def is_wide(text: str) -> bool:
+    """Whether `text` takes 4 bytes a character (it holds a character past U+FFFF), read from its size."""
+    return sys.getsizeof(text) - 4 * len(text) >= _WIDE_SIZE
+
+
+def _pair(match: re.Match) -> bytes:
+    code = ord(match.group().decode()) - 0x10000
+    return b"\\u%04x\\u%04x" % (0xD800 + (code >> 10), 0xDC00 + (code & 0x3FF))
+
+
+def utf8_text(data: bytes | bytearray, what: str = "message") -> str:
+    """UTF-8 JSON text -> str, its characters past U+FFFF escaped where that makes the str smaller."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ProtocolError(f"{what} is not UTF-8 (byte {exc.start}); messages are UTF-8 JSON") from None
+    if not is_wide(text):
+        return text
+    astral = sum(data.count(bytes([lead])) for lead in range(0xF0, 0xF5))
+    if 2 * (len(text) + 11 * astral) >= 4 * len(text):  # escaped, at 2 bytes a character, it would be larger
+        return text
+    del text
+    if _ESCAPED_ASTRAL.search(data):
+        raise ProtocolError(f"{what} is not JSON (a backslash before a character past U+FFFF)")
+    return _ASTRAL.sub(_pair, data).decode("utf-8")
+
+
+def decode_json(text: str | bytes, what: str = "message") -> object:
+    """JSON text (a str, or UTF-8 bytes) -> its value, with the protocol's rules (no more containers or keys
+    than a request can hold, lone surrogates read as U+FFFD, no NaN, no 4,300-digit numbers, bounded nesting);
+    a ProtocolError whose message names `what` says why not."""
+    check_structure(text, what)
+    return _loads(text if isinstance(text, str) else utf8_text(text, what), what)
+
+
+def _loads(text: str, what: str) -> object:
     try:
         with gc_paused():
             return json.loads(_without_lone_surrogates(text), parse_constant=_refuse_constant)
@@ -131,15 +244,16 @@ def decode_json(text: str, what: str = "message") -> object:
                             "JavaScript can hold") from None
 
 
-def decode_message(payload: bytes | bytearray) -> dict:
+def decode_message(payload: bytes | bytearray, release: bool = False) -> dict:
     """UTF-8 JSON object -> dict; anything else is a ProtocolError (bad_request) whose message says why.
 
-    Lone surrogates become U+FFFD, so every string in the message can be encoded again."""
-    try:
-        text = payload.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ProtocolError(f"message is not UTF-8 (byte {exc.start}); messages are UTF-8 JSON") from None
-    message = decode_json(text)
+    Lone surrogates become U+FFFD, so every string in the message can be encoded again. With `release`, a
+    bytearray payload is emptied once its text is made, so its memory is back before decoding's peak."""
+    check_structure(payload)
+    text = utf8_text(payload)
+    if release and isinstance(payload, bytearray):
+        payload.clear()
+    message = _loads(text, "message")
     if not isinstance(message, dict):
         raise ProtocolError(f"message must be a JSON object, got {type(message).__name__}")
     return message

@@ -24,7 +24,8 @@ from typing import BinaryIO, Callable, Protocol
 
 from .. import __version__, limits
 from ..errors import PithError, ProtocolError, TooLargeError
-from .framing import READ_PIECE, StreamClosed, decode_message, encode_message, read_frame, write_frame
+from .framing import (READ_PIECE, OverCountError, StreamClosed, decode_message, encode_message, read_frame,
+                      write_frame)
 from .identity import FIREFOX_EXTENSION_ID, chromium_origin
 from .logs import setup_logging
 from .protocol import (LazyExtractor, Request, answer, error_reply, internal_error_reply, parse_request,
@@ -209,15 +210,20 @@ class Server:
             del payload
 
     def _decode(self, payload: bytes | bytearray):
-        """The request in `payload`, or the error reply it gets."""
+        """The request in `payload`, or the error reply it gets. A frame (a bytearray) is emptied once its text
+        is made: nothing reads it after."""
         received = time.perf_counter()
+        size = len(payload)
         try:
-            message = decode_message(payload)
+            message = decode_message(payload, release=True)
+        except OverCountError as exc:  # refused undecoded: answered with the id its first members give
+            log.warning("refused a message of %d bytes undecoded: %s", size, exc.message)
+            return error_reply(exc.rid, exc)
         except ProtocolError as exc:
-            log.warning("undecodable message of %d bytes: %s", len(payload), exc.message)
+            log.warning("undecodable message of %d bytes: %s", size, exc.message)
             return error_reply(None, exc)
         except Exception as exc:  # a bug must cost one reply: a dead reader would leave the worker waiting
-            log.exception("decoding a message of %d bytes failed", len(payload))
+            log.exception("decoding a message of %d bytes failed", size)
             return internal_error_reply(None, exc, self.log_path)
         try:
             return parse_request(message, received)

@@ -17,7 +17,7 @@ from ..pipeline.article import READER_VIEWS
 from ..pipeline.document import default_front_matter, selection_body
 from ..errors import (ModelError, PithError, ProtocolError, SnapshotError, UnknownTypeError,
                      UnsupportedVersionError, quoted)
-from .framing import decode_json, encode_message
+from .framing import decode_json, encode_message, is_wide
 
 PROTOCOL = 1
 WANTS = ("highlight", "outline", "article", "text", "markdown")
@@ -112,6 +112,8 @@ def snapshot_from_json(message: dict) -> Any:
     if not isinstance(text, str):
         raise ProtocolError(f'"snapshot_json" must be a string holding the snapshot\'s JSON text, got '
                             f"{type(text).__name__}; send the snapshot itself as \"snapshot\"")
+    if is_wide(text):  # 4 bytes a character: decoded from its UTF-8, which takes less (framing.utf8_text)
+        text = text.encode("utf-8")
     try:
         return decode_json(text, "the snapshot's JSON text")
     except ProtocolError as exc:

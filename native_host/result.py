@@ -55,6 +55,7 @@ class Result:
     page_type: str | None = None      # one of PAGE_TYPES
     word_count: int = 0
     reading_minutes: int = 0
+    headline_block: int | None = None  # the block holding the page's own headline (main or not), if found
 
     def to_dict(self) -> dict:
         return asdict(self)

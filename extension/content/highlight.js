@@ -1,31 +1,127 @@
 // Outlines the main content in the live page, from the node ids of the snapshot the host labelled.
 //
-// Marks are a data attribute styled by content/highlight.css (inserted by the extension, so the page's CSP
+// Marks are data attributes styled by content/highlight.css (inserted by the extension, so the page's CSP
 // cannot block it); clearing removes exactly the attributes set here. Only the outermost element of each
-// block is outlined: a paragraph, not every link and bold word inside it.
+// block is marked (a paragraph, not every link and bold word inside it), and marks are drawn as regions, not
+// one box per element: where every child of an element that shows anything is marked the same way, the
+// element is marked instead (a list, not each of its items); a run of marked siblings left after that is
+// drawn as one frame (its first, middle and last members each draw their part), so that no two outlines
+// overlap. The page's headline is outlined as the title. The first outlined block that is rendered is
+// scrolled into view (smoothly, unless the user asks for reduced motion).
 (() => {
   "use strict";
   if (globalThis.__pithHighlight) return;
 
   const ATTR = "data-pith-hl";
+  const RUN = "data-pith-hl-run";  // "first" | "middle" | "last": a member of a run drawn as one frame
+  // Elements that show something without text: an element holding one shows content.
+  const MEDIA = "img,picture,video,audio,svg,canvas,iframe,object,embed,math,table,hr";
+  const NEVER_MARKED = new Set(["html", "body", "head"]);
   let marked = [];
 
   function clear() {
-    for (const el of marked) el.removeAttribute(ATTR);
+    for (const el of marked) {
+      el.removeAttribute(ATTR);
+      el.removeAttribute(RUN);
+    }
     const count = marked.length;
     marked = [];
     return count;
   }
 
-  // blocks: [{node_ids, kind: "title" | "heading" | "main"}] from a snapshot taken at `takenAt`.
-  function show(blocks, takenAt) {
+  const rendered = (el) => el.getClientRects().length > 0;
+
+  // Whether `el` shows the reader anything: text, or a picture, a formula, a table...
+  function showsContent(el) {
+    if (!rendered(el)) return false;
+    if (el.textContent.trim()) return true;
+    return el.matches(MEDIA) || el.querySelector(MEDIA) !== null;
+  }
+
+  // Whether `parent` holds text of its own (outside its child elements), which no mark covers.
+  function hasOwnText(parent) {
+    for (let c = parent.firstChild; c; c = c.nextSibling) {
+      if (c.nodeType === 3 && c.data.trim()) return true;
+    }
+    return false;
+  }
+
+  // targets: element -> kind. Replaces each complete set of same-kind siblings by their parent, repeatedly.
+  function mergeRegions(targets) {
+    for (let changed = true; changed;) {
+      changed = false;
+      const parents = new Set();
+      for (const el of targets.keys()) if (el.parentElement) parents.add(el.parentElement);
+      for (const parent of parents) {
+        if (NEVER_MARKED.has(parent.localName) || targets.has(parent) || hasOwnText(parent)) continue;
+        let kind = null;
+        let whole = true;
+        for (const child of parent.children) {
+          const childKind = targets.get(child);
+          if (childKind === undefined) {
+            if (showsContent(child)) { whole = false; break; }
+            continue;
+          }
+          if (kind === null) kind = childKind;
+          else if (childKind !== kind) { whole = false; break; }
+        }
+        if (!whole || kind === null || kind === "title") continue;
+        for (const child of parent.children) targets.delete(child);
+        targets.set(parent, kind);
+        changed = true;
+      }
+    }
+  }
+
+  // Runs of two or more rendered, consecutive, same-kind marked siblings: each member learns its place.
+  function markRuns(targets) {
+    const parents = new Set();
+    for (const el of targets.keys()) if (el.parentElement) parents.add(el.parentElement);
+    for (const parent of parents) {
+      let run = [];
+      const close = () => {
+        if (run.length > 1) {
+          run.forEach((el, i) => el.setAttribute(RUN, i === 0 ? "first" : i === run.length - 1 ? "last" : "middle"));
+        }
+        run = [];
+      };
+      for (const child of parent.children) {
+        const kind = targets.get(child);
+        if (kind === undefined) {
+          if (showsContent(child)) close();
+          continue;
+        }
+        if (!rendered(child)) continue;  // shows nothing: neither joins nor breaks a run
+        if (kind !== "main" || (run.length && targets.get(run[0]) !== kind)) close();
+        if (kind === "main") run.push(child);
+      }
+      close();
+    }
+  }
+
+  // The first rendered mark in page order that is body text (else the first rendered one), into view.
+  function scrollToFirst() {
+    const shown = marked.filter(rendered);
+    const first = shown.find((el) => el.getAttribute(ATTR) !== "title") || shown[0];
+    if (!first) return;
+    const rect = first.getBoundingClientRect();
+    const height = window.innerHeight;
+    if (rect.top >= 0 && rect.top <= height * 0.75) return;  // its start is in view already
+    const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    first.scrollIntoView({ behavior: still ? "instant" : "smooth", block: rect.height < height / 2 ? "center" : "start" });
+  }
+
+  // blocks: [{node_ids, kind: "title" | "heading" | "main"}] from a snapshot taken at `takenAt`; headline: the
+  // node ids of the page's headline (outlined as the title), or none.
+  function show(blocks, takenAt, headline = []) {
     const map = globalThis.__pith;
     if (!map || map.takenAt !== takenAt) {
       throw new Error("the page changed since it was read; run Highlight again");
     }
     clear();
     const targets = new Map();
-    for (const block of blocks) {
+    const all = headline.length ? [{ node_ids: headline, kind: "title" }, ...blocks] : blocks;
+    for (const block of all) {
       const ids = new Set(block.node_ids);
       for (const id of block.node_ids) {
         if (ids.has(map.parents[id])) continue;  // inside another node of the same block
@@ -34,15 +130,15 @@
         if (el && !targets.has(el)) targets.set(el, block.kind);
       }
     }
-    for (const [el, kind] of targets) {
-      el.setAttribute(ATTR, kind);
+    mergeRegions(targets);
+    markRuns(targets);
+    const order = [...targets.keys()].sort((a, b) =>
+      a === b ? 0 : a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1);
+    for (const el of order) {
+      el.setAttribute(ATTR, targets.get(el));
       marked.push(el);
     }
-    const first = marked.find((el) => el.getAttribute(ATTR) !== "title") || marked[0];
-    if (first) {
-      const rect = first.getBoundingClientRect();
-      if (rect.bottom < 0 || rect.top > window.innerHeight) first.scrollIntoView({ block: "center" });
-    }
+    scrollToFirst();
     return marked.length;
   }
 

@@ -3,10 +3,10 @@
 // Marks are data attributes styled by content/highlight.css (inserted by the extension, so the page's CSP
 // cannot block it); clearing removes exactly the attributes set here. Only the outermost element of each
 // block is marked (a paragraph, not every link and bold word inside it), and marks are drawn as regions, not
-// one box per element: where every child of an element that shows anything is marked the same way, the
-// element is marked instead (a list, not each of its items); a run of marked siblings left after that is
-// drawn as one frame (its first, middle and last members each draw their part), so that no two outlines
-// overlap. The page's headline is outlined as the title. The first outlined block that is rendered is
+// one box per element: where every child of an element that shows text is marked, the element is
+// marked instead (a list, not each of its items; an article, its headline and headings drawn inside it); a
+// run of marked siblings left after that is drawn as one frame (its first, middle and last members each
+// draw their part), so that no two outlines cross. The page's headline is outlined as the title. The first outlined block that is rendered is
 // scrolled into view (smoothly, unless the user asks for reduced motion).
 (() => {
   "use strict";
@@ -14,8 +14,6 @@
 
   const ATTR = "data-pith-hl";
   const RUN = "data-pith-hl-run";  // "first" | "middle" | "last": a member of a run drawn as one frame
-  // Elements that show something without text: an element holding one shows content.
-  const MEDIA = "img,picture,video,audio,svg,canvas,iframe,object,embed,math,table,hr";
   const NEVER_MARKED = new Set(["html", "body", "head"]);
   let marked = [];
 
@@ -31,11 +29,10 @@
 
   const rendered = (el) => el.getClientRects().length > 0;
 
-  // Whether `el` shows the reader anything: text, or a picture, a formula, a table...
+  // Whether `el` shows text: what a region must not take in unmarked. A picture alone does not count: the
+  // host keeps a figure whole or not at all, and a picture between main paragraphs is drawn inside them.
   function showsContent(el) {
-    if (!rendered(el)) return false;
-    if (el.textContent.trim()) return true;
-    return el.matches(MEDIA) || el.querySelector(MEDIA) !== null;
+    return rendered(el) && el.textContent.trim() !== "";
   }
 
   // Whether `parent` holds text of its own (outside its child elements), which no mark covers.
@@ -46,29 +43,30 @@
     return false;
   }
 
-  // targets: element -> kind. Replaces each complete set of same-kind siblings by their parent, repeatedly.
+  // targets: element -> kind. Where every child of an element that shows anything is marked, the element
+  // becomes the region instead, and so on upwards: marked the children's one kind, or "main" where body
+  // text is among them (the title and headings inside keep their own marks, drawn within the region). Each
+  // parent is looked at once, and again only when one of its children has become a mark.
   function mergeRegions(targets) {
-    for (let changed = true; changed;) {
-      changed = false;
-      const parents = new Set();
-      for (const el of targets.keys()) if (el.parentElement) parents.add(el.parentElement);
-      for (const parent of parents) {
-        if (NEVER_MARKED.has(parent.localName) || targets.has(parent) || hasOwnText(parent)) continue;
-        let kind = null;
-        let whole = true;
-        for (const child of parent.children) {
-          const childKind = targets.get(child);
-          if (childKind === undefined) {
-            if (showsContent(child)) { whole = false; break; }
-            continue;
-          }
-          if (kind === null) kind = childKind;
-          else if (childKind !== kind) { whole = false; break; }
-        }
-        if (!whole || kind === null || kind === "title") continue;
-        for (const child of parent.children) targets.delete(child);
-        targets.set(parent, kind);
-        changed = true;
+    const waiting = new Set();
+    for (const el of targets.keys()) if (el.parentElement) waiting.add(el.parentElement);
+    for (const parent of waiting) {  // a Set's iteration visits what is added during it
+      if (NEVER_MARKED.has(parent.localName) || targets.has(parent) || hasOwnText(parent)) continue;
+      const kinds = new Set();
+      let whole = true;
+      for (const child of parent.children) {
+        const kind = targets.get(child);
+        if (kind !== undefined) kinds.add(kind);
+        else if (showsContent(child)) { whole = false; break; }
+      }
+      if (!whole || !kinds.size || (kinds.size === 1 && kinds.has("title"))) continue;
+      if (kinds.size > 1 && !kinds.has("main")) continue;
+      const kind = kinds.size === 1 ? [...kinds][0] : "main";
+      for (const child of [...parent.children]) if (targets.get(child) === kind) targets.delete(child);
+      targets.set(parent, kind);
+      if (parent.parentElement) {
+        waiting.delete(parent.parentElement);  // looked at again, now that this child is a mark
+        waiting.add(parent.parentElement);
       }
     }
   }

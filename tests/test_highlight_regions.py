@@ -39,8 +39,9 @@ def browser(request, tmp_path_factory):
         yield b
 
 
-def overlaps(a: list[float], b: list[float]) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+def overlaps(a: list[float], b: list[float], slack: float = 0.5) -> bool:
+    """Whether two boxes share more than a sliver (boxes that touch meet at fractional pixels mid-scroll)."""
+    return a[0] + slack < b[2] and b[0] + slack < a[2] and a[1] + slack < b[3] and b[1] + slack < a[3]
 
 
 def test_highlight_scrolls_to_the_content_draws_regions_and_outlines_the_headline(browser):
@@ -82,3 +83,35 @@ def test_the_outline_names_the_headline_main_or_not(main):
     assert reply["outline"] == ([{"node_ids": [2, 3], "kind": "title"}] if main else []) + [{"node_ids": [4, 5], "kind": "main"}]
     result.headline_block = None
     assert shape_result(1, result, frozenset({"outline"}))["headline"] == []
+
+
+# In the content scripts' world: outline the first `count` list items of the page's last snapshot as main
+# blocks (as if the host had found them alone), through the highlighter itself.
+SHOW_ITEMS = """async ([tabId, count]) => (await api.scripting.executeScript({target: {tabId}, args: [count],
+    func: (n) => {
+      const map = globalThis.__pith;
+      const items = [];
+      map.nodes.forEach((node, id) => { if (node.nodeType === 1 && node.localName === 'li') items.push(id); });
+      const blocks = items.slice(0, n).map((id) => ({node_ids: [id], kind: 'main'}));
+      return globalThis.__pithHighlight.show(blocks, map.takenAt, []);
+    }}))[0].result"""
+
+
+def test_some_items_of_a_list_are_one_frame_in_parts_that_never_overlap(browser):
+    """Three of a list's five items: not the whole list, so the list is not the region; the three draw one
+    frame, top, middle and bottom, each inside its own box."""
+    page = browser.open("highlight/product.html?items")
+    reply = browser.run("highlight", page)  # the stylesheet in, and the page's snapshot taken
+    assert reply["ok"], reply
+    assert browser.call(SHOW_ITEMS, [browser.tab_id(page), 3]) == 3
+    marks = page.evaluate(MARKS)
+    assert [(m["tag"], m["kind"]) for m in marks] == [("li", "main")] * 3, marks
+    places = page.evaluate("() => [...document.querySelectorAll('li')].map((e) => e.getAttribute('data-pith-hl-run'))")
+    assert places == ["first", "middle", "last", None, None]
+    assert all(m["drawn"] for m in marks)
+    for i, a in enumerate(marks):
+        for b in marks[i + 1:]:
+            assert not overlaps(a["box"], b["box"]), (a, b)
+    browser.run("highlight", page)  # off
+    assert page.evaluate("() => document.querySelectorAll('[data-pith-hl], [data-pith-hl-run]').length") == 0
+    close(page)

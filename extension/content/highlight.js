@@ -31,8 +31,12 @@
 
   // Whether `el` shows text: what a region must not take in unmarked. A picture alone does not count: the
   // host keeps a figure whole or not at all, and a picture between main paragraphs is drawn inside them.
+  // Stops at the first non-blank text rather than building the whole text of a large element.
   function showsContent(el) {
-    return rendered(el) && el.textContent.trim() !== "";
+    if (!rendered(el)) return false;
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let t = walker.nextNode(); t; t = walker.nextNode()) if (t.data.trim()) return true;
+    return false;
   }
 
   // Whether `parent` holds text of its own (outside its child elements), which no mark covers.
@@ -71,16 +75,15 @@
     }
   }
 
-  // Runs of two or more rendered, consecutive, same-kind marked siblings: each member learns its place.
-  function markRuns(targets) {
+  // Runs of two or more rendered, consecutive, main siblings: [element, "first" | "middle" | "last"].
+  function findRuns(targets) {
+    const places = [];
     const parents = new Set();
     for (const el of targets.keys()) if (el.parentElement) parents.add(el.parentElement);
     for (const parent of parents) {
       let run = [];
       const close = () => {
-        if (run.length > 1) {
-          run.forEach((el, i) => el.setAttribute(RUN, i === 0 ? "first" : i === run.length - 1 ? "last" : "middle"));
-        }
+        if (run.length > 1) run.forEach((el, i) => places.push([el, i === 0 ? "first" : i === run.length - 1 ? "last" : "middle"]));
         run = [];
       };
       for (const child of parent.children) {
@@ -90,21 +93,35 @@
           continue;
         }
         if (!rendered(child)) continue;  // shows nothing: neither joins nor breaks a run
-        if (kind !== "main" || (run.length && targets.get(run[0]) !== kind)) close();
         if (kind === "main") run.push(child);
+        else close();
       }
       close();
     }
+    return places;
   }
 
-  // The first rendered mark in page order that is body text (else the first rendered one), into view.
-  function scrollToFirst() {
-    const shown = marked.filter(rendered);
-    const first = shown.find((el) => el.getAttribute(ATTR) !== "title") || shown[0];
-    if (!first) return;
-    const rect = first.getBoundingClientRect();
+  // The first rendered mark in page order that is body text (else the first rendered one), or null.
+  function firstShown(targets) {
+    let first = null;
+    let firstTitle = null;
+    for (const [el, kind] of targets) {
+      if (!rendered(el)) continue;
+      const before = (other) => other === null || (el.compareDocumentPosition(other) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0;
+      if (kind === "title") {
+        if (before(firstTitle)) firstTitle = el;
+      } else if (before(first)) {
+        first = el;
+      }
+    }
+    return first || firstTitle;
+  }
+
+  // `first` into view unless its start is in the upper three quarters of the window already: smoothly, or at
+  // once where the user asks for reduced motion.
+  function scrollTo(first, rect) {
     const height = window.innerHeight;
-    if (rect.top >= 0 && rect.top <= height * 0.75) return;  // its start is in view already
+    if (rect.top >= 0 && rect.top <= height * 0.75) return;
     const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
     first.scrollIntoView({ behavior: still ? "instant" : "smooth", block: rect.height < height / 2 ? "center" : "start" });
   }
@@ -128,15 +145,17 @@
         if (el && !targets.has(el)) targets.set(el, block.kind);
       }
     }
+    // Every layout read before the first mark is written: a read after a write would lay the page out again.
     mergeRegions(targets);
-    markRuns(targets);
-    const order = [...targets.keys()].sort((a, b) =>
-      a === b ? 0 : a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1);
-    for (const el of order) {
-      el.setAttribute(ATTR, targets.get(el));
+    const runs = findRuns(targets);
+    const first = firstShown(targets);
+    const rect = first && first.getBoundingClientRect();
+    for (const [el, kind] of targets) {
+      el.setAttribute(ATTR, kind);
       marked.push(el);
     }
-    scrollToFirst();
+    for (const [el, place] of runs) el.setAttribute(RUN, place);
+    if (first) scrollTo(first, rect);
     return marked.length;
   }
 

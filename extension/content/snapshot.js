@@ -245,7 +245,8 @@
     for (const animation of animations) {
       try {
         const time = animation.currentTime;
-        if (animation.playState !== "running" || time === null || !animation.effect) continue;
+        // A scroll-driven animation (its time a percentage, not a number) follows the scroll position: left.
+        if (animation.playState !== "running" || typeof time !== "number" || !animation.effect) continue;
         const timing = animation.effect.getComputedTiming();
         const forwards = animation.playbackRate >= 0;
         let end = forwards ? timing.endTime : 0;

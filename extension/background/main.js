@@ -130,9 +130,16 @@ api.tabs.onUpdated.addListener((tabId, change, tab) => {
   if (change.status === "complete" && /^https?:/.test((tab && tab.url) || "")) startHostEarly();
 });
 
+// Turned off: the host is ended as soon as it has answered what it is working on (the port reopens on the
+// next click).
+async function stopHostWhenIdle() {
+  while (host.pending.size) await new Promise((resolve) => setTimeout(resolve, 100));
+  const { startHost = true } = await api.storage.local.get("startHost");
+  if (!startHost) host.reset();
+}
+
 api.storage.onChanged.addListener((changes, area) => {
-  // Turned off: a host started ahead and doing nothing is ended now (a request in flight is let finish).
-  if (area === "local" && changes.startHost && changes.startHost.newValue === false && !host.pending.size) host.reset();
+  if (area === "local" && changes.startHost && changes.startHost.newValue === false) stopHostWhenIdle();
 });
 
 api.runtime.onInstalled.addListener(async () => {

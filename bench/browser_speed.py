@@ -1,10 +1,14 @@
-"""Click to painted reader view, and to outlines drawn, in headless Chromium with the real host.
+"""Click to painted reader view, and to outlines drawn, in headless Chromium or Firefox with the real host.
 
-    python -m bench.browser_speed [--repeats 7] [--pages article-1500 blog-5000 tables-4900]
+    python -m bench.browser_speed [--browser chromium|firefox] [--repeats 7]
+                                  [--pages article-1500 blog-5000 tables-4900 real-1500 real-4000]
                                   [--actions reader highlight] [--model-dir DIR]
-                                  [--rounds 1] [--extension NAME=DIR ...]
+                                  [--rounds 1] [--extension NAME=DIR ...] [--cold N [--pause S]]
 
-The pages are served on 127.0.0.1 and built here from bench/synthetic.py:
+The pages are served on 127.0.0.1; `real-N` is the WCXB dev page (the data's site-disjoint dev split, read
+through its sidecar) whose element count is nearest N, served as it was saved but under a Content-Security-
+Policy that lets nothing load from elsewhere and runs none of its scripts (offline, and the same each run);
+the others are built here from bench/synthetic.py:
 * `article-N`, `blog-N`: the blog page (posts with headings, bylines, paragraphs with inline links, tag
   lists, a menu and a sidebar; about eight nodes a block, as on real pages) with about N elements; a typical
   article is about 1,500 elements, a long page 5,000;
@@ -32,6 +36,11 @@ The extension's own stamps (the `marks` of the `pith.run` reply; an older tree's
 each run into phases; an extension without them (an older tree, `--extension old=DIR`) gets the end-to-end
 figure and the host's own time only. With several `--extension`s, each gets its own browser session in turn,
 `--rounds` times, so that the trees are compared on the same machine in the same run.
+
+`--cold N`: the first click of a browser just started, as a user meets it: for each page, N times per
+extension (in turn), a fresh browser and profile, the page opened and loaded, `--pause` seconds (default 1: a
+reader's look at the page before the click), then Reader view, timed from the click to the painted view. The
+host's memory (VmRSS of its process, from /proc) is read before the click. No warm runs in this mode.
 """
 
 from __future__ import annotations
@@ -49,7 +58,7 @@ from typing import Callable
 from bench.bytecode import compile_pith
 from bench.content_script import page_with_elements, sections_page
 from bench.synthetic import _blog
-from export.browsers import EXTENSION, extension_browser
+from export.browsers import EXTENSION, KINDS, extension_browser
 
 # In every page, before its own scripts: stamp the frame after the result appears (see the module docstring).
 PAINT_WATCH = """(() => {
@@ -162,7 +171,7 @@ def phases(action: str, run: dict, reader: dict | None) -> dict[str, float]:
 def wait(tab, expression: str, timeout: float = 30.0):
     deadline = time.monotonic() + timeout
     while True:
-        value = tab.handle.evaluate(expression)
+        value = tab.evaluate(expression)
         if value:
             return value
         if time.monotonic() > deadline:
@@ -173,12 +182,26 @@ def wait(tab, expression: str, timeout: float = 30.0):
 _RUNS = itertools.count()
 
 
+def front(browser, tab) -> None:
+    """`tab` in front, as the tab a user clicks in."""
+    if browser.kind == "chromium":
+        tab.handle.bring_to_front()
+    else:
+        browser.bidi.send("browsingContext.activate", {"context": tab.handle})
+
+
+def watch(tab) -> None:
+    """PAINT_WATCH in a loaded page (once): Chromium has it from the init script already, Firefox from here."""
+    tab.evaluate("() => { if (window.__benchWatching) return; window.__benchWatching = true;" + PAINT_WATCH + "}")
+
+
 def one_run(browser, page, tab_id: int, action: str) -> dict:
     """One action from the control page to the result painted; the highlight is turned off again after."""
-    page.handle.bring_to_front()
-    page.handle.evaluate("() => { delete window.__benchMarkedAt; delete window.__benchPaintedAt;"
-                         " delete window.__benchReadyAt; }")
-    page.handle.evaluate(RENEW_TEXTS, next(_RUNS))
+    front(browser, page)
+    watch(page)
+    page.evaluate("() => { delete window.__benchMarkedAt; delete window.__benchPaintedAt;"
+                  " delete window.__benchReadyAt; }")
+    page.evaluate(RENEW_TEXTS, next(_RUNS))
     run = browser.call(RUN, [tab_id, action])
     reader = None
     if action == "highlight":
@@ -196,7 +219,7 @@ def one_run(browser, page, tab_id: int, action: str) -> dict:
         reader = wait(tab, f"() => window.__benchPaintedAt && window.__benchReadyAt && ({READER_MARKS})()")
         run["painted"] = reader["painted"]
         tab.close()
-        page.handle.bring_to_front()
+        front(browser, page)
     return {"total": run["painted"] - run["clicked"], "host": run["reply"]["timings"]["host"],
             "phases": phases(action, run, reader)}
 
@@ -212,12 +235,63 @@ def summary(rounds: list[list[dict]]) -> dict:
             "phases": {k: statistics.median(r["phases"][k] for r in warm) for k in keys}}
 
 
-def measure_tree(directory: Path, root: Path, pages: Path, names: list[str], actions: list[str], repeats: int,
-                 model_dir: str | None) -> tuple[float, dict]:
+def real_page(target: int) -> tuple[str, int, str]:
+    """The WCXB dev page with about `target` elements, made offline (see the module docstring): its HTML,
+    element count and id."""
+    from export.data import iter_records
+    from native_host import snapshot_from_html
+
+    best = None
+    for record in iter_records(["wcxb"], split="dev"):
+        count = sum(n["tag"] != "#text" for n in snapshot_from_html(record["html"])["nodes"])
+        if best is None or abs(count - target) < abs(best[1] - target):
+            best = (record["html"], count, record["id"])
+    html, count, page_id = best
+    return OFFLINE + html, count, page_id
+
+
+# Put in front of a real page: nothing loads from elsewhere and none of its scripts runs.
+OFFLINE = ('<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
+           'style-src \'unsafe-inline\'; img-src data:; font-src data:">')
+
+
+def host_rss_mb(root: Path) -> float | None:
+    """The resident memory of the host that the browser under `root` started (its environment names
+    root's log folder), in MB; None when none runs."""
+    marker = f"PITH_LOG_DIR={root / 'logs'}".encode()
+    for pid in (p for p in Path("/proc").iterdir() if p.name.isdigit()):
+        try:
+            if b"native_host" not in (pid / "cmdline").read_bytes() or marker not in (pid / "environ").read_bytes():
+                continue
+            for line in (pid / "status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+        except OSError:
+            continue
+    return None
+
+
+def cold_click(kind: str, directory: Path, root: Path, pages: Path, name: str, pause: float,
+               model_dir: str | None) -> dict:
+    """A fresh browser and profile, `name` opened and loaded, `pause` seconds, then the first click."""
+    with extension_browser(kind, root, model_dir=model_dir, pages=pages, extension=directory) as b:
+        page = b.open(f"{name}.html")
+        tab_id = b.tab_id(page)
+        watch(page)
+        time.sleep(pause)
+        rss = host_rss_mb(root)
+        run = one_run(b, page, tab_id, "reader")
+        return {"total": run["total"], "host": run["host"], "rss_before": rss, "rss_after": host_rss_mb(root),
+                "version": b.version, "phases": run["phases"]}
+
+
+def measure_tree(kind: str, directory: Path, root: Path, pages: Path, names: list[str], actions: list[str],
+                 repeats: int, model_dir: str | None) -> tuple[float, dict]:
     """One browser with the extension in `directory`: its first action (starting the host), then each page
     and action in a fresh tab, the first run and `repeats` more."""
-    with extension_browser("chromium", root, model_dir=model_dir, pages=pages, extension=directory) as b:
-        b.context.add_init_script(PAINT_WATCH)
+    with extension_browser(kind, root, model_dir=model_dir, pages=pages, extension=directory) as b:
+        if kind == "chromium":
+            b.context.add_init_script(PAINT_WATCH)
         page = b.open("warm-up.html")
         start = one_run(b, page, b.tab_id(page), "reader")["total"]
         page.close()
@@ -233,6 +307,7 @@ def measure_tree(directory: Path, root: Path, pages: Path, names: list[str], act
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--browser", choices=KINDS, default="chromium")
     parser.add_argument("--pages", nargs="+", default=["article-1500", "blog-5000", "tables-4900"])
     parser.add_argument("--actions", nargs="+", choices=["reader", "highlight"], default=["reader", "highlight"])
     parser.add_argument("--repeats", type=int, default=7, help="warm runs per page, action and round, after the first")
@@ -240,6 +315,9 @@ def main() -> None:
     parser.add_argument("--model-dir", help="the model the host serves (default: the shipped one)")
     parser.add_argument("--extension", nargs="+", default=[f"this={EXTENSION}"], metavar="NAME=DIR",
                         help="unpacked extensions to compare (default: this tree's extension/)")
+    parser.add_argument("--cold", type=int, default=0, metavar="N",
+                        help="time the first click of N fresh browsers per page and extension instead")
+    parser.add_argument("--pause", type=float, default=1.0, help="--cold: seconds between the page loaded and the click")
     args = parser.parse_args()
     trees = {name: Path(directory).resolve() for name, directory in (item.split("=", 1) for item in args.extension)}
     starts: dict[str, list[float]] = {tree: [] for tree in trees}
@@ -252,13 +330,20 @@ def main() -> None:
         counts = {}
         for name in args.pages:
             kind, size = name.rsplit("-", 1)
-            html, counts[name] = BUILDERS[kind](int(size))
+            if kind == "real":
+                html, counts[name], page_id = real_page(int(size))
+                print(f"{name}: {page_id}", file=sys.stderr)
+            else:
+                html, counts[name] = BUILDERS[kind](int(size))
             (pages / f"{name}.html").write_text(html)
         (pages / "warm-up.html").write_text(blog_with_elements(300)[0])
+        if args.cold:
+            cold(args, trees, root, pages, counts, bytecode)
+            return
         for round_ in range(args.rounds):
             for tree, directory in trees.items():
-                version, start, measured = measure_tree(directory, root / f"browser-{tree}-{round_}", pages,
-                                                        args.pages, args.actions, args.repeats, args.model_dir)
+                version, start, measured = measure_tree(args.browser, directory, root / f"browser-{tree}-{round_}",
+                                                        pages, args.pages, args.actions, args.repeats, args.model_dir)
                 starts[tree].append(start)
                 for (name, action), r in measured.items():
                     runs.setdefault((name, action, tree), []).append(r)
@@ -266,7 +351,7 @@ def main() -> None:
                           f"{statistics.median(x['total'] for x in r[1:]):.0f} ms", file=sys.stderr)
     rows = [(name, action, tree, summary(runs[name, action, tree]))
             for name in args.pages for action in args.actions for tree in trees]
-    print(f"Chromium {version}, headless; {args.rounds} browser session(s) per extension, in turn; in each, "
+    print(f"{version}, headless; {args.rounds} browser session(s) per extension, in turn; in each, "
           f"{args.repeats} warm runs after the first per page and action; {bytecode}\n")
     print("First action of a session (host start and model load, reader view of a 300-element page), median: "
           + ", ".join(f"{tree} {statistics.median(ms):.0f} ms" for tree, ms in starts.items()) + "\n")
@@ -283,6 +368,39 @@ def main() -> None:
                 print(f"| {phase} | {ms:.1f} |")
     print(json.dumps([{"page": n, "elements": counts[n], "action": a, "extension": t, **s} for n, a, t, s in rows]),
           file=sys.stderr)
+
+
+def cold(args, trees: dict[str, Path], root: Path, pages: Path, counts: dict[str, int], bytecode: str) -> None:
+    """--cold: per page and extension, the first click of `args.cold` fresh browsers, in turn."""
+    results: dict[tuple[str, str], list[dict]] = {}
+    version = "?"
+    for i in range(args.cold):
+        for name in args.pages:
+            for tree, directory in trees.items():
+                r = cold_click(args.browser, directory, root / f"cold-{tree}-{name}-{i}", pages, name, args.pause,
+                               args.model_dir)
+                version = r["version"]
+                results.setdefault((name, tree), []).append(r)
+                print(f"cold {i + 1}, {tree}: {name} {r['total']:.0f} ms (host RSS before the click "
+                      f"{r['rss_before'] or 0:.0f} MB)", file=sys.stderr)
+    print(f"{version}, headless; first click of a browser just started, {args.cold} fresh browser(s) per page "
+          f"and extension, in turn; the page loaded, then {args.pause:g} s, then Reader view; {bytecode}\n")
+    print("| page | elements | extension | median (ms) | min–max (ms) | host (ms) | host RSS before the click (MB) | "
+          "after (MB) |")
+    print("|---|---:|---|---:|---:|---:|---:|---:|")
+    for (name, tree), rs in results.items():
+        totals = [r["total"] for r in rs]
+        before = [r["rss_before"] for r in rs if r["rss_before"] is not None]
+        after = [r["rss_after"] for r in rs if r["rss_after"] is not None]
+        print(f"| {name} | {counts[name]:,} | {tree} | **{statistics.median(totals):.0f}** | {min(totals):.0f}–"
+              f"{max(totals):.0f} | {statistics.median(r['host'] for r in rs):.0f} | "
+              f"{statistics.median(before) if before else 0:.0f} | {statistics.median(after) if after else 0:.0f} |")
+    for (name, tree), rs in results.items():
+        if all(r["phases"] for r in rs):
+            print(f"\n{name}, {tree}: median of each phase of the first click (ms)\n\n| phase | ms |\n|---|---:|")
+            for phase in rs[0]["phases"]:
+                print(f"| {phase} | {statistics.median(r['phases'][phase] for r in rs):.1f} |")
+    print(json.dumps([{"page": n, "extension": t, "runs": rs} for (n, t), rs in results.items()]), file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ globalThis.PITH_LIMITS = Object.freeze({
   HOST_NAME: "org.pith.reader",
   MAX_REQUEST_BYTES: 67108864,      // the host refuses larger requests (native_host/limits.py)
   HELLO_TIMEOUT_MS: 60000,          // the first request loads the model: allow for a cold disk
+  HOST_EARLY_RETRY_MS: 600000,      // after a start ahead of the click fails, none is tried for this long
   EXTRACT_TIMEOUT_MS: 60000,        // base allowance for one extraction...
   EXTRACT_TIMEOUT_MS_PER_MB: 5000,  // ...plus this much per MB of snapshot JSON
   PROGRESS_AFTER_MS: 400,           // show "working" only when a step takes longer than this

@@ -96,7 +96,7 @@ def test_first_sends_those_wants_ahead_and_the_two_messages_make_the_whole_reply
     host.send({**_extract(3, small_snapshot, want), "first": ["outline", "article"]})
     part, rest = host.receive(), host.receive()
     assert (part["type"], part["id"], rest["type"], rest["id"]) == ("part", 3, "result", 3)
-    assert set(part) == {"v", "id", "type", "outline", "article", "truncated", "timings"}
+    assert set(part) == {"v", "id", "type", "outline", "headline", "article", "truncated", "timings"}
     assert "html" in part["article"] and "title" in part["article"] and "text" not in part["article"]
     assert set(rest["article"]) == {"markdown", "front_matter", "text"} and "outline" not in rest
     joined = {**part, **rest, "article": {**part["article"], **rest["article"]}}

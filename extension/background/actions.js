@@ -157,7 +157,7 @@ export function makeRunner(host) {
     lastArticle.set(tabId, { title: summary.title, text: summary.text });
     if (action === "highlight") {
       await ready.style;
-      answer.highlighted_elements = await showHighlight(tabId, outline, takenAt);
+      answer.highlighted_elements = await showHighlight(tabId, outline, takenAt, reply.headline || []);
       answer.highlighted = true;
       marks.drawn = clock();
     } else if (action === "save") {

@@ -19,6 +19,7 @@ export class HostClient {
     this.nextId = 1;
     this.pending = new Map();  // id -> {resolve, reject, timer, timeoutMs, onProgress, onPart, chunks}
     this.hello = null;         // the hello reply of the current port
+    this.helloing = null;      // {port, asked}: the hello in flight on that port
   }
 
   _open() {
@@ -170,7 +171,15 @@ export class HostClient {
   /** `hello` once per port: checks the host and its model before the first page is sent. */
   async ready(onProgress) {
     if (this.hello && this.port) return this.hello;
-    const hello = await this.request("hello", {}, { timeoutMs: L.HELLO_TIMEOUT_MS, onProgress });
+    // One hello at a time: a click while the host is being started ahead of it waits for that start.
+    if (!this.helloing || this.helloing.port !== this.port || !this.port) {
+      const asked = this.request("hello", {}, { timeoutMs: L.HELLO_TIMEOUT_MS, onProgress });
+      this.helloing = { port: this.port, asked };
+      asked.then(() => {}, () => {}).then(() => {
+        if (this.helloing && this.helloing.asked === asked) this.helloing = null;
+      });
+    }
+    const hello = await this.helloing.asked;
     if (hello.model_error) throw new PithFailure(hello.model_error.code || "model_unavailable", hello.model_error.message);
     this.hello = hello;
     return hello;

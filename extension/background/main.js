@@ -92,6 +92,56 @@ api.runtime.onMessage.addListener((message, sender, sendResponse) => {
   return false;
 });
 
+// The host started ahead of the first click: when a tab finishes loading a web page, the port is opened and
+// `hello` loads the model, so the click finds it ready (docs/extension.md, "Instant from the first click").
+// On unless the user turns it off in the popup (`startHost` in storage.local); the host still exits after
+// HOST_IDLE_TIMEOUT_S without a request, and the next page load starts it again. A start that fails is not
+// tried again for HOST_EARLY_RETRY_MS: the click shows the failure and its fix.
+// Once the model is loaded, one small page is read as the reader reads one, so that the first click does not
+// pay for the first run of each stage either (the model's first inference, the article's first build).
+let earlyFailedAt = -Infinity;
+
+function warmUpSnapshot() {
+  const nodes = [{ id: 0, parent: -1, depth: 0, tag: "html" }, { id: 1, parent: 0, depth: 1, tag: "body" },
+                 { id: 2, parent: 1, depth: 2, tag: "article" }];
+  const add = (parent, tag, text) => {
+    const id = nodes.length;
+    nodes.push({ id, parent, depth: nodes[parent].depth + 1, tag });
+    nodes.push({ id: id + 1, parent: id, depth: nodes[parent].depth + 2, tag: "#text", text });
+  };
+  add(2, "h1", "Pith warms up");
+  for (let i = 0; i < 4; i++) add(2, "p", "A paragraph the helper reads once before the first page, to be ready. ".repeat(4));
+  return JSON.stringify({ format: "pith-snapshot", version: 2, source: "live", url: null, title: "Pith", lang: "en",
+                          dir: null, viewport: null, meta: [], links: [], json_ld: [], nodes });
+}
+
+async function startHostEarly() {
+  const { startHost = true } = await api.storage.local.get("startHost");
+  if (!startHost || host.port || Date.now() - earlyFailedAt < globalThis.PITH_LIMITS.HOST_EARLY_RETRY_MS) return;
+  try {
+    await host.ready();
+    await host.extract(warmUpSnapshot(), ["outline", "article", "markdown", "text"]);
+  } catch (failure) {
+    earlyFailedAt = Date.now();  // the click shows what failed, with its fix
+  }
+}
+
+api.tabs.onUpdated.addListener((tabId, change, tab) => {
+  if (change.status === "complete" && /^https?:/.test((tab && tab.url) || "")) startHostEarly();
+});
+
+// Turned off: the host is ended as soon as it has answered what it is working on (the port reopens on the
+// next click).
+async function stopHostWhenIdle() {
+  while (host.pending.size) await new Promise((resolve) => setTimeout(resolve, 100));
+  const { startHost = true } = await api.storage.local.get("startHost");
+  if (!startHost) host.reset();
+}
+
+api.storage.onChanged.addListener((changes, area) => {
+  if (area === "local" && changes.startHost && changes.startHost.newValue === false) stopHostWhenIdle();
+});
+
 api.runtime.onInstalled.addListener(async () => {
   await api.contextMenus.removeAll();  // a promise in both browsers' MV3 APIs
   for (const action of ACTIONS) {

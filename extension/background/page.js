@@ -87,10 +87,10 @@ async function unstyleHighlight(tabId) {
   } catch (error) { /* the marks are gone already; the stylesheet alone shows nothing */ }
 }
 
-/** Outline `blocks` ([{node_ids, kind}]) of the snapshot taken at `takenAt`, once `styleHighlight` has
- * inserted the stylesheet; returns the number of elements. */
-export async function showHighlight(tabId, blocks, takenAt) {
-  const outcome = await call(tabId, "__pithHighlight", "show", blocks, takenAt);
+/** Outline `blocks` ([{node_ids, kind}]) of the snapshot taken at `takenAt`, and the page's `headline` (node
+ * ids) as the title, once `styleHighlight` has inserted the stylesheet; returns the number of elements. */
+export async function showHighlight(tabId, blocks, takenAt, headline = []) {
+  const outcome = await call(tabId, "__pithHighlight", "show", blocks, takenAt, headline);
   if (outcome.error) throw new PithFailure("page_changed", outcome.error);
   return outcome.value;
 }

@@ -230,6 +230,41 @@
     }
   }
 
+  // The page as it will be once its animations and transitions have run: each running one that ends is put
+  // at its end, and each endless one at the start of its first iteration, for the duration of the reads;
+  // returns what puts every one back where it was. A section that fades, slides, collapses or grows in is
+  // then read the same whenever the snapshot is taken (its box, visibility, opacity, font size), instead of
+  // at whatever frame the click found it. Nothing is painted meanwhile (the reads and the restore are one
+  // task), and no event fires: each animation is back at its time before the browser next looks.
+  function settleAnimations(doc) {
+    const moved = [];
+    let animations = [];
+    try {
+      animations = doc.getAnimations ? doc.getAnimations() : [];
+    } catch (e) { /* no animations API: read as it is */ }
+    for (const animation of animations) {
+      try {
+        const time = animation.currentTime;
+        // A scroll-driven animation (its time a percentage, not a number) follows the scroll position: left.
+        if (animation.playState !== "running" || typeof time !== "number" || !animation.effect) continue;
+        const timing = animation.effect.getComputedTiming();
+        const forwards = animation.playbackRate >= 0;
+        let end = forwards ? timing.endTime : 0;
+        if (!Number.isFinite(end)) end = Math.max(0, Number(animation.effect.getTiming().delay) || 0);
+        if (end === time) continue;
+        moved.push([animation, time]);
+        animation.currentTime = end;
+      } catch (e) { /* an animation the browser will not seek: read as it is */ }
+    }
+    return () => {
+      for (let i = moved.length - 1; i >= 0; i--) {
+        try {
+          moved[i][0].currentTime = moved[i][1];
+        } catch (e) { /* gone meanwhile */ }
+      }
+    };
+  }
+
   // Outside <noscript>: snapshot.py leaves out what it parses there, which a page running scripts never has.
   function outsideNoscript(el) {
     return !el.closest("noscript");
@@ -399,13 +434,19 @@
   function take() {
     const started = performance.now();
     const doc = document;
-    const walk = walkDocument(doc);
-    addRenderFields(walk);
-    const root = doc.documentElement;
+    const restore = settleAnimations(doc);
+    let walk;
+    let scrollHeight;
+    try {
+      walk = walkDocument(doc);
+      addRenderFields(walk);
+      scrollHeight = doc.documentElement ? doc.documentElement.scrollHeight : 0;
+    } finally {
+      restore();
+    }
     const snapshot = {
       format: "pith-snapshot", version: 2, source: "live", url: location.href || null, ...pageFields(doc),
-      viewport: { width: window.innerWidth, height: window.innerHeight,
-                  scroll_height: root ? root.scrollHeight : 0 },
+      viewport: { width: window.innerWidth, height: window.innerHeight, scroll_height: scrollHeight },
       ...pageMetadata(doc),
       nodes: walk.nodes,
     };

@@ -77,6 +77,13 @@ async function developerOption(tabId) {
   $("record").addEventListener("click", () => record(tabId));
 }
 
+// On unless turned off (background/main.js starts the host ahead of the first click).
+async function startHostOption() {
+  const { startHost = true } = await api.storage.local.get("startHost");
+  $("start-host").checked = startHost;
+  $("start-host").addEventListener("change", () => api.storage.local.set({ startHost: $("start-host").checked }));
+}
+
 async function main() {
   const tabId = await targetTab();
   const { saveFormat = "markdown" } = await api.storage.local.get("saveFormat");
@@ -87,6 +94,7 @@ async function main() {
     if (message.note.state === "progress") show(message.note);
   });
   $("options").addEventListener("click", () => api.runtime.openOptionsPage());
+  await startHostOption();
   await developerOption(tabId);
   document.querySelectorAll("[data-action]").forEach((button) => {
     button.addEventListener("click", () => run(button.dataset.action, tabId));

@@ -23,7 +23,7 @@ PROTOCOL = 1
 WANTS = ("highlight", "outline", "article", "text", "markdown")
 DEFAULT_WANT = ("highlight", "article")
 ARTICLE_FIELDS = {"html": "article", "markdown": "markdown", "text": "text"}  # reply's article field -> its want
-WANT_FIELDS = {"highlight": ("node_ids", "blocks"), "outline": ("outline",)}  # a want's fields outside the article
+WANT_FIELDS = {"highlight": ("node_ids", "blocks"), "outline": ("outline", "headline")}  # a want's fields outside the article
 OUTLINE_SCORE = 0.5  # a main block whose title or heading score is above this is outlined as a title or heading
 # Always in a reply's article, whatever the want (Result's names): small, and what a reader's header shows.
 METADATA_FIELDS = ("title", "byline", "lang", "url", "date", "modified", "site_name", "dir", "description",
@@ -222,7 +222,12 @@ def shape_result(rid: int, result, want: frozenset[str]) -> dict:
         reply["blocks"] = [{"index": b.index, "node_ids": b.node_ids, "scores": b.scores, "main": b.main}
                            for b in result.blocks]
     if "outline" in want:
-        reply["outline"] = [{"node_ids": b.node_ids, "kind": outline_kind(b.scores)} for b in result.blocks if b.main]
+        head = result.headline_block
+        reply["outline"] = [{"node_ids": b.node_ids, "kind": "title" if b.index == head else outline_kind(b.scores)}
+                            for b in result.blocks if b.main]
+        # The page's headline, outlined as the title whether or not the model calls it main (most golds leave
+        # it out of the body, so it often is not: docs/metadata.md).
+        reply["headline"] = next((b.node_ids for b in result.blocks if b.index == head), [])
     article = {field: getattr(result, field) for field in METADATA_FIELDS}
     article["image"] = {"url": result.image.url, "alt": result.image.alt} if result.image else None
     for field, asked in ARTICLE_FIELDS.items():

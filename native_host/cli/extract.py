@@ -13,12 +13,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from pathlib import Path
 
 from ..errors import InputError
 from .files import safe_filename, write_new
 from ..limits import one_page_threads
+from ..pipeline.inert import strip_controls
 
 FORMATS = ("text", "markdown", "html", "json", "blocks")
 SAVE_EXTENSIONS = {"text": "txt", "markdown": "md", "html": "html", "json": "json", "blocks": "txt"}
@@ -60,7 +62,7 @@ def run_snapshot(args) -> int:
     from ..pipeline.snapshot import snapshot_from_html
 
     snapshot = snapshot_from_html(_read(_expand([args.input])[0]), url=args.url)
-    sys.stdout.write(json.dumps(snapshot, ensure_ascii=False) + "\n")
+    sys.stdout.write(json_text(snapshot) + "\n")
     return 0
 
 
@@ -86,11 +88,24 @@ def _read(item: str) -> bytes:
         raise InputError(f"cannot read {item}: {exc.strerror}") from exc
 
 
+_JSON_CONTROLS = re.compile(r"[\x7f-\x9f]")
+
+
+def json_text(value) -> str:
+    """JSON for a terminal: non-ASCII text as itself, and every control as an escape (json.dumps escapes
+    C0 alone; DEL and C1 controls, CSI U+009B among them, would reach the terminal)."""
+    text = json.dumps(value, ensure_ascii=False)
+    return _JSON_CONTROLS.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text) if not text.isascii() else text
+
+
 def render(result, fmt: str) -> str:
+    """The result as `fmt` prints it. Page text holds no terminal control in any format (article.py strips
+    them from the text, HTML and Markdown, the front matter blanks them, JSON escapes them): a page cannot
+    move the cursor, retitle the window or write the clipboard (OSC 52) of the terminal that shows it."""
     if fmt == "blocks":
         return blocks_table(result)
     if fmt == "json":
-        return json.dumps(result.to_dict(), ensure_ascii=False)
+        return json_text(result.to_dict())
     if fmt == "markdown":  # as the extension saves it: YAML front matter, then the body
         from ..pipeline.article import markdown_document
 
@@ -106,7 +121,7 @@ def blocks_table(result) -> str:
     for b in result.blocks:
         label = max(("title", "heading", "paragraph", "list", "table"), key=lambda k: b.scores[k])
         label = label if b.main and b.scores[label] >= 0.5 else ("main" if b.main else "-")
-        text = " ".join(b.text.split())
+        text = " ".join(strip_controls(b.text).split())
         lines.append(f"{b.index:>4} {b.scores['main']:5.2f}  {label:9} {text[:90]}")
     return "\n".join(lines)
 

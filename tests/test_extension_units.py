@@ -270,3 +270,16 @@ def test_a_snapshot_is_measured_in_utf8_bytes_as_the_host_counts_it(control):
       return ['abc', 'caf\\u00e9', '\\u65e5\\u672c', '\\ud83d\\ude00', JSON.stringify('\\ud800')].map(utf8Bytes);
     }""")
     assert sizes == [3, 5, 6, 4, 8]
+
+
+def test_saved_documents_hold_no_terminal_control(control):
+    """A page's title and byline reach the saved .txt head as they are in the article's metadata: their ESC,
+    OSC 52, BEL, BS, CR and C1 controls are dropped there, as the host drops them from the article's text."""
+    hostile = "T\x1b]52;c;eA==\x07i\x08t\rl\x9b2Je\x7f"
+    docs = control.evaluate("""async (h) => { const { articleDocument } = await import('/background/save.js');
+        const a = { title: h, byline: 'By ' + h, url: 'https://e.example/' + h, text: 'Body ' + h,
+                    front_matter: '---\\ntitle: "' + h + '"\\n---\\n', markdown: 'Body ' + h };
+        return [articleDocument(a, 'text').content, articleDocument(a, 'markdown').content]; }""", hostile)
+    clean = "T]52;c;eA==itl2Je"
+    assert docs[0] == f"{clean}\n{'=' * len(clean)}\n\nBy {clean}\nSource: https://e.example/{clean}\n\nBody {clean}\n"
+    assert docs[1] == f'---\ntitle: "{clean}"\n---\n\nBody {clean}\n'

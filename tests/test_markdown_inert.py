@@ -234,3 +234,22 @@ def test_front_matter_values_stay_one_yaml_string(value):
 def test_front_matter_drops_c1_controls():
     head = front_matter({"title": "CSI \x9b2J and OSC \x1b]52;c;eA==\x07 here"})
     assert yaml.safe_load(head.strip("-\n")) == {"title": "CSI 2J and OSC ]52;c;eA== here"}
+
+
+def test_formulas_stay_inert():
+    """A formula's TeX (its annotation) and a formula without one (its MathML, text escaped) hold no HTML
+    and no link, whatever the page wrote in them."""
+    from native_host.pipeline.article import MATH_TAGS
+
+    tex = Element("math", children=[Element("semantics", children=[
+        Element("mi", children=[_text("x")]),
+        Element("annotation", children=[_text('x<img src=x onerror="alert(1)"> [x](javascript:alert(1)) <b>')])])])
+    mathml = Element("math", children=[Element("mi", children=[_text("[y](javascript:alert(1)) <script>alert(1)")])])
+    root = Element("article", children=[Element("p", children=[_text("a "), tex, _text(" b "), mathml])])
+    markdown = to_markdown(root)
+    page = Rendered(MD.render(markdown))
+    for tag, attrs in page.elements:
+        assert tag in ALLOWED or tag in MATH_TAGS, (tag, markdown)
+        assert not attrs or tag in ALLOWED and set(attrs) <= ALLOWED[tag], (tag, attrs, markdown)
+    assert not any(tag in ("a", "img", "script", "b") for tag, _ in page.elements), markdown
+    assert "[y](javascript:alert(1)) <script>alert(1)" in "".join(page.text)

@@ -619,9 +619,11 @@ def _inline_md(el: Element, in_table: bool = False, breaks: bool = True) -> str:
     line = "".join(parts)
     if "  " in line or "\t" in line:
         line = _SPACES_TABS.sub(" ", line)
+    line = resolve_emphasis(line)
     if "\n" in line:
-        line = _BREAK_BLANKS.sub(r"\\\n", line)
-    line = _EDGE_BREAKS.sub("", resolve_emphasis(line))  # a break before or after all content is no break
+        line = _EDGE_BREAKS.sub("", _BREAK_BLANKS.sub(r"\\\n", line))  # a break at either end is no break
+    else:
+        line = line.strip()
     return escape_line_starts(line) if breaks else line
 
 

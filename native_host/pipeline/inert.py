@@ -59,27 +59,35 @@ def escape_text(text: str) -> str:
     `&` where it would start an entity. `text` is clean (`clean`)."""
     if not _NEEDS_ESCAPE.search(text):
         return text
-    return _ESCAPE.sub(lambda m: "\\" + m.group(0), text)
+    return _ESCAPE.sub(r"\\\g<0>", text)
 
 
 # What a line may start with that makes it a block: an ATX heading, a block quote, a bullet or an ordered
 # list item, a thematic break, a setext underline or a table's delimiter row (a line of - = : | and blanks).
 # `*`, `_`, `` ` ``, `~`, `<`, `[` and `|` are escaped wherever they stand.
-_LINE_START = re.compile(r"^([ \t]*)(#{1,6}(?=[ \t]|$)|>|[-+](?=[ \t]|$)|[-=:](?=[-=:|\\ \t]*$)"
-                         r"|\d{1,9}(?=[.)](?:[ \t]|$)))", re.MULTILINE)
+_LINE_START = re.compile(r"([ \t]*)(#{1,6}(?=[ \t]|$)|>|[-+](?=[ \t]|$)|[-=:](?=[-=:|\\ \t]*$)"
+                         r"|\d{1,9}(?=[.)](?:[ \t]|$)))")
+_BLOCK_START_CHARS = frozenset("#>-+=:0123456789 \t")
 
 
-def _escape_start(m: re.Match) -> str:
+def _escape_start(line: str) -> str:
+    if not line or line[0] not in _BLOCK_START_CHARS:
+        return line
+    m = _LINE_START.match(line)
+    if not m:
+        return line
     lead, token = m.group(1), m.group(2)
     if token[0].isdigit():  # "1." and "1)": the delimiter is escaped, after the number
-        return f"{lead}{token}\\"
-    return f"{lead}\\{token}"
+        return f"{lead}{token}\\{line[m.end():]}"
+    return f"{lead}\\{line[m.end(1):]}"
 
 
 def escape_line_starts(text: str) -> str:
     """`text` (escaped inline Markdown, its lines joined by newlines) with each line's start escaped where it
     would begin a block rather than a paragraph's text."""
-    return _LINE_START.sub(_escape_start, text)
+    if "\n" not in text:
+        return _escape_start(text)
+    return "\n".join(_escape_start(line) for line in text.split("\n"))
 
 
 _CLOSING_HASHES = re.compile(r"(^|[ \t])(#+[ \t]*)$")
@@ -162,6 +170,8 @@ def _flanking(before: str, after: str) -> tuple[bool, bool]:
 
 _LEAD_SPACE = re.compile("([\ufdd0-\ufdd2]+)([ \t]+)")
 _TRAIL_SPACE = re.compile("([ \t]+)([\ufdd3-\ufdd5]+)")
+_BLANK_IN_MARKS = re.compile("[\ufdd0-\ufdd2][ \t]|[ \t][\ufdd3-\ufdd5]")
+_MARKS_AND_BLANKS = "".join(_DELIMITER) + " \t\n"
 MAX_EMPHASIS_ROUNDS = 4  # rounds of dropping pairs that would not read as emphasis, then all are dropped
 
 
@@ -175,11 +185,8 @@ def resolve_emphasis(line: str) -> str:
         return line
     for kind in OPEN:
         line = line.replace(CLOSE[kind] + OPEN[kind], "")
-    while True:  # nested marks: one level of blanks a round
-        moved = _TRAIL_SPACE.sub(r"\2\1", _LEAD_SPACE.sub(r"\2\1", line))
-        if moved == line:
-            break
-        line = moved
+    while _BLANK_IN_MARKS.search(line):  # nested marks: one level of blanks a round
+        line = _TRAIL_SPACE.sub(r"\2\1", _LEAD_SPACE.sub(r"\2\1", line))
     marks = [(m.start(), m.group()) for m in _MARKS.finditer(line)]
     pairs: list[tuple[int, int]] = []  # (opener, closer) as indices into marks
     stack: list[int] = []
@@ -188,7 +195,7 @@ def resolve_emphasis(line: str) -> str:
             pairs.append((stack.pop(), k))
         else:
             stack.append(k)
-    kept = {(o, c) for o, c in pairs if _MARKS.sub("", line[marks[o][0] + 1:marks[c][0]]).strip()}
+    kept = {(o, c) for o, c in pairs if line[marks[o][0] + 1:marks[c][0]].strip(_MARKS_AND_BLANKS)}
     for _ in range(MAX_EMPHASIS_ROUNDS):
         failed = _failing(line, marks, kept)
         if not failed:

@@ -178,7 +178,7 @@ MAX_EMPHASIS_ROUNDS = 4  # rounds of dropping pairs that would not read as empha
 def resolve_emphasis(line: str) -> str:
     """A line built with OPEN/CLOSE marks, written as Markdown: each pair becomes its delimiters where
     CommonMark and GFM will read it as that emphasis, and disappears where they would not (the delimiter
-    would show as text: `** x**`, `a**"b"**`, adjacent runs that the rule of three splits...). Blanks are
+    would show as text, `** x**`, `a**"b"**`, or pair with another mark, as inside a word). Blanks are
     moved out of the marks first, as a browser renders `<b> x</b>` like ` <b>x</b>`, and `</b><b>` is one
     emphasis. Work is per mark, never per character."""
     if not _MARKS.search(line):
@@ -255,11 +255,11 @@ def _failing(line: str, marks: list[tuple[int, str]], kept: set[tuple[int, int]]
         ro, rc = run_of[o], run_of[c]
         (o_left, o_right), (c_left, c_right) = flanks[ro], flanks[rc]
         lo, lc = runs[ro][2], runs[rc][2]
-        if not o_left or not c_right:
+        # An opener that could also close, or a closer that could also open (inside a word, between two
+        # punctuation marks), may pair with another mark than its own: such pairs are dropped. Then no
+        # kept run can do both, and CommonMark's rule of three never applies.
+        if not o_left or o_right or not c_right or c_left:
             failed.add((o, c))
-        elif runs[ro][3] == "~":  # GFM: an opener and its closer of the same length, one or two tildes
-            if lo != 2 or lc != 2:
-                failed.add((o, c))
-        elif (o_right or c_left) and (lo + lc) % 3 == 0 and not (lo % 3 == 0 and lc % 3 == 0):
-            failed.add((o, c))  # CommonMark's rule of three
+        elif runs[ro][3] == "~" and (lo != 2 or lc != 2):  # GFM: two tildes, as many as the closer's
+            failed.add((o, c))
     return failed

@@ -9,6 +9,11 @@
   // Device names Windows reserves, with any extension ("con.tar.md" opens the console too).
   const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)(\s*\..*)?$/i;
   const utf8 = new TextEncoder();
+  // What a terminal obeys (every C0 control but tab and newline, DEL, every C1 control): a saved file that is
+  // printed must not move the cursor or write the clipboard (OSC 52). native_host/pipeline/inert.py's
+  // TERMINAL_CONTROLS; tests/test_extension_files.py checks the two are one class.
+  const TERMINAL_CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+  const plain = (value) => String(value || "").replace(TERMINAL_CONTROLS, "");
 
   /** A file name without its extension, from a page title: the title as it reads (apostrophes, dashes, accents,
    * emoji), less what Windows, macOS or Linux refuse or read as a path; never a dot file, a device name or
@@ -53,8 +58,9 @@
     const T = globalThis.PITH_TEMPLATE;
     const template = article.template && !T.templateErrors(article.template).length ? article.template
       : T.DEFAULT_TEMPLATE;
-    const [name, content] = T.documentParts(article, format === "text" ? "text" : "markdown", template,
-                                            article.created || T.nowIso(), article.selection || "");
+    const [name, parts] = T.documentParts(article, format === "text" ? "text" : "markdown", template,
+                                          article.created || T.nowIso(), article.selection || "");
+    const content = plain(parts);  // the host leaves no terminal control in the article; the page's title may hold some
     return format === "text" ? { filename: safeFilename(name, "txt"), mime: "text/plain", content }
       : { filename: safeFilename(name, "md"), mime: "text/markdown", content };
   }

@@ -54,7 +54,7 @@ def test_markdown():
     md = article(PAGE).markdown
     assert md.startswith("# Big news\n\nBy Ann Smith\n\nIntro with **bold**, [a link](https://e.example/more)")
     assert "![A cat](https://e.example/cat.png)" in md
-    assert "1. one\n2. two _it_" in md
+    assert "1. one\n2. two *it*" in md
     assert "| k | v |\n|---|---|\n| a | 1 |" in md
     assert "```\nx = 1\n  y = 2\n```" in md
 
@@ -110,7 +110,7 @@ def test_relative_urls_kept_without_a_page_url_dangerous_schemes_never():
 def test_markdown_figure_keeps_caption():
     md = article('<article><p>Before.</p><figure><img src="/f.png" alt="a"><figcaption>Caption here'
                  '</figcaption></figure><p>After.</p></article>').markdown
-    assert "![a](https://e.example/f.png)\n\n_Caption here_" in md
+    assert "![a](https://e.example/f.png)\n\n*Caption here*" in md
 
 
 # What the reader view must keep right, on the pages the browser tests open (tests/pages/extension/reader/).
@@ -196,7 +196,7 @@ def test_footnotes_link_both_ways_and_markdown_points_at_the_page():
 def test_a_data_table_is_kept_whole_with_its_caption_and_header():
     a = reader_article("table.html")
     assert "<caption>Tides and crossings" in a.html and a.html.count("<th>") == 7 and a.html.count("<tr>") == 5
-    assert "_Tides and crossings at the north pier, winter 2025 to 2026_\n\n| Month of the season | Highest" in a.markdown and "| November 2025 | 4.21 m on the 12th |" in a.markdown
+    assert "*Tides and crossings at the north pier, winter 2025 to 2026*\n\n| Month of the season | Highest" in a.markdown and "| November 2025 | 4.21 m on the 12th |" in a.markdown
 
 
 def test_a_row_keeps_every_cell_so_values_stay_under_their_column():

@@ -160,3 +160,12 @@ def test_the_content_script_reads_the_page_metadata_snapshot_py_reads():
     for name, expected in (("META_KEYS", META_KEYS), ("LINK_RELS", LINK_RELS), ("DIRS", DIRS)):
         found = re.search(rf"const {name} = (?:new Set\()?\[([^\]]*)\]", text)
         assert found and set(re.findall(r'"([a-z]+)"', found.group(1))) == set(expected), name
+
+
+def test_saved_documents_drop_the_terminal_controls_the_host_strips():
+    """One class of terminal controls for the host's article (pipeline/inert.py) and the extension's saved
+    documents (article_document.js): the regular expression is written the same in both."""
+    from native_host.pipeline.inert import TERMINAL_CONTROLS
+
+    text = (EXTENSION / "article_document.js").read_text()
+    assert re.search(r"const TERMINAL_CONTROLS = /(\[[^\]]*\])/g;", text).group(1) == TERMINAL_CONTROLS.pattern

@@ -4,6 +4,7 @@ against a fake port, file names and saved documents, how highlight kinds are cho
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -302,3 +303,16 @@ def test_a_save_goes_to_the_options_folder_and_asks_where_when_told(control):
         {"filename": "You're Broke.md", "saveAs": False, "conflictAction": "uniquify"}]
     assert [r["filename"] for r in result["replies"]] == ["You're Broke.md", "Clippings/Pith/You're Broke.md",
                                                          "You're Broke.md"]
+
+def test_saved_documents_hold_no_terminal_control(control):
+    """A page's title and byline reach the saved documents' heads as they are in the article's metadata: their
+    ESC, OSC 52, BEL, BS, CR and C1 controls are dropped there, as the host drops them from the article's text."""
+    hostile = "T\x1b]52;c;eA==\x07i\x08t\rl\x9b2Je\x7f"
+    docs = control.evaluate("""async (h) => { const { articleDocument } = await import('/background/save.js');
+        const a = { title: h, byline: 'By ' + h, url: 'https://e.example/' + h, text: 'Body ' + h,
+                    markdown: 'Body ' + h };
+        return [articleDocument(a, 'text').content, articleDocument(a, 'markdown').content]; }""", hostile)
+    clean = "T]52;c;eA==itl2Je"
+    for doc in docs:
+        assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", doc), doc
+        assert f"Body {clean}" in doc and clean in doc.split("\n\n")[0]

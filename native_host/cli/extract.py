@@ -13,12 +13,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from pathlib import Path
 
 from ..errors import InputError, NotHtmlError
 from .files import local_images, safe_filename, write_new
 from ..limits import one_page_threads
+from ..pipeline.inert import strip_controls
 
 FORMATS = ("text", "markdown", "html", "json", "blocks")
 SAVE_EXTENSIONS = {"text": "txt", "markdown": "md", "html": "html", "json": "json", "blocks": "txt"}
@@ -67,7 +69,7 @@ def run_snapshot(args) -> int:
     from ..pipeline.snapshot import snapshot_from_html
 
     snapshot = snapshot_from_html(_read(_expand([args.input])[0]), url=args.url)
-    sys.stdout.write(json.dumps(snapshot, ensure_ascii=False) + "\n")
+    sys.stdout.write(json_text(snapshot) + "\n")
     return 0
 
 
@@ -109,18 +111,32 @@ def read_template(path: Path | None) -> dict | None:
         raise InputError(f"{path}: {exc}; see docs/extension.md, Save") from exc
 
 
+_JSON_CONTROLS = re.compile(r"[\x7f-\x9f]")
+
+
+def json_text(value) -> str:
+    """JSON for a terminal: non-ASCII text as itself, and every control as an escape (json.dumps escapes
+    C0 alone; DEL and C1 controls, CSI U+009B among them, would reach the terminal)."""
+    text = json.dumps(value, ensure_ascii=False)
+    return _JSON_CONTROLS.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text) if not text.isascii() else text
+
+
 def render(result, fmt: str, template: dict | None = None, saved: bool = False) -> tuple[str, str]:
     """(the file name's stem as the page or the template gives it, the output). Markdown is the document the
     extension saves (the properties as YAML front matter, then the body); text is the body alone on stdout and
-    the document (the title and properties, then the body) when `saved` (native_host/pipeline/document.py)."""
+    the document (the title and properties, then the body) when `saved` (native_host/pipeline/document.py).
+    Page text holds no terminal control in any format (article.py strips them from the text, HTML and
+    Markdown, the document here, JSON escapes them): a page cannot move the cursor, retitle the window or write
+    the clipboard (OSC 52) of the terminal that shows it."""
     if fmt in ("markdown", "text") and (fmt == "markdown" or saved):
         from ..pipeline.document import document
 
-        return document(result.to_dict(), fmt, template)
+        name, output = document(result.to_dict(), fmt, template)
+        return name, strip_controls(output)
     if fmt == "blocks":
         return result.title, blocks_table(result)
     if fmt == "json":
-        return result.title, json.dumps(result.to_dict(), ensure_ascii=False)
+        return result.title, json_text(result.to_dict())
     return result.title, result.html if fmt == "html" else result.text
 
 
@@ -130,7 +146,7 @@ def blocks_table(result) -> str:
     for b in result.blocks:
         label = max(("title", "heading", "paragraph", "list", "table"), key=lambda k: b.scores[k])
         label = label if b.main and b.scores[label] >= 0.5 else ("main" if b.main else "-")
-        text = " ".join(b.text.split())
+        text = " ".join(strip_controls(b.text).split())
         lines.append(f"{b.index:>4} {b.scores['main']:5.2f}  {label:9} {text[:90]}")
     return "\n".join(lines)
 

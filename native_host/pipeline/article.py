@@ -30,6 +30,8 @@ from typing import Collection
 from urllib.parse import quote, unquote
 
 from .blocks import INLINE, Block
+from .inert import (CLOSE, OPEN, clean, code_span, destination, escape_line_starts, escape_text, fence,
+                    heading_text, resolve_emphasis, strip_controls, tex)
 
 MAX_NESTING = 48
 BLOCK_TAGS = frozenset("""p h1 h2 h3 h4 h5 h6 ul ol li dl dt dd table thead tbody tfoot tr td th caption pre
@@ -571,7 +573,7 @@ def to_html(root: Element) -> str:
     while stack:
         el, closing = stack.pop()
         if el.tag is None:
-            out.append(htmlmod.escape(el.text if in_pre else _folded(el.text), quote=False))
+            out.append(htmlmod.escape(strip_controls(el.text if in_pre else _folded(el.text)), quote=False))
             continue
         if closing:
             in_pre -= el.tag == "pre"
@@ -579,13 +581,12 @@ def to_html(root: Element) -> str:
             if el.tag in BLOCK_TAGS:
                 out.append("\n")
             continue
+        attrs = "".join(f' {k}="{htmlmod.escape(strip_controls(v))}"' for k, v in el.attrs.items())
         if el.tag in ("br", "img", "hr"):
-            attrs = "".join(f' {k}="{htmlmod.escape(v)}"' for k, v in el.attrs.items())
             out.append(f"<{el.tag}{attrs}>")
             continue
         if not _has_text(el) and el.tag not in ("td", "th") and el.tag not in MATH_TAGS:
             continue
-        attrs = "".join(f' {k}="{htmlmod.escape(v)}"' for k, v in el.attrs.items())
         out.append(f"<{el.tag}{attrs}>")
         in_pre += el.tag == "pre"
         stack.append((el, True))
@@ -593,42 +594,96 @@ def to_html(root: Element) -> str:
     return "".join(out).strip()
 
 
-def _inline_md(el: Element) -> str:
+def _inline_md(el: Element, in_table: bool = False, breaks: bool = True) -> str:
+    """An element's inline content as one Markdown line, or lines joined by hard breaks where `breaks` (a
+    heading and a table cell hold one line, inline content only: nothing at its start can begin a block),
+    inert by construction (`inert`): text escaped, targets checked and encoded, emphasis written only where
+    it reads as emphasis, each line's start escaped where it would begin a block. In a table cell `|` is
+    escaped in code and TeX too."""
     parts: list[str] = []
-    stack: list[tuple[Element, str | None]] = [(el, None)]
+    inside = {"strong": 0, "em": 0, "s": 0, "a": 0}
+    # (element, closing text or None, what it closes)
+    stack: list[tuple[Element, str | None, str]] = [(el, None, "")]
     while stack:
-        e, suffix = stack.pop()
+        e, suffix, closes = stack.pop()
         if suffix is not None:
             parts.append(suffix)
+            inside[closes] -= 1
             continue
         if e.tag is None:
-            parts.append(_folded(e.text).replace("*", r"\*").replace("_", r"\_"))
+            parts.append(escape_text(_folded(clean(e.text))))
             continue
         if e.tag == "br":
-            parts.append("  \n")
+            parts.append("\\\n" if breaks else " ")
             continue
         if e.tag == "img":
-            parts.append(f"![{e.attrs.get('alt', '')}]({e.attrs.get('src', '')})")
+            parts.append(_image_md(e))
             continue
         if e.tag == "math":
-            parts.append(_math_md(e))
+            parts.append(_math_md(e, in_table))
             continue
         if e.tag == "code" and e is not el:  # a code span: its text as written, nothing escaped
-            code = _folded("".join(_texts(e)))
-            tick = "`" * (1 + max((len(run) for run in re.findall(r"`+", code)), default=0))
-            pad = " " if code.startswith("`") or code.endswith("`") else ""
-            parts.append(f"{tick}{pad}{code}{pad}{tick}" if code.strip() else "")
+            code = _folded(clean("".join(_texts(e))))
+            if inside["a"] and "]" in code:  # `[a`]:` at a line's start reads as a link reference definition
+                parts.append(escape_text(code))
+                continue
+            span = code_span(code, in_table)
+            k = _last_part(parts)
+            if span and k is not None and parts[k].endswith("`"):  # two backtick runs side by side read as one
+                parts.append(" ")
+            parts.append(span)
             continue
-        mark = {"strong": "**", "em": "_", "s": "~~"}.get(e.tag, "")
-        if e.tag == "a":
-            parts.append("[")
-            stack.append((e, f"]({e.page_href or e.attrs['href']})"))
-        elif mark and e is not el:
-            parts.append(mark)
-            stack.append((e, mark))
-        stack.extend((c, None) for c in reversed(e.children))
+        kind = e.tag if e.tag in OPEN else None
+        if e.tag == "a" and not inside["a"]:  # a link inside a link: its text only
+            target = destination(safe_url(e.page_href or e.attrs.get("href")))
+            if target:
+                k = _last_part(parts)
+                if k is not None and parts[k].endswith("!"):  # "![" would read as an image
+                    parts[k] = parts[k][:-1] + "\\!"
+                parts.append("[")
+                inside["a"] += 1
+                stack.append((e, f"]({target})", "a"))
+        elif kind and not inside[kind]:  # the same emphasis inside itself: nothing more to mark
+            parts.append(OPEN[kind])
+            inside[kind] += 1
+            stack.append((e, CLOSE[kind], kind))
+        stack.extend((c, None, "") for c in reversed(e.children))
     line = "".join(parts)
-    return (_SPACES_TABS.sub(" ", line) if "  " in line or "\t" in line else line).strip()
+    if "  " in line or "\t" in line:
+        line = _SPACES_TABS.sub(" ", line)
+    line = resolve_emphasis(line)
+    if "\n" in line:
+        line = _EDGE_BREAKS.sub("", _BREAK_BLANKS.sub(r"\\\n", line))  # a break at either end is no break
+    else:
+        line = line.strip()
+    return escape_line_starts(line) if breaks else line
+
+
+_BREAK_BLANKS = re.compile(r" *\\\n *")  # a hard break (a backslash ending the line) without the blanks around it
+_EDGE_BREAKS = re.compile(r"^(?:\s|\\\n)+|(?:\s|\\\n)+$")
+
+
+def _last_part(parts: list[str]) -> int | None:
+    """The index of the line's last written part, emphasis marks aside (a mark may be dropped)."""
+    for k in range(len(parts) - 1, -1, -1):
+        if parts[k] and parts[k] not in _MARK_PARTS:
+            return k
+    return None
+
+
+_MARK_PARTS = frozenset(OPEN.values()) | frozenset(CLOSE.values())
+
+
+def _image_md(img: Element) -> str:
+    """An image with a safe target, else its alt text."""
+    alt = escape_text(_folded(clean(img.attrs.get("alt", ""))))
+    target = destination(safe_url(img.attrs.get("src")))
+    return f"![{alt}]({target})" if target else alt
+
+
+def _quoted(quote: str, text: str) -> str:
+    """A block's lines, each inside the block quotes that hold it."""
+    return quote + text.replace("\n", "\n" + quote) if quote and "\n" in text else quote + text
 
 
 def to_markdown(root: Element) -> str:
@@ -643,35 +698,50 @@ _TEXT_BLOCKS = frozenset({"p", "dt", "dd", "caption", "figcaption"})
 
 def _markdown_blocks(root: Element) -> list[str | tuple[str, bool]]:
     """Each block's Markdown in document order; a list item as (line, True). Containers (blockquote, dl,
-    article, lists) give no line of their own: their children are visited with the list depth, item number
-    and quote prefix they set."""
+    article, lists) give no line of their own: their children are visited with the list indentation and
+    quote prefix they set. A list item's children are indented to its text (3 columns under "1. "); an item
+    without text gives no line (an empty item cannot start a list after a paragraph: "1." would read as
+    text), its children taking its place, and the numbers count the items written."""
     lines: list[str | tuple[str, bool]] = []
-    # (element, list depth, ordered index or None, quote prefix)
-    stack: list[tuple[Element, int, int | None, str]] = [(c, 0, None, "") for c in reversed(root.children)]
+    # (element, list indentation, a list item's (text, bullet, block children), quote prefix)
+    stack: list[tuple[Element, str, tuple | None, str]] = [(c, "", None, "") for c in reversed(root.children)]
     while stack:
-        el, depth, number, quote = stack.pop()
+        el, indent, item, quote = stack.pop()
         tag = el.tag
-        if tag is None or tag in INLINE_MAP.values() or tag in ("a", "br"):
+        if tag is None or tag in INLINE_MAP.values() or tag in ("a", "br", "img", "math"):
             text = _inline_md(Element("p", children=[el]))
             if text:
-                lines.append(quote + text)
-        elif tag in _HEADINGS or tag in _TEXT_BLOCKS:
+                lines.append(_quoted(quote, text))
+        elif tag in _HEADINGS:
+            text = _inline_md(el, breaks=False)
+            if text:
+                lines.append(f"{quote}{'#' * int(tag[1])} {heading_text(text)}")
+        elif tag in _TEXT_BLOCKS:
             text = _inline_md(el)
             if text:
-                lines.append(f"{quote}{'#' * int(tag[1])} {text}" if tag in _HEADINGS else quote + text)
+                lines.append(_quoted(quote, text))
         elif tag == "pre":
             lines.append(_fenced_md(el, quote))
         elif tag == "li":
-            line, blocks = _list_item_md(el, depth, number, quote)
-            lines.append((line, True))
-            stack.extend((c, depth + 1, None, quote) for c in reversed(blocks))
+            if item is None:  # an item outside a list: a bullet of its own
+                text, blocks = _list_item_md(el)
+                item = (text, "-", blocks)
+            text, bullet, blocks = item
+            if text:
+                lines.append((_quoted(quote, f"{indent}{bullet} {text}"), True))
+                indent += " " * (len(bullet) + 1)
+            stack.extend((c, indent, None, quote) for c in reversed(blocks))
         elif tag in ("ul", "ol"):
-            items = [c for c in el.children if c.tag == "li"]
-            stack.extend((c, depth, k if tag == "ol" else None, quote) for k, c in reversed(list(enumerate(items, 1))))
+            items, written = [], 0
+            for li in (c for c in el.children if c.tag == "li"):
+                text, blocks = _list_item_md(li)
+                written += bool(text)
+                items.append((li, indent, (text, f"{written}." if tag == "ol" else "-", blocks), quote))
+            stack.extend(reversed(items))
         elif tag == "table":
             caption = next((c for c in el.children if c.tag == "caption" and _has_text(c)), None)
             if caption is not None:
-                lines.append(quote + "_" + _inline_md(caption) + "_")
+                lines.append(_quoted(quote, _inline_md(Element("em", children=[caption]))))
             lines.append(_table_md(el, quote))
         elif tag == "figure":
             lines += _figure_md(el, quote)
@@ -679,29 +749,32 @@ def _markdown_blocks(root: Element) -> list[str | tuple[str, bool]]:
             lines.append(quote + "---")
         else:  # blockquote, dl, article, and other containers
             inner = quote + "> " if tag == "blockquote" else quote
-            stack.extend((c, depth, None, inner) for c in reversed(el.children))
+            stack.extend((c, indent, None, inner) for c in reversed(el.children))
     return lines
 
 
+_INFO = re.compile(r"[A-Za-z0-9_+#.-]{1,32}")
+
+
 def _fenced_md(pre: Element, quote: str) -> str:
-    """A code block, fenced with more backticks than it holds in a row, with its language."""
-    body = "".join(_texts(pre)).strip("\n")
+    """A code block, fenced with more backticks than it holds in a row, with its language; each line inside
+    the block quotes that hold it."""
+    body = clean("".join(_texts(pre))).strip("\n")
     classes = [pre.attrs.get("class", "")] + [c.attrs.get("class", "") for c in pre.children if c.tag == "code"]
     language = next((c.removeprefix("language-") for c in classes if c), "")
-    fence = "`" * max(3, 1 + max((len(run) for run in re.findall(r"`+", body)), default=0))
-    return f"{quote}{fence}{language}\n{body}\n{fence}"
+    language = language if _INFO.fullmatch(language) else ""
+    mark = fence(body)
+    return _quoted(quote, f"{mark}{language}\n{body}\n{mark}")
 
 
-def _list_item_md(li: Element, depth: int, number: int | None, quote: str) -> tuple[str, list[Element]]:
-    """A list item's bulleted line (its inline content), and its block children, which follow one level
-    deeper. `<li><p>text</p>...</li>` puts the paragraph's text on the bullet."""
+def _list_item_md(li: Element) -> tuple[str, list[Element]]:
+    """A list item's text (its inline content, for the bullet's line), and its block children, which follow
+    one level deeper. `<li><p>text</p>...</li>` puts the paragraph's text on the bullet."""
     inline = [c for c in li.children if _is_inline(c)]
     blocks = [c for c in li.children if not _is_inline(c)]
     if not any(_has_text(c) for c in inline) and blocks and blocks[0].tag == "p":
         inline, blocks = blocks[0].children, blocks[1:]
-    text = _inline_md(Element("p", children=inline))
-    bullet = f"{number}." if number is not None else "-"
-    return f"{quote}{'  ' * depth}{bullet} {text}", blocks
+    return _inline_md(Element("p", children=inline)), blocks
 
 
 def _figure_md(figure: Element, quote: str) -> list[str]:
@@ -709,9 +782,11 @@ def _figure_md(figure: Element, quote: str) -> list[str]:
     lines = []
     for c in figure.children:
         if c.tag == "img":
-            lines.append(f"{quote}![{c.attrs.get('alt', '')}]({c.attrs.get('src', '')})")
+            image = _image_md(c)
+            if image:
+                lines.append(quote + escape_line_starts(image))
         elif _has_text(c):
-            lines.append(quote + "_" + _inline_md(c) + "_")
+            lines.append(_quoted(quote, _inline_md(Element("em", children=[c]))))
     return lines
 
 
@@ -727,15 +802,32 @@ def _join_blocks(lines: list[str | tuple[str, bool]]) -> str:
     return "\n".join(out).strip() + "\n" if out else ""
 
 
-def _math_md(math: Element) -> str:
+def _math_md(math: Element, in_table: bool = False) -> str:
     """A formula in Markdown: its TeX (the page's annotation) between $ signs ($$ for display math), else the
-    MathML itself (Markdown carries HTML, and Markdown viewers built on a browser render it)."""
+    MathML itself (Markdown carries HTML, and Markdown viewers built on a browser render it): the allowlisted
+    math tags, their text escaped as any text run."""
     annotation = next((e for e in _walk(math) if e.tag == "annotation"), None)
     if annotation is not None:
-        tex = " ".join("".join(_texts(annotation)).split())
-        if tex:
-            return f"$${tex}$$" if math.attrs.get("display") == "block" else f"${tex}$"
-    return to_html(Element("article", children=[math]))
+        source = " ".join(clean("".join(_texts(annotation))).split())
+        if source:
+            source = tex(source, in_table)
+            return f"$${source}$$" if math.attrs.get("display") == "block" else f"${source}$"
+    out: list[str] = []
+    stack: list[tuple[Element, bool]] = [(math, False)]
+    while stack:
+        e, closing = stack.pop()
+        if e.tag is None:
+            out.append(escape_text(_folded(clean(e.text))))
+        elif closing:
+            out.append(f"</{e.tag}>")
+        elif e.tag in MATH_TAGS:
+            display = ' display="block"' if e.attrs.get("display") == "block" else ""
+            out.append(f"<{e.tag}{display}>")
+            stack.append((e, True))
+            stack.extend((c, False) for c in reversed(e.children))
+        else:  # anything else inside a formula: its text
+            stack.extend((c, False) for c in reversed(e.children))
+    return "".join(out)
 
 
 def _walk(el: Element):
@@ -765,8 +857,7 @@ def _table_md(table: Element, quote: str) -> str:
     while stack:
         e = stack.pop()
         if e.tag == "tr":
-            rows.append([_inline_md(c).replace("|", r"\|").replace("\n", " ") for c in e.children
-                         if c.tag in ("td", "th")])
+            rows.append([_inline_md(c, in_table=True, breaks=False) for c in e.children if c.tag in ("td", "th")])
             continue
         stack.extend(reversed([c for c in e.children if c.tag is not None]))
     rows = [r for r in rows if any(r)]
@@ -785,7 +876,9 @@ READER_VIEWS = frozenset({"html", "markdown"})  # the renderings of the reader, 
 FRONT_MATTER = (("title", "title"), ("author", "byline"), ("date", "date"), ("site", "site_name"),
                 ("url", "url"), ("description", "description"))
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}:\d{2}(?:[+-]\d{2}:\d{2})?)?")
-_YAML_UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u2028\u2029]")
+# Not printable in YAML (C0 but tab and newline, DEL, C1 but NEL, surrogates, U+FFFE/F), and the line
+# separators YAML tools split on: each becomes a blank.
+_YAML_UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x84\x86-\x9f\u2028\u2029\ud800-\udfff\ufffe\uffff]")
 
 
 def front_matter(fields: dict) -> str:
@@ -819,7 +912,7 @@ def build_article(snapshot: dict, blocks: list[Block], main: list[bool], views: 
     are built (the pruned tree too, when neither is); the others are "". The headline, byline and dateline
     are metadata (the reader's header, the front matter): the caller leaves their blocks out of `main`.
     Tables, lists and figures come whole or not at all from `decisions.whole_units`."""
-    text = "\n\n".join(b.text for b, m in zip(blocks, main) if m)
+    text = strip_controls("\n\n".join(b.text for b, m in zip(blocks, main) if m))
     html = markdown = ""
     root = None
     if "html" in views or "markdown" in views:

@@ -276,7 +276,6 @@ def test_the_shortcuts_around_whitespace_give_what_the_regular_expressions_give(
 # --- nothing the model selected is lost on the way to the reader ------------------------------------------
 
 _NOT_LETTER = re.compile(r"[\W\d_]+")
-_PAGE_LINK = re.compile(r"\]\([^\s()]*#[^\s()]*\)")
 
 
 def _letters(text: str) -> str:
@@ -286,18 +285,14 @@ def _letters(text: str) -> str:
 
 def unshown(result) -> dict[str, list[str]]:
     """The body's blocks (its `text`, block by block) that the reader's html or the Markdown does not show,
-    by view. Markdown's link targets are taken out by the exact addresses the html holds, so that only the
-    text is compared."""
+    by view. The Markdown is rendered by a CommonMark renderer (with GFM tables and strikethrough), so that
+    only the text a reader of it sees is compared, whatever its escapes and link targets."""
+    from markdown_it import MarkdownIt
     from selectolax.lexbor import LexborHTMLParser
 
     tree = LexborHTMLParser(result.html or "<p></p>")
-    markdown = result.markdown
-    for node, name in [(a, "href") for a in tree.css("a")] + [(img, "src") for img in tree.css("img")]:
-        address = node.attributes.get(name) or ""
-        # as written; Markdown folds a line's spaces, in links too, and escapes "|" in a table's cells
-        for written in (address, " ".join(address.split()), address.replace("|", r"\|")):
-            markdown = markdown.replace(f"]({written})", "]")
-    markdown = _PAGE_LINK.sub("]", markdown)  # links within the page: "#id" in html, the page's address here
+    rendered = MarkdownIt("commonmark").enable(["table", "strikethrough"]).render(result.markdown or "")
+    markdown = LexborHTMLParser(rendered or "<p></p>").text(separator=" ")
     views = {"html": _letters(tree.text(separator=" ")), "markdown": _letters(markdown)}
     blocks = [b for b in result.text.split("\n\n") if _letters(b)]
     return {name: [b for b in blocks if _letters(b) not in view] for name, view in views.items()}

@@ -182,7 +182,7 @@ def test_a_selection_is_the_blocks_its_text_touches_rendered_as_the_article_is()
     snapshot = snapshot_from_html(SELECTION_PAGE)
     ids = {n.get("text"): n["id"] for n in snapshot["nodes"] if n.get("text")}
     assert D.selection_body(snapshot, [ids["para"], ids["Second para."]]) == (
-        "First _para_.\n\nSecond para.\n", "First para.\n\nSecond para.")
+        "First *para*.\n\nSecond para.\n", "First para.\n\nSecond para.")
     assert D.selection_body(snapshot, [ids["Side note"]])[1] == "Side note"  # chosen, main or not
     assert D.selection_body(snapshot, [0, 1]) is None  # no block holds <html> or <body>: nothing selected
 

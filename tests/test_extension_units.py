@@ -315,4 +315,4 @@ def test_saved_documents_hold_no_terminal_control(control):
     clean = "T]52;c;eA==itl2Je"
     for doc in docs:
         assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", doc), doc
-        assert f"Body {clean}" in doc and clean in doc.split("\n\n")[0]
+        assert f"Body {clean}" in doc

@@ -83,8 +83,8 @@ RECORD_MIN_BLOCKS = 5
 RECORD_SHARE = 0.75
 RECORD_WORDS = 3         # words per block of the shape, on average: a title at least (not a strip of scores)
 
-# A board's side boxes (phpBB's "statistics" and "online-list", vBulletin's and XenForo's "stats" and
-# "online"), read on the block's nearest SIGNATURE_LEVELS classed ancestors. WCXB training pages: forum +.0005.
+# A board's side boxes (phpBB's "statistics", "online-list" and "birthday-list"), read on the block's nearest
+# SIGNATURE_LEVELS classed ancestors. WCXB training pages, against no rule: forum +.0005.
 BOARD_BOXES = ("statistic", "stats", "online", "birthday")
 BOARD_BOX_TYPES = ("forum", "listing", "collection")
 

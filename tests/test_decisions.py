@@ -197,3 +197,38 @@ def test_a_forum_post_keeps_its_text_and_not_its_signature(extractor, page):
     r = Extractor().extract_html(page("forum-thread.html"), url="https://sailing.example/threads/stove.412/")
     assert "Fair winds" not in r.text and "Ask me about canvas" not in r.text
     assert r.text.count("stove") >= 3
+
+
+def test_a_listing_keeps_every_item_of_its_record_shape(page):
+    """Six of the eight event titles kept (the two left out read as links): on a listing all eight are, and
+    on an article page the rule does not run."""
+    snapshot, blocks = page_blocks(page("event-listing.html"))
+    titles = [b.index for b in blocks if b.class_path[-1:] == ["h3.event-title"]]
+    summaries = [b.index for b in blocks if b.class_path[-1:] == ["p.event-summary"]]
+    assert len(titles) == len(summaries) == 8
+    kept = set(titles[:6] + summaries) | {b.index for b in blocks if b.tag_path[-1] == "h1"}
+    scores = np.array([[1.0 if b.index in kept else 0.0] for b in blocks], dtype=np.float32)
+    main = main_blocks(snapshot, blocks, scores, 0.5, "listing")
+    assert all(main[i] for i in titles + summaries)
+    assert not any(main[b.index] for b in blocks if "aside" in b.tag_path or "nav" in b.tag_path)
+    assert not any(main_blocks(snapshot, blocks, scores, 0.5, "article")[i] for i in titles[6:])
+
+
+def test_a_shape_of_fewer_words_than_a_title_is_not_a_record(page):
+    """The forum index's columns of numbers repeat five times, but a strip of counts is no list of items."""
+    snapshot, blocks = page_blocks(page("forum-index.html"))
+    counts = [b.index for b in blocks if b.class_path[-1:] == ["dd.topics"] and b.text.isdigit()]
+    assert len(counts) == 5
+    scores = np.array([[1.0 if b.index in counts[:4] else 0.0] for b in blocks], dtype=np.float32)
+    assert not main_blocks(snapshot, blocks, scores, 0.5, "listing")[counts[4]]
+
+
+def test_a_forum_index_keeps_its_forums_and_not_its_statistics(page):
+    """Who is online, birthdays and the board's statistics are side boxes of the board, not its forums."""
+    snapshot, blocks = page_blocks(page("forum-index.html"))
+    forums = [b.index for b in blocks if b.class_path[-1:] == ["div.list-inner"] and len(b.text) > 60]
+    boxes = [b.index for b in blocks if any("stat-block" in c for c in b.class_path)]
+    assert len(forums) == 5 and len(boxes) == 7
+    scores = np.array([[1.0 if b.index in forums + boxes else 0.0] for b in blocks], dtype=np.float32)
+    main = main_blocks(snapshot, blocks, scores, 0.5, "forum")
+    assert all(main[i] for i in forums) and not any(main[i] for i in boxes)

@@ -21,6 +21,12 @@ The model decides block by block. Things it cannot see that way, each measured o
   left out heads nothing kept.
 * **A signature is its author's, not the thread's.** On a forum page, a block in an element whose class
   names a signature is not content.
+* **A listing's records are whole.** On a listing or collection page, the blocks of one repeated record shape
+  (the same tag under ancestors of the same classes, at least `RECORD_MIN_BLOCKS` of them) are the page's
+  items: when the model keeps `RECORD_SHARE` of them, it keeps them all (the few it left out read as links).
+  A shape of fewer than `RECORD_WORDS` words a block (a strip of scores, of tags) is not a record.
+* **A board's statistics are not its content.** On a forum, listing or collection page, a block in an element
+  whose class names statistics, who is online or birthdays is a side box of the board, not its topics.
 * **A page with text has main content.** When the model keeps next to nothing but headings, its scores are
   low all over the page, not the content absent: the threshold falls to a share of the best score that a
   block of running text got, and the rules above run again on that.
@@ -67,6 +73,20 @@ NOT_CONTENT = frozenset({"nav", "footer"})
 SIGNATURE = "signature"
 SIGNATURE_LEVELS = 2
 SIGNATURE_TYPES = ("forum",)
+
+# A listing's record shape: a block's tag and the classes of its nearest RECORD_LEVELS classed ancestors
+# (ids aside). WCXB training pages, against no rule: listing +.0006, collection +.0011 (8 pages up, 3 down);
+# on forum pages (a thread's posts are records too) it cost .0009, so forums are left out.
+RECORD_TYPES = ("listing", "collection")
+RECORD_LEVELS = 2
+RECORD_MIN_BLOCKS = 5
+RECORD_SHARE = 0.75
+RECORD_WORDS = 3         # words per block of the shape, on average: a title at least (not a strip of scores)
+
+# A board's side boxes (phpBB's "statistics", "online-list" and "birthday-list"), read on the block's nearest
+# SIGNATURE_LEVELS classed ancestors. WCXB training pages, against no rule: forum +.0005.
+BOARD_BOXES = ("statistic", "stats", "online", "birthday")
+BOARD_BOX_TYPES = ("forum", "listing", "collection")
 
 # The safety net (docs/metadata.md): main blocks holding fewer characters than this, headings aside, is
 # "nothing kept"; the threshold then falls to FALLBACK_SHARE of the best score of a block of at least
@@ -272,17 +292,37 @@ def _decide(snapshot: dict, blocks: Sequence[Block], scores, threshold: float, p
         main = one_article(blocks, main)
     main = outside_navigation(snapshot, blocks, main)
     if page_type in SIGNATURE_TYPES:
-        main = [m and not _in_signature(b) for b, m in zip(blocks, main)]
+        main = [m and not _class_names(b, (SIGNATURE,)) for b, m in zip(blocks, main)]
+    if page_type in BOARD_BOX_TYPES:
+        main = [m and not _class_names(b, BOARD_BOXES) for b, m in zip(blocks, main)]
+    if page_type in RECORD_TYPES:
+        main = whole_records(blocks, main)
     return no_heading_over_links(blocks, main)
 
 
-def _in_signature(block: Block) -> bool:
-    """Whether a class of the block's owner or of its nearest classed ancestor names a signature."""
+def _class_names(block: Block, words: Sequence[str]) -> bool:
+    """Whether a class of the block's owner or of its nearest classed ancestor holds one of `words`."""
     for entry in block.class_path[-SIGNATURE_LEVELS:]:
         classes = entry.split("#", 1)[0].split(".")[1:]
-        if any(SIGNATURE in name.lower() for name in classes):
+        if any(word in name.lower() for name in classes for word in words):
             return True
     return False
+
+
+def whole_records(blocks: Sequence[Block], main: list[bool]) -> list[bool]:
+    """`main` with every block of a repeated record shape main where at least RECORD_SHARE of them are."""
+    shapes: dict[tuple, list[int]] = {}
+    for b in blocks:
+        if b.class_path and b.tag_path:
+            shape = (b.tag_path[-1], *(entry.split("#", 1)[0] for entry in b.class_path[-RECORD_LEVELS:]))
+            shapes.setdefault(shape, []).append(b.index)
+    out = list(main)
+    for ids in shapes.values():
+        if (len(ids) >= RECORD_MIN_BLOCKS and sum(main[i] for i in ids) >= RECORD_SHARE * len(ids)
+                and sum(_words(blocks[i]) for i in ids) >= RECORD_WORDS * len(ids)):
+            for i in ids:
+                out[i] = True
+    return out
 
 
 def no_heading_over_links(blocks: Sequence[Block], main: list[bool]) -> list[bool]:

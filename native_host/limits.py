@@ -60,7 +60,7 @@ HOST_BYTES_IN_FLIGHT = MAX_REQUEST_BYTES  # their sizes together; past it a fram
 MAX_QUOTED_CHARS = 80                  # of a request's value quoted in an error reply and the log
 MAX_REQUEST_ID = 2**53 - 1             # |id| a request may carry: the largest integer JavaScript holds exactly
 
-# Saved files (native_host/cli/files.py, extension/background/save.js): a name from a page title, before ".md".
+# Saved files (native_host/files.py, extension/background/save.js): a name from a page title, before ".md".
 MAX_FILENAME_CHARS = 100               # characters kept of the title
 MAX_FILENAME_BYTES = 200               # of UTF-8: file systems allow 255 bytes, with room for " (12).md"
 MAX_TEMPLATE_BYTES = 16384             # a save template's JSON text (docs/extension.md, Save)

@@ -17,7 +17,8 @@ import sys
 from pathlib import Path
 
 from ..errors import InputError, NotHtmlError
-from .files import local_images, safe_filename, write_new
+from ..files import safe_filename, write_new
+from .images import local_images
 from ..limits import one_page_threads
 
 FORMATS = ("text", "markdown", "html", "json", "blocks")
@@ -138,7 +139,7 @@ def blocks_table(result) -> str:
 def replay(args) -> int:
     """A recorded snapshot through Extractor.extract_snapshot, the call the host's "extract" request makes."""
     from ..pipeline.extractor import Extractor
-    from .recorded import read_one
+    from ..recorded import read_one
 
     if args.inputs or args.out or args.save:
         raise InputError("--snapshot replays one recorded file; give no other inputs, --out or --save with it")

@@ -19,7 +19,7 @@ from itertools import groupby
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from ..cli.progress import progress
+from ..progress import progress
 from ..errors import PithError
 from ..limits import one_page_threads
 from .pages import Page, file_pages

@@ -165,7 +165,7 @@ def run(args) -> int:
     warc = any(is_warc(path) for path, _ in files)
     if len(files) == 1 and not warc and not args.out:
         from ..pipeline.extractor import Extractor
-        from ..pipeline.html_input import binary_reason
+        from ..pipeline.binary import binary_reason
 
         template = read_template(args.template)
         if args.images and not (args.save and args.format == "markdown" and files[0][0] != "-"):

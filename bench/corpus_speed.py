@@ -25,7 +25,8 @@ import time
 from pathlib import Path
 
 from native_host.corpus.columns import DEFAULT_FIELDS
-from native_host.corpus.pages import file_pages, input_files
+from native_host.corpus.pages import input_files
+from native_host.corpus.readers import file_pages
 
 from . import extractors as registry
 from . import targets

@@ -25,7 +25,7 @@ from typing import TextIO
 from export.data import Record, iter_records
 from native_host.errors import PithError
 from export.metric import snippet_accuracy, word_prf, words
-from native_host.cli.progress import progress
+from native_host.progress import progress
 
 from . import extractors as registry
 from .report import PageScore, RunInfo, groups_of, render, summarize

@@ -21,7 +21,7 @@ from export.data import iter_records
 from export import corpus
 from native_host.pipeline.extractor import Extractor
 from export.metric import word_prf, words
-from native_host.cli.progress import progress
+from native_host.progress import progress
 
 INPUTS = ("html", "live", "live, stripped")
 

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from export.data import iter_records
 from export.metric import word_prf, words
-from native_host.cli.progress import progress
+from native_host.progress import progress
 
 from . import extractors as registry
 from .report import groups_of, row_order

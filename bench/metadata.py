@@ -45,7 +45,7 @@ from typing import Callable
 from export.data import iter_records
 from export.metric import words
 from native_host.errors import PithError
-from native_host.cli.progress import progress
+from native_host.progress import progress
 
 from .evaluate import machine
 

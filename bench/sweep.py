@@ -203,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     # One thread per worker everywhere: onnxruntime's (threads=1), the tokenizer's and BLAS's.
     os.environ.update(TOKENIZERS_PARALLELISM="false", OMP_NUM_THREADS="1")
-    from native_host.cli.progress import progress
+    from native_host.progress import progress
 
     total = sum(1 for _ in _records(args))
     if not total:

@@ -22,7 +22,7 @@ import numpy as np
 from export.data import iter_records
 from export.metric import word_prf, words
 from native_host import Extractor
-from native_host.cli.progress import progress
+from native_host.progress import progress
 from native_host.pipeline.blocks import blocks_from_snapshot
 from native_host.pipeline.extractor import result_from_scores
 from native_host.pipeline.snapshot import snapshot_from_html

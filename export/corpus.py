@@ -1,5 +1,5 @@
 """Recorded snapshot corpora for training and measurement: the runtime's record format
-(native_host/cli/recorded.py), written, resumed and indexed by id.
+(native_host/recorded.py), written, resumed and indexed by id.
 
 A resumed recorder cuts a truncated last record off before appending more.
 """
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import msgpack
 
-from native_host.cli.recorded import CorpusRecord, read, read_one, scan  # noqa: F401 (re-exported)
+from native_host.recorded import CorpusRecord, read, read_one, scan  # noqa: F401 (re-exported)
 
 CORPUS_NAME = "snapshots-{split}.msgpack"
 LIVE_FIELDS = ("visible", "box", "font_size", "font_weight", "display")  # what only a rendered page has

@@ -31,7 +31,7 @@ import numpy as np
 from export import corpus
 from native_host.pipeline import features as F
 from native_host.pipeline.blocks import blocks_from_snapshot
-from native_host.cli.progress import progress
+from native_host.progress import progress
 from native_host.pipeline.snapshot import snapshot_from_html
 
 from native_host.result import LABELS, PAGE_TYPES

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Iterator
 
 from export import corpus
-from native_host.cli.progress import progress
+from native_host.progress import progress
 from native_host.pipeline.page_values import url_host
 
 from .browsers import CHROMIUM_ORIGIN, chromium, serve

@@ -17,7 +17,7 @@
 
   /** A file name without its extension, from a page title: the title as it reads (apostrophes, dashes, accents,
    * emoji), less what Windows, macOS or Linux refuse or read as a path; never a dot file, a device name or
-   * empty, short enough in UTF-8 bytes for any file system. native_host/cli/files.py's safe_stem is its twin
+   * empty, short enough in UTF-8 bytes for any file system. native_host/files.py's safe_stem is its twin
    * (tests/test_files.py runs both on tests/filename_cases.py). Its own result gives it back. */
   function safeStem(title) {
     let name = String(title || "").normalize("NFC").replace(/: /g, " - ")

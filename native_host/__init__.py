@@ -10,8 +10,7 @@ The few names most users need::
 from .errors import InputError, ModelError, PithError, SnapshotError
 from .pipeline.schema import validate_snapshot
 from .pipeline.snapshot import snapshot_from_html
-
-__version__ = "0.1.0"
+from .version import __version__
 
 __all__ = ["Extractor", "Result", "snapshot_from_html", "validate_snapshot", "PithError", "SnapshotError",
            "ModelError", "InputError", "__version__"]

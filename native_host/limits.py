@@ -66,7 +66,7 @@ MAX_REQUEST_ID = 2**53 - 1             # |id| a request may carry: the largest i
 MAX_REQUEST_CONTAINERS = 3 * MAX_NODES + MAX_META + MAX_LINKS + 64
 MAX_REQUEST_KEYS = 22 * MAX_NODES + 4 * MAX_META + 2 * MAX_LINKS + 64
 
-# Saved files (native_host/cli/files.py, extension/background/save.js): a name from a page title, before ".md".
+# Saved files (native_host/files.py, extension/background/save.js): a name from a page title, before ".md".
 MAX_FILENAME_CHARS = 100               # characters kept of the title
 MAX_FILENAME_BYTES = 200               # of UTF-8: file systems allow 255 bytes, with room for " (12).md"
 MAX_TEMPLATE_BYTES = 16384             # a save template's JSON text (docs/extension.md, Save)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from host_support import SENTENCE, article_html, standin_model
-from native_host.cli.files import safe_filename
+from native_host.files import safe_filename
 from native_host.cli.main import main as pith
 from native_host.pipeline import document as D
 

@@ -1,5 +1,5 @@
 """Files named or filled by a page: whatever the title, the file lands where the user chose,
-under a safe name, and nothing outside is written or overwritten. The Python rule (native_host/cli/files.py)
+under a safe name, and nothing outside is written or overwritten. The Python rule (native_host/files.py)
 and the extension's (extension/background/save.js, run here under Node) are checked on the same titles."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from host_support import article_html, standin_model
 from native_host import limits
 from native_host.cli.main import main as pith
 from native_host.errors import InputError
-from native_host.cli.files import WINDOWS_RESERVED, replaced_atomically, safe_filename, write_new
+from native_host.files import WINDOWS_RESERVED, replaced_atomically, safe_filename, write_new
 
 SAVE_JS = Path(__file__).resolve().parents[1] / "extension" / "background" / "save.js"
 NODE = shutil.which("node")

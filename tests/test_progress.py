@@ -2,7 +2,7 @@
 
 import io
 
-from native_host.cli.progress import BAR_WIDTH, progress, render
+from native_host.progress import BAR_WIDTH, progress, render
 
 
 def test_render_bar_and_rate():

@@ -18,7 +18,8 @@ import sys
 from pathlib import Path
 
 from ..errors import InputError, NotHtmlError
-from .files import local_images, safe_filename, write_new
+from ..files import safe_filename, write_new
+from .images import local_images
 from ..limits import one_page_threads
 from ..pipeline.inert import strip_controls
 
@@ -154,7 +155,7 @@ def blocks_table(result) -> str:
 def replay(args) -> int:
     """A recorded snapshot through Extractor.extract_snapshot, the call the host's "extract" request makes."""
     from ..pipeline.extractor import Extractor
-    from .recorded import read_one
+    from ..recorded import read_one
 
     if args.inputs or args.out or args.save:
         raise InputError("--snapshot replays one recorded file; give no other inputs, --out or --save with it")
@@ -180,7 +181,7 @@ def run(args) -> int:
     warc = any(is_warc(path) for path, _ in files)
     if len(files) == 1 and not warc and not args.out:
         from ..pipeline.extractor import Extractor
-        from ..pipeline.html_input import binary_reason
+        from ..pipeline.binary import binary_reason
 
         template = read_template(args.template)
         if args.images and not (args.save and args.format == "markdown" and files[0][0] != "-"):

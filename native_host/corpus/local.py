@@ -19,10 +19,11 @@ from itertools import groupby
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from ..cli.progress import progress
+from ..progress import progress
 from ..errors import PithError
 from ..limits import one_page_threads
-from .pages import Page, file_pages
+from .pages import Page
+from .readers import file_pages
 from .rows import PageRows, Tally
 from .writers import row_writer, shard_paths, write_shard
 

@@ -1,8 +1,8 @@
-"""Inputs -> pages: what every corpus job reads, whichever engine runs it.
+"""Pages: what every corpus job reads, whichever engine runs it, and the input files it reads them from.
 
-An input file is an HTML file (one page) or a WARC file (many: native_host/corpus/warc.py). A page that cannot
-be read still becomes a `Page`, with `problem` set, so it becomes a row carrying the error: nothing is lost
-without a trace.
+An input file is an HTML file (one page) or a WARC file (many: native_host/corpus/warc.py); corpus/readers.py
+reads either into pages. A page that cannot be read still becomes a `Page`, with `problem` set, so it becomes a
+row carrying the error: nothing is lost without a trace.
 """
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
 HTML_SUFFIXES = (".html", ".htm", ".xhtml")
 
@@ -66,31 +65,3 @@ def input_files(inputs: list[str], suffixes: tuple[str, ...]) -> list[tuple[str,
         else:
             raise InputError(f"no such file or directory: {item}")
     return files
-
-
-def file_pages(path: str, url: str | None = None) -> Iterator[Page]:
-    """The pages of one input file: a WARC file's HTML responses, or an HTML file as one page. What cannot be
-    read (a directory that cannot be listed, a file that is no regular file or cannot be opened) is one page
-    with its problem."""
-    from .warc import is_warc, warc_pages
-
-    if os.path.isdir(path):
-        try:
-            os.listdir(path)
-            why = "it is a directory"
-        except OSError as exc:
-            why = exc.strerror
-        yield Page(path=path, html=None, url=url, problem=f"cannot read directory {shown(path)}: {why}; the files "
-                                                            "in it are left out")
-        return
-    if os.path.exists(path) and not os.path.isfile(path):
-        yield Page(path=path, html=None, url=url, problem=f"{shown(path)} is not a regular file (a pipe, socket "
-                                                            "or device)")
-        return
-    if is_warc(path):
-        yield from warc_pages(path)
-        return
-    try:
-        yield Page(path=path, html=Path(path).read_bytes(), url=url)
-    except OSError as exc:
-        yield Page(path=path, html=None, url=url, problem=f"cannot read {shown(path)}: {exc.strerror}")

@@ -26,7 +26,8 @@ from ..errors import InputError
 from ..limits import RAY_CONNECT_TIMEOUT_S
 from .columns import DEFAULT_FIELDS, arrow_schema
 from .extras import need
-from .pages import Page, file_pages, shown
+from .pages import Page, shown
+from .readers import file_pages
 from .rows import PageRows, Tally
 from .writers import shard_paths, write_shard
 

@@ -1,6 +1,6 @@
 """Rows -> files: JSON lines or Parquet by the output's extension, and one Parquet shard per input file.
 
-Every file is written under a temporary name and renamed when complete (native_host/cli/files.py), so a file
+Every file is written under a temporary name and renamed when complete (native_host/files.py), so a file
 that exists is a finished one: that is what lets a job that stopped start again where it was, skipping each
 input whose shard is there.
 """
@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-from ..cli.files import replaced_atomically
+from ..files import replaced_atomically
 from ..errors import InputError, OutputError
 from .columns import arrow_schema
 from .extras import need

@@ -12,7 +12,7 @@ from typing import Callable, Collection, Sequence
 
 import numpy as np
 
-from .. import __version__
+from ..version import __version__
 from .article import READER_VIEWS, add_views, build_article
 from .blocks import Block, blocks_from_snapshot
 from .decisions import main_blocks

@@ -195,6 +195,14 @@ def test_an_updated_date_or_todays_date_is_no_publication_date(extractor):
     assert extractor.extract_html(dated, url="https://e.example/wall").date == "2026-03-02"
 
 
+def test_a_date_held_only_in_a_custom_elements_attribute_is_read(extractor, page):
+    """`<lit-timestamp publishdate=...>` with no text of its own (the component draws it): the first of
+    limits.DATE_ATTRIBUTES it has is the date, its time zone kept."""
+    r = extract(extractor, page, "date-custom-element.html")
+    assert r.date == "2024-03-05T10:00:00-05:00" and r.byline == "Marta Quinlan"
+    assert "Marta" not in r.text and "forty years" in r.text
+
+
 def test_a_date_under_a_published_label_is_read_anywhere_on_the_page(extractor):
     """The dateline sits in a sidebar after the article, far from the content's start."""
     html = (f"<html><body><article><h1>Rebuilding the wall</h1>{STORY * 12}</article><aside><h4>Published</h4>"

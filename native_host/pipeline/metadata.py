@@ -914,9 +914,29 @@ def dom_date(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], scor
         ranked.append((rank, i, when))
     last = min(updated)[2] if updated else None
     if not ranked:
+        when = attribute_date(nodes, blocks, _near(main, len(blocks), head), lang)
+        if when:
+            return when, [], last
         return (*labelled_date(snapshot, blocks, lang), last)
     rank, i, when = min(ranked)
     return when, [i], last
+
+
+def attribute_date(nodes: list[dict], blocks: Sequence[Block], near: range, lang: str | None) -> str | None:
+    """The first date held in an element's date attribute (the snapshot's `datetime`: `<lit-timestamp
+    publishdate=...>`, `<span data-published=...>`) among the nodes from the first block near the content's
+    start to the last: a component that draws its date itself has no text of its own, so no block holds it. One
+    whose tag or classes say "updated" is the page's last change, not its date."""
+    if not near:
+        return None
+    first, last = blocks[near.start].node_ids[0], blocks[near.stop - 1].node_ids[-1]
+    for node in nodes[first:last + 1]:
+        when = node.get("datetime")
+        if when and not _UPDATED_TEXT.search(" ".join([node["tag"], *node.get("classes", ())])):
+            when = parse_date(when, lang)
+            if when:
+                return when
+    return None
 
 
 _PUBLISHED_LABEL = re.compile(r"^\s*(?:published|posted|date published|publish date|veröffentlicht|publié|"

@@ -235,6 +235,27 @@ def test_the_body_leaves_the_header_to_the_metadata(extractor, page):
     assert r.word_count == len(re.findall(r"\w+", r.text)) and r.reading_minutes == 1
 
 
+def test_the_pages_keywords_are_its_tags_cleaned_and_bounded(extractor):
+    from native_host.pipeline.document import variables
+
+    head = ('<meta name="keywords" content="news, ferries, cheap flights, best deals">'
+            '<meta property="article:tag" content="Ferries"><meta property="article:tag" content=" timetables ;  Lake Ross">'
+            '<meta property="article:tag" content="ferries">')
+    body = (f'<h1>Ferry timetables move online</h1><p><a rel="tag" href="/t/boats">boats</a></p>{STORY * 3}'
+            f'<aside>{STORY}<a rel="tag" href="/t/cloud">cloud</a></aside>')
+    r = extractor.extract_html(f"<html><head>{head}</head><body>{body}</body></html>", url="https://e.example/f")
+    assert r.tags == ["Ferries", "timetables", "Lake Ross"]  # article:tag first, split, a repeat (case aside) once
+    assert variables(r.to_dict(), "2026-01-01")["tags"] == r.tags  # what a save template's {{tags}} holds
+    bare = extractor.extract_html(f"<html><body>{body}</body></html>", url="https://e.example/f")
+    assert bare.tags == ["boats"]  # the header's rel=tag link; the sidebar's tag cloud is not the post's
+    ld = ('<script type="application/ld+json">{"@type": "NewsArticle", "headline": "Ferry timetables move online",'
+          ' "keywords": ["a", "https://e.example/x", "' + "long " * 10 + '", ' + ", ".join(f'"k{i}"' for i in range(50))
+          + ']}</script>')
+    r = extractor.extract_html(f"<html><head>{ld}</head><body>{body}</body></html>", url="https://e.example/f")
+    assert r.tags == ["a"] + [f"k{i}" for i in range(9)]  # no address, no sentence, at most MAX_TAGS
+    assert metadata.clean_tags([None, 5, "", " , ;", "#tide"]) == ["tide"]
+
+
 def test_the_front_matter_is_yaml_that_no_title_can_break():
     fields = {"title": 'Ports: "the" last\\one\nof them', "byline": "A. Keeper, B. Keeper", "date": "2024-08-12",
               "site_name": None, "url": "https://e.example/a", "canonical_url": "https://e.example/c",

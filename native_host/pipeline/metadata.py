@@ -20,7 +20,7 @@ import logging
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from itertools import compress, repeat
+from itertools import compress, islice, repeat
 from typing import Any, Callable, Iterable, Sequence, TypeVar
 
 from ..result import LABELS, PAGE_TYPES, Image
@@ -45,6 +45,7 @@ ORDER: dict[str, tuple[str, ...]] = {
     "canonical_url": ("html", "opengraph", "json_ld"),
     "page_type": ("json_ld", "opengraph", "microdata"),
     "lang": ("html", "opengraph", "json_ld"),
+    "tags": ("opengraph", "json_ld", "dom", "meta"),  # article:tag, keywords, rel=tag links, <meta keywords>
 }
 
 STRUCTURED = ("json_ld", "opengraph", "meta", "microdata")
@@ -55,6 +56,8 @@ MAX_AUTHORS = 3          # more distinct microdata authors than this are a threa
 MAX_NAME_WORDS = 8       # an "author" longer than this is a sentence, not a name
 NAME_CHARS = 50          # and one name longer than this (a CJK sentence has no spaces to count)
 TITLE_CHARS = 300
+MAX_TAGS = 10            # keywords kept as tags: the article's own few, not a page's SEO list of 60
+TAG_CHARS = 40           # a longer "keyword" is a phrase or a sentence: left out, not cut
 
 # schema.org types, lower-case, without the "schema:" or URL prefix.
 ARTICLE_TYPES = frozenset("""article newsarticle blogposting posting socialmediaposting liveblogposting
@@ -96,6 +99,7 @@ META_KEYS: dict[str, tuple[str, ...]] = {
     "canonical_url": ("og:url",),
     "page_type": ("og:type",),
     "lang": ("og:locale",),
+    "tags": ("article:tag", "keywords", "news_keywords"),
 }
 _OG_PREFIXES = ("og:", "article:", "twitter:")
 
@@ -158,6 +162,7 @@ class Metadata:
     page_type: str | None = None
     lang: str | None = None
     dir: str | None = None
+    tags: list[str] = field(default_factory=list)  # the page's keywords (`clean_tags`)
     # Where the header sits among the blocks (indexes), so that the body can leave it out.
     headline_block: int | None = None
     byline_blocks: list[int] = field(default_factory=list)
@@ -189,6 +194,23 @@ def clean_text(value: Any, limit: int = MAX_FIELD_CHARS) -> str | None:
 
         value = html.unescape(value)
     return value[:limit] or None
+
+
+_TAG_SPLIT = re.compile(r"[,;，、；]")
+
+
+def clean_tags(values: Iterable[Any]) -> list[str]:
+    """The page's keywords as tags: each value split at commas and semicolons, whitespace folded; an empty
+    one, one over TAG_CHARS, an address or a repeat (case aside) left out; at most MAX_TAGS."""
+    tags: dict[str, str] = {}
+    for value in values:
+        for part in _TAG_SPLIT.split(clean_text(value) or ""):
+            tag = part.strip(" #\"'")
+            if tag and len(tag) <= TAG_CHARS and not _URLISH.search(tag) and tag.casefold() not in tags:
+                tags[tag.casefold()] = tag
+                if len(tags) == MAX_TAGS:
+                    return list(tags.values())
+    return list(tags.values())
 
 
 def clean_name(value: str | None) -> str | None:
@@ -543,6 +565,8 @@ def from_json_ld(scripts: Sequence[str], url: str | None) -> dict[str, Any]:
         publisher = _resolve(obj.get("publisher"), by_id)
         put("site_name", _first_text(publisher, by_id) if isinstance(publisher, dict) else None)
         put("lang", _lang(obj.get("inLanguage") if isinstance(obj.get("inLanguage"), str) else None))
+        keywords = obj.get("keywords")
+        put("tags", clean_tags(islice(keywords, MAX_TAGS * 4) if isinstance(keywords, list) else [keywords]))
     if site is not None:
         put("site_name", clean_text(site.get("name")))
     types = set().union(*(f.types for f in found if not f.in_list))
@@ -601,6 +625,8 @@ def from_meta(named: dict[str, list[str]], og: bool, url: str | None) -> dict[st
                 value = OG_PAGE_TYPES.get(kind, "article" if kind.startswith("article") else None)
             elif fieldname == "lang":
                 value = _lang(values[0])
+            elif fieldname == "tags":
+                value = clean_tags(values)
             else:
                 value = clean_text(values[0], TITLE_CHARS if fieldname == "title" else MAX_FIELD_CHARS)
             if value:
@@ -962,6 +988,19 @@ def labelled_date(snapshot: dict, blocks: Sequence[Block], lang: str | None) -> 
     return None, []
 
 
+def dom_tags(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], head: int | None) -> list[str]:
+    """The text of the `rel=tag` links in the article's header (the blocks before the content's start, and its
+    first block): the post's own tags, where a sidebar's tag cloud lies further away."""
+    near = _near(main, len(blocks), head)
+    if not near:
+        return []
+    nodes = snapshot["nodes"]
+    start = next(i for i, m in enumerate(main) if m)
+    first, last = blocks[near.start].node_ids[0], blocks[start].node_ids[-1]
+    links = (i for i in range(first, last + 1) if "tag" in (nodes[i].get("rel") or "").lower().split())
+    return clean_tags(subtree_text(nodes, i, TAG_CHARS + 1) for i in islice(links, MAX_TAGS * 2))
+
+
 def dom_image(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], url: str | None) -> Image | None:
     """The first image inside the main content."""
     ids = [i for b, m in zip(blocks, main) if m for i in b.node_ids]
@@ -1035,6 +1074,7 @@ def read_sources(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], 
     dom["date"], places["date_blocks"], dom["modified"] = _guarded(
         "dom date", lambda: dom_date(snapshot, blocks, main, scores, labels, head, lang), (None, [], None))
     dom["image"] = _guarded("dom image", lambda: dom_image(snapshot, blocks, main, url), None)
+    dom["tags"] = _guarded("dom tags", lambda: dom_tags(snapshot, blocks, main, head), [])
     sources["dom"] = {k: v for k, v in dom.items() if v}
     site = next((sources[s]["site_name"] for s in ORDER["site_name"] if sources.get(s, {}).get("site_name")), None)
     host = site_of(url)

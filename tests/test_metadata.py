@@ -147,6 +147,39 @@ def test_a_byline_is_names_without_glue_roles_handles_or_interface_words(text, e
     assert split_byline(text) == expected
 
 
+@pytest.mark.parametrize("text, expected", [
+    ("Andrew Gerrand 4 August 2010", "Andrew Gerrand"), ("Dakota Hebert July 3", "Dakota Hebert"),
+    ("FlowGuard EMEA on 04-ago-2021 5:11:10", "FlowGuard EMEA"), ("Ann May", "Ann May"), ("Le Monde", "Le Monde"),
+    ("Communist Joshenia » Sun Sep 08", "Communist Joshenia"), ("王燕平", "王燕平"), ("Ralston18", "Ralston18"),
+    ("sara.r.peter", "sara.r.peter"),
+    *[(text, None) for text in ("Dec. 19", "Sat", "Sun Dec 17", "March 17", "Author", "Writer", "Subject",
+                                "Corresponding Author", "Fehler melden", "Geschrieben", 'size="20"',
+                                "page.head.extra.author", "新华网", "云南日报", "河南日报客户端", "21世纪经济报道",
+                                "转载文章")],
+])
+def test_a_date_a_label_markup_or_a_publication_is_no_writer(text, expected):
+    """Kinds of wrong byline read on the training split: a date glued on or alone, a label, a template's
+    placeholder, a Chinese outlet's name from the "来源" line."""
+    assert split_byline(text) == expected
+
+
+def test_a_threads_posters_and_a_posts_sections_are_no_byline(extractor):
+    """A thread's items name one poster each; a post's meta line links its categories."""
+    def microdata_byline(kinds):
+        items = "".join(f'<div itemscope itemtype="https://schema.org/{kind}"><span itemprop="author">{name}</span>'
+                        f'{STORY}</div>' for kind, name in zip(kinds, ("pcurry", "Vader")))
+        return metadata.read_structured(snapshot_from_html(f"<html><body>{items}</body></html>"))["microdata"].get("byline")
+
+    assert microdata_byline(["Question", "Answer"]) == "pcurry"  # the starter's, not joined with a replier's
+    assert microdata_byline(["Article", "Article"]) == "pcurry, Vader"
+    meta = ('<div class="post-meta"><a href="/category/diy/">DIY</a>, <a href="/category/home/">Home</a></div>')
+    r = extractor.extract_html(f"<html><body><h1>A shelf</h1>{meta}{STORY}</body></html>", url="https://e.example/s")
+    assert r.byline is None
+    signed = meta.replace("</div>", ' · <a href="/author/ann-lee/">Ann Lee</a></div>')
+    r = extractor.extract_html(f"<html><body><h1>A shelf</h1>{signed}{STORY}</body></html>", url="https://e.example/s")
+    assert r.byline == "Ann Lee"
+
+
 @pytest.mark.parametrize("line, expected", [
     ("Sponsored by State Farm", None), ("Sponsored Content by State Farm", None), ("Photo by Lee Park", None),
     ("Powered by GitBook", None), ("The project is led by Accelerate and partners", None),

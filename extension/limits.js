@@ -15,6 +15,10 @@ globalThis.PITH_LIMITS = Object.freeze({
   MAX_TAG_CHARS: 64,
   MAX_TITLE_CHARS: 4096,
   MAX_LANG_CHARS: 64,
+  // The attributes read as an element's date, first found in this order (native_host/limits.py DATE_ATTRIBUTES).
+  DATE_ATTRIBUTES: Object.freeze(["datetime", "publishdate", "publish-date", "published", "data-published",
+    "data-publishdate", "data-publish-date", "data-published-date", "data-publicationdate", "data-pubdate",
+    "date-time", "data-date", "data-datetime", "data-timestamp"]),
   // Native messaging (docs/protocol.md).
   HOST_NAME: "org.pith.reader",
   MAX_REQUEST_BYTES: 67108864,      // the host refuses larger requests (native_host/limits.py)

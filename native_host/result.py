@@ -56,6 +56,7 @@ class Result:
     word_count: int = 0
     reading_minutes: int = 0
     authors: list[str] = field(default_factory=list)  # the names in `byline`, one each, in its order
+    tags: list[str] = field(default_factory=list)     # the page's keywords, at most metadata.MAX_TAGS
     headline_block: int | None = None  # the block holding the page's own headline (main or not), if found
 
     def to_dict(self) -> dict:

@@ -238,6 +238,7 @@ FUZZ_ATTRS = ['class="a  b a"', 'class=""', 'id=" x "', 'role="main"', 'aria-lab
               'data-srcset="w.png 300w,x.png 900w, y.png 900w"', 'data-lazy-src="l.png"',
               'src="data:image/gif;base64,R0lGOD"', 'srcset=" one.png "', 'itemprop=" author "', "itemscope",
               'itemtype="https://schema.org/Article"', 'rel="author"', 'rel=" Canonical "', 'datetime="2024-01-02"',
+              'publishdate="2024-03-05T10:00:00-05:00"', 'data-published=" 2024 "', 'data-date=""',
               'content=" c "', 'name="author"', 'property="og:title"', 'type="application/ld+json"', 'dir="rtl"']
 
 

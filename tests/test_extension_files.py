@@ -87,6 +87,13 @@ def test_the_content_script_limits_are_the_hosts():
     assert values["HOST_NAME"] == "org.pith.reader"
 
 
+def test_the_content_script_reads_the_hosts_date_attributes():
+    """The one list of date attributes (limits.DATE_ATTRIBUTES), in the same order: the first an element has wins."""
+    text = (EXTENSION / "limits.js").read_text()
+    listed = re.search(r"DATE_ATTRIBUTES:\s*Object\.freeze\(\[([^\]]*)\]", text).group(1)
+    assert tuple(re.findall(r'"([^"]+)"', listed)) == limits.DATE_ATTRIBUTES
+
+
 @pytest.mark.parametrize("name, expected", [("SKIP_SUBTREE", SKIP_SUBTREE | {"noscript"}), ("LEAF_ONLY", LEAF_ONLY)])
 def test_the_content_script_skips_what_snapshot_py_skips(name, expected):
     """The live path skips <noscript> as well (docs/snapshot.md); otherwise the two lists are the same."""

@@ -67,7 +67,7 @@ def test_extract_answers_with_what_was_wanted(host, small_snapshot):
     # the article's metadata comes with every reply, the saved file's front matter with the markdown
     assert article["title"] == "Bridges of the valley" and article["byline"] == "Ada Stone"
     assert {"date", "modified", "site_name", "dir", "description", "image", "canonical_url", "page_type",
-            "word_count", "reading_minutes"} <= article.keys() and "front_matter" not in article
+            "word_count", "reading_minutes", "tags"} <= article.keys() and "front_matter" not in article
     assert full["article"]["front_matter"].startswith('---\ntitle: "Bridges of the valley"\nsource: "https://news.example/bridges"\nauthor:\n  - "Ada Stone"\n')
     assert "Bridges of the valley" not in full["article"]["markdown"]  # the headline is the header's
 

@@ -147,6 +147,39 @@ def test_a_byline_is_names_without_glue_roles_handles_or_interface_words(text, e
     assert split_byline(text) == expected
 
 
+@pytest.mark.parametrize("text, expected", [
+    ("Andrew Gerrand 4 August 2010", "Andrew Gerrand"), ("Dakota Hebert July 3", "Dakota Hebert"),
+    ("FlowGuard EMEA on 04-ago-2021 5:11:10", "FlowGuard EMEA"), ("Ann May", "Ann May"), ("Le Monde", "Le Monde"),
+    ("Communist Joshenia » Sun Sep 08", "Communist Joshenia"), ("王燕平", "王燕平"), ("Ralston18", "Ralston18"),
+    ("sara.r.peter", "sara.r.peter"),
+    *[(text, None) for text in ("Dec. 19", "Sat", "Sun Dec 17", "March 17", "Author", "Writer", "Subject",
+                                "Corresponding Author", "Fehler melden", "Geschrieben", 'size="20"',
+                                "page.head.extra.author", "新华网", "云南日报", "河南日报客户端", "21世纪经济报道",
+                                "转载文章")],
+])
+def test_a_date_a_label_markup_or_a_publication_is_no_writer(text, expected):
+    """Kinds of wrong byline read on the training split: a date glued on or alone, a label, a template's
+    placeholder, a Chinese outlet's name from the "来源" line."""
+    assert split_byline(text) == expected
+
+
+def test_a_threads_posters_and_a_posts_sections_are_no_byline(extractor):
+    """A thread's items name one poster each; a post's meta line links its categories."""
+    def microdata_byline(kinds):
+        items = "".join(f'<div itemscope itemtype="https://schema.org/{kind}"><span itemprop="author">{name}</span>'
+                        f'{STORY}</div>' for kind, name in zip(kinds, ("pcurry", "Vader")))
+        return metadata.read_structured(snapshot_from_html(f"<html><body>{items}</body></html>"))["microdata"].get("byline")
+
+    assert microdata_byline(["Question", "Answer"]) == "pcurry"  # the starter's, not joined with a replier's
+    assert microdata_byline(["Article", "Article"]) == "pcurry, Vader"
+    meta = ('<div class="post-meta"><a href="/category/diy/">DIY</a>, <a href="/category/home/">Home</a></div>')
+    r = extractor.extract_html(f"<html><body><h1>A shelf</h1>{meta}{STORY}</body></html>", url="https://e.example/s")
+    assert r.byline is None
+    signed = meta.replace("</div>", ' · <a href="/author/ann-lee/">Ann Lee</a></div>')
+    r = extractor.extract_html(f"<html><body><h1>A shelf</h1>{signed}{STORY}</body></html>", url="https://e.example/s")
+    assert r.byline == "Ann Lee"
+
+
 @pytest.mark.parametrize("line, expected", [
     ("Sponsored by State Farm", None), ("Sponsored Content by State Farm", None), ("Photo by Lee Park", None),
     ("Powered by GitBook", None), ("The project is led by Accelerate and partners", None),
@@ -195,6 +228,14 @@ def test_an_updated_date_or_todays_date_is_no_publication_date(extractor):
     assert extractor.extract_html(dated, url="https://e.example/wall").date == "2026-03-02"
 
 
+def test_a_date_held_only_in_a_custom_elements_attribute_is_read(extractor, page):
+    """`<lit-timestamp publishdate=...>` with no text of its own (the component draws it): the first of
+    limits.DATE_ATTRIBUTES it has is the date, its time zone kept."""
+    r = extract(extractor, page, "date-custom-element.html")
+    assert r.date == "2024-03-05T10:00:00-05:00" and r.byline == "Marta Quinlan"
+    assert "Marta" not in r.text and "forty years" in r.text
+
+
 def test_a_date_under_a_published_label_is_read_anywhere_on_the_page(extractor):
     """The dateline sits in a sidebar after the article, far from the content's start."""
     html = (f"<html><body><article><h1>Rebuilding the wall</h1>{STORY * 12}</article><aside><h4>Published</h4>"
@@ -225,6 +266,27 @@ def test_the_body_leaves_the_header_to_the_metadata(extractor, page):
         assert rendering.lstrip("<p>").startswith("In a long shed by the old harbour")
         assert "ropemaker of Portsoy" not in rendering and "Posted by" not in rendering and "2024" not in rendering
     assert r.word_count == len(re.findall(r"\w+", r.text)) and r.reading_minutes == 1
+
+
+def test_the_pages_keywords_are_its_tags_cleaned_and_bounded(extractor):
+    from native_host.pipeline.document import variables
+
+    head = ('<meta name="keywords" content="news, ferries, cheap flights, best deals">'
+            '<meta property="article:tag" content="Ferries"><meta property="article:tag" content=" timetables ;  Lake Ross">'
+            '<meta property="article:tag" content="ferries">')
+    body = (f'<h1>Ferry timetables move online</h1><p><a rel="tag" href="/t/boats">boats</a></p>{STORY * 3}'
+            f'<aside>{STORY}<a rel="tag" href="/t/cloud">cloud</a></aside>')
+    r = extractor.extract_html(f"<html><head>{head}</head><body>{body}</body></html>", url="https://e.example/f")
+    assert r.tags == ["Ferries", "timetables", "Lake Ross"]  # article:tag first, split, a repeat (case aside) once
+    assert variables(r.to_dict(), "2026-01-01")["tags"] == r.tags  # what a save template's {{tags}} holds
+    bare = extractor.extract_html(f"<html><body>{body}</body></html>", url="https://e.example/f")
+    assert bare.tags == ["boats"]  # the header's rel=tag link; the sidebar's tag cloud is not the post's
+    ld = ('<script type="application/ld+json">{"@type": "NewsArticle", "headline": "Ferry timetables move online",'
+          ' "keywords": ["a", "https://e.example/x", "' + "long " * 10 + '", ' + ", ".join(f'"k{i}"' for i in range(50))
+          + ']}</script>')
+    r = extractor.extract_html(f"<html><head>{ld}</head><body>{body}</body></html>", url="https://e.example/f")
+    assert r.tags == ["a"] + [f"k{i}" for i in range(9)]  # no address, no sentence, at most MAX_TAGS
+    assert metadata.clean_tags([None, 5, "", " , ;", "#tide"]) == ["tide"]
 
 
 def test_the_front_matter_is_yaml_that_no_title_can_break():

@@ -37,7 +37,8 @@ def test_the_pages_metadata_is_carried_from_head_and_body():
         '<noscript><meta name="hidden" content="no"><link rel="author" href="/no"></noscript>'
         '<article itemscope itemtype="https://schema.org/Article"><meta itemprop="datePublished" content="2024-05-01">'
         '<a rel="author" href="/who">Ann</a> <time datetime="2024-05-01T08:00Z">May 1</time>'
-        '<span itemprop="author">Ann</span><p itemtype="x">no scope</p></article>'
+        '<span itemprop="author">Ann</span><p itemtype="x">no scope</p>'
+        '<lit-timestamp date-time="2023-01-01" publishdate=" 2024-03-05T10:00:00-05:00 "></lit-timestamp></article>'
         '<script type="application/ld+json">{"@type": "Person"}</script></body></html>', url="https://e.example/a/")
     validate_snapshot(s)
     assert s["dir"] == "rtl" and s["lang"] == "ar"
@@ -49,6 +50,7 @@ def test_the_pages_metadata_is_carried_from_head_and_body():
     assert node["article"]["itemtype"] == "https://schema.org/Article" and "itemtype" not in node["p"]
     assert node["a"]["rel"] == "author" and node["time"]["datetime"] == "2024-05-01T08:00Z"
     assert node["span"]["itemprop"] == "author"
+    assert node["lit-timestamp"]["datetime"] == "2024-03-05T10:00:00-05:00"  # limits.DATE_ATTRIBUTES' order
 
 
 def test_json_ld_over_the_limit_is_left_out_not_cut(monkeypatch):

@@ -92,6 +92,9 @@ HOSTILE = {
                   "<div class='" + " ".join(f"c{i}" for i in range(50)) + "'>many</div>"
                   "<a href=' /rel?q#f ' rel=' nofollow '>l</a><a>no href</a><a href>empty</a>"
                   "<time datetime=' 2020-01-02 '>t</time><time>none</time><x-el data-src=d role=r>custom</x-el>"
+                  "<lit-timestamp publishdate=' 2024-03-05T10:00:00-05:00 '></lit-timestamp><p data-date=''"
+                  " date-time=x data-timestamp=y>dated</p><picture><source srcset=s.jpg><img data-published=p>"
+                  "</picture><time datetime=' ' data-date=d>blank first</time>"
                   "<div id='" + "i" * 5000 + "' class='" + "k" * 5000 + "'>huge</div>"
                   "<a href='javascript:void(0)'>js</a><a href='http://[::1]:x/'>bad</a><a href='//cdn.example/x'>"
                   "proto</a><a href='https://other.example/?'>q</a><svg><a xlink:href=xl href=h>s</a></svg>",
@@ -156,7 +159,8 @@ _TAGS = st.sampled_from(["div", "p", "span", "a", "img", "pre", "time", "input",
                          "head", "title", "noscript", "select", "video", "br", "h1", "code", "textarea"])
 _NAMES = st.sampled_from(["class", "id", "role", "aria-label", "itemprop", "itemscope", "itemtype", "href", "rel",
                           "datetime", "src", "alt", "style", "hidden", "aria-hidden", "type", "data-src",
-                          "data-lazy-src", "data-original", "data-srcset", "srcset", "CLASS", "data-x", "title"])
+                          "data-lazy-src", "data-original", "data-srcset", "srcset", "CLASS", "data-x", "title",
+                          "publishdate", "data-published", "date-time", "data-timestamp"])
 _VALUES = st.one_of(st.none(), st.text(max_size=12), st.sampled_from(
     [" ", "hidden", "display:none", "true", " TRUE ", "a.jpg 2x, b.jpg 3x", "data:x", "/x", "http://[x/",
      "a b  c", "\xa0"]))

@@ -33,7 +33,7 @@ const DONE = {  // the reader view is its own news
 // header and the saved file's head are made of these.
 export const METADATA_FIELDS = ["title", "byline", "lang", "url", "date", "modified", "site_name", "dir",
                                 "description", "image", "canonical_url", "page_type", "word_count",
-                                "reading_minutes"];
+                                "reading_minutes", "tags"];
 // The time of each step, on a clock every extension page and tab shares, for the reply's `marks`
 // (bench/browser_speed.py splits an action into phases with them).
 const clock = () => performance.timeOrigin + performance.now();

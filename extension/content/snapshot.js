@@ -101,6 +101,7 @@
     let type = null;
     let rel = null;
     let datetime = null;
+    let dateRank = L.DATE_ATTRIBUTES.length;
     let itemtype = null;
     let itemscope = false;
     const attrs = el.attributes;
@@ -136,9 +137,6 @@
         case "rel":
           rel = value;
           break;
-        case "datetime":
-          datetime = value;
-          break;
         case "aria-hidden":
           if (value.trim().toLowerCase() === "true") hidden = true;
           break;
@@ -157,6 +155,14 @@
         case "type":
           type = value;
           break;
+        default: {
+          // A date attribute (L.DATE_ATTRIBUTES): the first of the list the element has, as snapshot.py reads it.
+          const rank = L.DATE_ATTRIBUTES.indexOf(name);
+          if (rank >= 0 && rank < dateRank && value.trim()) {
+            dateRank = rank;
+            datetime = value;
+          }
+        }
       }
     }
     // An HTML <a> or <img> resolves its own URL (against <base> too), faster than parsing it again here. For a
@@ -165,8 +171,6 @@
       const resolved = href.trim() && typeof el.href === "string" ? el.href : absolute(cut(href), el.baseURI);
       entry.href = (resolved === href ? cut(href) : resolved).slice(0, L.MAX_ATTR_CHARS);
       if (rel !== null && rel.trim()) entry.rel = cut(rel);
-    } else if (tag === "time") {
-      if (datetime !== null && datetime.trim()) entry.datetime = cut(datetime);
     } else if (tag === "img") {
       const [source, fromSrc] = imageSource(el);
       if (source) {
@@ -176,6 +180,7 @@
       if (alt !== null && alt.trim()) entry.alt = cut(alt);
     }
     if (itemscope && itemtype !== null && itemtype.trim()) entry.itemtype = cut(itemtype);
+    if (datetime !== null) entry.datetime = cut(datetime);
     if (tag === "input" && type !== null && type.toLowerCase() === "hidden") hidden = true;
     if (hidden) entry.hidden = true;
   }

@@ -27,7 +27,7 @@ WANT_FIELDS = {"highlight": ("node_ids", "blocks"), "outline": ("outline", "head
 OUTLINE_SCORE = 0.5  # a main block whose title or heading score is above this is outlined as a title or heading
 # Always in a reply's article, whatever the want (Result's names): small, and what a reader's header shows.
 METADATA_FIELDS = ("title", "byline", "lang", "url", "date", "modified", "site_name", "dir", "description",
-                   "image", "canonical_url", "page_type", "word_count", "reading_minutes")
+                   "image", "canonical_url", "page_type", "word_count", "reading_minutes", "tags")
 
 log = logging.getLogger(__name__)
 Send = Callable[[dict], None]  # sends one reply message on its way (the host's transport)

@@ -135,7 +135,8 @@ def result_from_scores(snapshot: dict, blocks: list[Block], scores: np.ndarray, 
                   date=meta.date, modified=meta.modified, site_name=meta.site_name, dir=meta.dir,
                   description=meta.description, image=meta.image, canonical_url=meta.canonical_url,
                   page_type=meta.page_type, word_count=words,
-                  reading_minutes=minutes, authors=meta.authors(), headline_block=meta.headline_block)
+                  reading_minutes=minutes, authors=meta.authors(), tags=meta.tags,
+                  headline_block=meta.headline_block)
     if ready is not None:
         ready(result)
         add_views(article, snapshot, blocks, body, later)

@@ -20,7 +20,7 @@ import logging
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from itertools import compress, repeat
+from itertools import compress, islice, repeat
 from typing import Any, Callable, Iterable, Sequence, TypeVar
 
 from ..result import LABELS, PAGE_TYPES, Image
@@ -45,6 +45,7 @@ ORDER: dict[str, tuple[str, ...]] = {
     "canonical_url": ("html", "opengraph", "json_ld"),
     "page_type": ("json_ld", "opengraph", "microdata"),
     "lang": ("html", "opengraph", "json_ld"),
+    "tags": ("opengraph", "json_ld", "dom", "meta"),  # article:tag, keywords, rel=tag links, <meta keywords>
 }
 
 STRUCTURED = ("json_ld", "opengraph", "meta", "microdata")
@@ -55,6 +56,8 @@ MAX_AUTHORS = 3          # more distinct microdata authors than this are a threa
 MAX_NAME_WORDS = 8       # an "author" longer than this is a sentence, not a name
 NAME_CHARS = 50          # and one name longer than this (a CJK sentence has no spaces to count)
 TITLE_CHARS = 300
+MAX_TAGS = 10            # keywords kept as tags: the article's own few, not a page's SEO list of 60
+TAG_CHARS = 40           # a longer "keyword" is a phrase or a sentence: left out, not cut
 
 # schema.org types, lower-case, without the "schema:" or URL prefix.
 ARTICLE_TYPES = frozenset("""article newsarticle blogposting posting socialmediaposting liveblogposting
@@ -96,6 +99,7 @@ META_KEYS: dict[str, tuple[str, ...]] = {
     "canonical_url": ("og:url",),
     "page_type": ("og:type",),
     "lang": ("og:locale",),
+    "tags": ("article:tag", "keywords", "news_keywords"),
 }
 _OG_PREFIXES = ("og:", "article:", "twitter:")
 
@@ -104,7 +108,7 @@ _URLISH = re.compile(r"^(?:https?:)?//|^www\.|\.(?:com|org|net|html?)(?:/|$)|^@"
 _BY = re.compile(r"^(?:(?:written|posted|published|reported|text|words|story)\s+)?(?:by|von|par|por|door|"
                  r"av|af|przez|autor(?:e|in|a)?:|author:|texto:|text:|tekst:)\s*[:\-]?\s+|^(?:著者|作者|记者|撰文)\s*[:：]\s*|"
                  r"^(?:by|von)(?=[A-ZÀ-Þ][a-zß-ÿ])", re.I)  # the second: "ByTravis Haney", two elements glued
-_ROLE_TAIL = re.compile(r"\s*[|•·⋅–—/]\s.*$|\s*[|•·⋅/]\s*$|\s+for\s+\S.*$", re.I)
+_ROLE_TAIL = re.compile(r"\s*[|•·⋅–—/»]\s.*$|\s*[|•·⋅/»]\s*$|\s+for\s+\S.*$", re.I)
 _EMAIL = re.compile(r"\S+@\S+\.\w+")
 _HANDLE = re.compile(r"\s*@\w[\w.]*.*$")  # "Julia Horowitz @juliakhorowitz", "Tom DiChristopher@tdichristopher"
 _PARENS = re.compile(r"\s*\([^)]*\)|\s*\([^)]*$")  # "(Bruxelles)" and the unclosed "Ducourtieux(Bruxelles"
@@ -158,6 +162,7 @@ class Metadata:
     page_type: str | None = None
     lang: str | None = None
     dir: str | None = None
+    tags: list[str] = field(default_factory=list)  # the page's keywords (`clean_tags`)
     # Where the header sits among the blocks (indexes), so that the body can leave it out.
     headline_block: int | None = None
     byline_blocks: list[int] = field(default_factory=list)
@@ -191,6 +196,23 @@ def clean_text(value: Any, limit: int = MAX_FIELD_CHARS) -> str | None:
     return value[:limit] or None
 
 
+_TAG_SPLIT = re.compile(r"[,;，、；]")
+
+
+def clean_tags(values: Iterable[Any]) -> list[str]:
+    """The page's keywords as tags: each value split at commas and semicolons, whitespace folded; an empty
+    one, one over TAG_CHARS, an address or a repeat (case aside) left out; at most MAX_TAGS."""
+    tags: dict[str, str] = {}
+    for value in values:
+        for part in _TAG_SPLIT.split(clean_text(value) or ""):
+            tag = part.strip(" #\"'")
+            if tag and len(tag) <= TAG_CHARS and not _URLISH.search(tag) and tag.casefold() not in tags:
+                tags[tag.casefold()] = tag
+                if len(tags) == MAX_TAGS:
+                    return list(tags.values())
+    return list(tags.values())
+
+
 def clean_name(value: str | None) -> str | None:
     """One person's (or organisation's) name from a byline fragment: "By Jane Doe | Staff" -> "Jane Doe"."""
     text = clean_text(value, 300)
@@ -202,6 +224,7 @@ def clean_name(value: str | None) -> str | None:
     text = _HANDLE.sub("", text)
     text = _PARENS.sub("", text)
     text = _BY.sub("", text).strip(" ,;:-–—|⋅")
+    text = _cut_date(text)
     text = _ROLE_TAIL.sub("", text).strip(" ,;:-–—|⋅")
     if "," in text:  # "Doe, Jane" is Jane Doe; "Ann Lee, science desk" is Ann Lee: a name keeps no comma
         first, rest = (p.strip() for p in text.split(",", 1))
@@ -211,9 +234,40 @@ def clean_name(value: str | None) -> str | None:
         text = _SPACED_ROLE.sub("", text)
     text = text.strip(" ,;:-–—|⋅")
     if (not text or _URLISH.search(text) or len(text.split()) > MAX_NAME_WORDS or not any(c.isalpha() for c in text)
-            or len(text) > NAME_CHARS or "。" in text or is_interface(text) or _GLUED_WORDS.search(text)):
+            or len(text) > NAME_CHARS or "。" in text or is_interface(text) or _GLUED_WORDS.search(text)
+            or _NOT_A_NAME.search(text) or _CJK_OUTLET.search(text) or all(map(_is_date_word, text.split()))):
         return None
     return text
+
+
+WEEKDAYS = frozenset("""mon monday tue tues tuesday wed wednesday thu thur thurs thursday fri friday sat saturday
+sun sunday mo di mi do fr sa so montag dienstag mittwoch donnerstag freitag samstag sonntag lundi mardi mercredi
+jeudi vendredi samedi dimanche lunes martes miércoles jueves viernes sábado domingo""".split())
+# Markup or a template's placeholder where a name should be ('size="20"', "page.head.extra.author").
+_NOT_A_NAME = re.compile(r"[=<>{}\"]|^(?:[a-z_]+\.)+(?:author|byline|name|user)\w*$")
+# A Chinese or Japanese publication's name (a newspaper, a news site, an app, a publisher), not a writer's: the
+# "来源：新华网" line that sits where a byline would.
+_CJK_OUTLET = re.compile(r"[\u3400-\u9fff](?:日报|日報|晚报|晚報|时报|時報|新闻|新聞|新闻网|报道|報道|网|網|网络|網絡|客户端|"
+                         r"出版社|期刊|杂志|雜誌|电视台|電視台|通讯社|通訊社)$")
+_TRAILING_DATE = re.compile(r"\s+\S*\d.*$")
+
+
+def _is_date_word(word: str) -> bool:
+    word = word.strip(".,»").lower()
+    return not word or word in MONTHS or word in WEEKDAYS
+
+
+def _cut_date(text: str) -> str:
+    """A name with the date glued after it cut: "Andrew Gerrand 4 August 2010", "Dakota Hebert July 3",
+    "FlowGuard EMEA on 04-ago-2021". Only from the first word with a digit on, and the month, weekday or "on"
+    before it: a name's own words ("Ann May") stay."""
+    cut = _TRAILING_DATE.sub("", text)
+    if cut == text:
+        return text
+    words = cut.split()
+    while len(words) > 1 and (_is_date_word(words[-1]) or words[-1].lower() in ("on", "at", "am", "le", "el")):
+        words.pop()
+    return " ".join(words)
 
 
 # Words of a page's interface, never a writer's name (nor part of one): what a byline's place holds on pages
@@ -224,7 +278,9 @@ type material comments comment reply replies print save read more also like migh
 contact privacy cookies sponsored sponsor advertisement advertising anzeige tags tag topics topic related
 posted published updated views view loading error download watch listen newsletter account profile settings
 images photo photos foto fotos getty shutterstock istock imago pictures picture credit credits
-著者 作者 记者 撰文 来源 投稿者""".split())
+author authors writer writers subject corresponding via veröffentlicht geschrieben
+fehler melden
+著者 作者 记者 撰文 来源 投稿者 转载 转载文章""".split())
 _CREDIT = re.compile(r"\b(?:getty|shutterstock|istock(?:photo)?|imago|dpa-?bildfunk|picture[- ]alliance|"
                      r"ap photo|afp photo|reuters/|/reuters|images?)\b|(?:photo|foto|bild|image|credit)\s*[:©]|©",
                      re.I)
@@ -543,6 +599,8 @@ def from_json_ld(scripts: Sequence[str], url: str | None) -> dict[str, Any]:
         publisher = _resolve(obj.get("publisher"), by_id)
         put("site_name", _first_text(publisher, by_id) if isinstance(publisher, dict) else None)
         put("lang", _lang(obj.get("inLanguage") if isinstance(obj.get("inLanguage"), str) else None))
+        keywords = obj.get("keywords")
+        put("tags", clean_tags(islice(keywords, MAX_TAGS * 4) if isinstance(keywords, list) else [keywords]))
     if site is not None:
         put("site_name", clean_text(site.get("name")))
     types = set().union(*(f.types for f in found if not f.in_list))
@@ -601,6 +659,8 @@ def from_meta(named: dict[str, list[str]], og: bool, url: str | None) -> dict[st
                 value = OG_PAGE_TYPES.get(kind, "article" if kind.startswith("article") else None)
             elif fieldname == "lang":
                 value = _lang(values[0])
+            elif fieldname == "tags":
+                value = clean_tags(values)
             else:
                 value = clean_text(values[0], TITLE_CHARS if fieldname == "title" else MAX_FIELD_CHARS)
             if value:
@@ -658,6 +718,7 @@ def from_microdata(snapshot: dict, props: dict[str, list[str]]) -> dict[str, Any
     if props.get("author"):
         out["byline"] = split_byline(props["author"][0])
     authors: list[str] = []
+    thread = False
     reads = Counter()  # elements read per property: a page of 100,000 nested itemprops costs no more
     # The nodes with an itemprop, found by C-level iteration (map, compress): a loop over every node in Python
     # was most of this source's time, and most pages have a few itemprops or none.
@@ -669,6 +730,8 @@ def from_microdata(snapshot: dict, props: dict[str, list[str]]) -> dict[str, Any
             inner = next((j for j in range(i + 1, min(len(nodes), i + 40))
                           if nodes[j]["depth"] > node["depth"] and "name" in (nodes[j].get("itemprop") or "").split()),
                          None)
+            if _item_type(nodes, node["parent"]) in THREAD_ITEMS:
+                thread = True  # a question's, an answer's or a comment's poster: the first is the starter's
             text = subtree_text(nodes, inner if inner is not None else i, 200)
             if text:
                 authors.append(text)
@@ -683,8 +746,9 @@ def from_microdata(snapshot: dict, props: dict[str, list[str]]) -> dict[str, Any
             out["page_type"] = _page_type_of(kinds)
     if authors and not out.get("byline"):
         names = [split_byline(a) for a in authors]
-        # Many authors on one page are a thread's or a comment section's: the first is the page's own.
-        out["byline"] = join_names(names[:1] if len(set(names)) > MAX_AUTHORS else names)
+        # Many authors on one page, or the posters of a thread's items, are a thread's or a comment section's:
+        # the first is the page's own, never joined with the others.
+        out["byline"] = join_names(names[:1] if thread or len(set(names)) > MAX_AUTHORS else names)
     return {k: v for k, v in out.items() if v}
 
 
@@ -864,17 +928,44 @@ def dom_byline(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], sc
                       or any(map(_NAME_CLASS.search, nodes[j].get("classes") or ()))]
             found = join_names(subtree_text(nodes, j, 100) for j in linked[:ITEMPROP_READS]) if linked else None
             found = found or _name_in(b.text, strict=rank != 3)
+            found = found and _without_sections(found, nodes, b.node_ids)
         if found:
             return found, [i], rank <= MARKED
     return None, [], False
 
 
+def _without_sections(found: str, nodes: list[dict], ids: Sequence[int]) -> str | None:
+    """A byline's names less those that are the text of a link to a category, tag or section ("DIY",
+    "Personal finance", "In Local News" in a post's meta line): a section, not a writer."""
+    sections = {clean_text(subtree_text(nodes, j, 100)) for j in ids[:SUBTREE_NODES]
+                if nodes[j]["tag"] == "a" and _SECTION_HREF.search(nodes[j].get("href") or "")}
+    if not sections:
+        return found
+    return join_names(n for n in found.split(", ") if n not in sections and n.removeprefix("In ") not in sections)
+
+
+_SECTION_HREF = re.compile(r"/(?:category|categories|tags?|topics?|sections?|rubriken?|themen?|kategorien?|"
+                           r"categorie|categoria|categoría|rubrique)/", re.I)
 _NAME_CLASS = re.compile(r"^(?:.*[-_])?(?:author|user-?name|poster|writer|byline-?name)(?:[-_].*)?$", re.I)
 _OTHERS_WORDS = re.compile(r"comment|review|testimonial|reply|replies|related|recommend", re.I)
 _AUTHOR_HREF = re.compile(r"/(?:authors?|people|person|profiles?|staff|writers?|contributors?|journalists?|autor(?:en)?|"
                           r"auteurs?|redaktion|columnists?|reporters?)/[^/?#]+", re.I)
 _DATE_WORDS = re.compile(r"\b(?:on|updated|published|posted|last updated|am|le|el|il|den|am|vom)\b.*$|"
                          r"\s+\S*\d.*$", re.I)
+
+
+# Items of a thread: their authors are posters, one each, not a list of co-writers.
+THREAD_ITEMS = frozenset({"question", "answer", "comment", "discussionforumposting", "usercomments"})
+
+
+def _item_type(nodes: list[dict], i: int, depth: int = 64) -> str | None:
+    """The schema.org type (lower-case, no prefix) of the nearest item around node i, itself included."""
+    while i >= 0 and depth > 0:
+        kind = nodes[i].get("itemtype")
+        if kind:
+            return kind.split()[0].rsplit("/", 1)[-1].lower()
+        i, depth = nodes[i]["parent"], depth - 1
+    return None
 
 
 def _strip_date(text: str) -> str:
@@ -914,9 +1005,29 @@ def dom_date(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], scor
         ranked.append((rank, i, when))
     last = min(updated)[2] if updated else None
     if not ranked:
+        when = attribute_date(nodes, blocks, _near(main, len(blocks), head), lang)
+        if when:
+            return when, [], last
         return (*labelled_date(snapshot, blocks, lang), last)
     rank, i, when = min(ranked)
     return when, [i], last
+
+
+def attribute_date(nodes: list[dict], blocks: Sequence[Block], near: range, lang: str | None) -> str | None:
+    """The first date held in an element's date attribute (the snapshot's `datetime`: `<lit-timestamp
+    publishdate=...>`, `<span data-published=...>`) among the nodes from the first block near the content's
+    start to the last: a component that draws its date itself has no text of its own, so no block holds it. One
+    whose tag or classes say "updated" is the page's last change, not its date."""
+    if not near:
+        return None
+    first, last = blocks[near.start].node_ids[0], blocks[near.stop - 1].node_ids[-1]
+    for node in nodes[first:last + 1]:
+        when = node.get("datetime")
+        if when and not _UPDATED_TEXT.search(" ".join([node["tag"], *node.get("classes", ())])):
+            when = parse_date(when, lang)
+            if when:
+                return when
+    return None
 
 
 _PUBLISHED_LABEL = re.compile(r"^\s*(?:published|posted|date published|publish date|veröffentlicht|publié|"
@@ -940,6 +1051,19 @@ def labelled_date(snapshot: dict, blocks: Sequence[Block], lang: str | None) -> 
             if when:
                 return when, [i, k]
     return None, []
+
+
+def dom_tags(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], head: int | None) -> list[str]:
+    """The text of the `rel=tag` links in the article's header (the blocks before the content's start, and its
+    first block): the post's own tags, where a sidebar's tag cloud lies further away."""
+    near = _near(main, len(blocks), head)
+    if not near:
+        return []
+    nodes = snapshot["nodes"]
+    start = next(i for i, m in enumerate(main) if m)
+    first, last = blocks[near.start].node_ids[0], blocks[start].node_ids[-1]
+    links = (i for i in range(first, last + 1) if "tag" in (nodes[i].get("rel") or "").lower().split())
+    return clean_tags(subtree_text(nodes, i, TAG_CHARS + 1) for i in islice(links, MAX_TAGS * 2))
 
 
 def dom_image(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], url: str | None) -> Image | None:
@@ -1015,6 +1139,7 @@ def read_sources(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], 
     dom["date"], places["date_blocks"], dom["modified"] = _guarded(
         "dom date", lambda: dom_date(snapshot, blocks, main, scores, labels, head, lang), (None, [], None))
     dom["image"] = _guarded("dom image", lambda: dom_image(snapshot, blocks, main, url), None)
+    dom["tags"] = _guarded("dom tags", lambda: dom_tags(snapshot, blocks, main, head), [])
     sources["dom"] = {k: v for k, v in dom.items() if v}
     site = next((sources[s]["site_name"] for s in ORDER["site_name"] if sources.get(s, {}).get("site_name")), None)
     host = site_of(url)

@@ -329,7 +329,8 @@ def _kept_text(text: str | None, in_pre: bool) -> str:
 
 def _add_markup_fields(entry: dict, node, tag: str, attrs: dict, base: str | None, joined: dict[str, str]) -> None:
     """The fields an element's attributes give: classes, id, role, aria-label, microdata; a link's address
-    and rel, a <time>'s datetime, an image's address and alt (addresses made absolute against `base`); and
+    and rel, an image's address and alt (addresses made absolute against `base`), a date attribute on any element
+    (`limits.DATE_ATTRIBUTES`, the first it has); and
     `hidden` when markup hides it."""
     cls = attrs.get("class")
     if cls:
@@ -350,10 +351,6 @@ def _add_markup_fields(entry: dict, node, tag: str, attrs: dict, base: str | Non
         rel = attrs.get("rel")
         if rel and rel.strip():
             entry["rel"] = _attr(rel)
-    elif tag == "time":
-        when = attrs.get("datetime")
-        if when and when.strip():
-            entry["datetime"] = _attr(when)
     elif tag == "img":
         src = image_source(attrs, _picture_srcsets(node))
         if src:
@@ -361,6 +358,11 @@ def _add_markup_fields(entry: dict, node, tag: str, attrs: dict, base: str | Non
         alt = attrs.get("alt")
         if alt and alt.strip():
             entry["alt"] = _attr(alt)
+    for name in limits.DATE_ATTRIBUTES:
+        when = attrs.get(name)
+        if when and when.strip():
+            entry["datetime"] = _attr(when)
+            break
     if _hidden_by_markup(tag, attrs):
         entry["hidden"] = True
 
@@ -380,7 +382,8 @@ _PROBE_PAGE = """<!doctype html><html lang=en><head><title>t</title><script>x</s
 <a href="/x?y" rel=next>a</a><a href=#f>b</a><time datetime=" 2020 ">t</time><input type=HIDDEN>
 <picture><source data-srcset="s.jpg 2x, t.jpg 3x"><img src="data:x" alt=" alt " aria-hidden=" TRUE "></picture>
 <img data-lazy-src=l.png><svg viewBox="0 0 1 1"><clipPath><path d=""/></clipPath></svg><x-custom-el
-data-src=d>\ufffd</x-custom-el><template><p>t</p></template><select><option>o</select><style>s</style>
+data-src=d data-published=" 2021-02-03 " datetime=" ">\ufffd</x-custom-el><template><p>t</p></template>
+<select><option>o</select><style>s</style>
 </div></body></html>"""
 
 

@@ -144,14 +144,19 @@ progress q radialgradient rb rp rt rtc ruby s samp script section select slot sm
 strong style sub summary sup svg table tbody td template textarea textpath tfoot th thead time title tr track
 tt u ul var video wbr xmp search selectedcontent""".split())
 
-# The attributes the snapshot reads, each with its index into an element's found-attribute array.
-_WANTED = ("class", "id", "role", "aria-label", "itemprop", "itemscope", "itemtype", "href", "rel", "datetime",
+# The attributes the snapshot reads, each with its index into an element's found-attribute array; the date
+# attributes (limits.DATE_ATTRIBUTES, in their order) last, from A_DATE on.
+_WANTED = ("class", "id", "role", "aria-label", "itemprop", "itemscope", "itemtype", "href", "rel",
            "src", "alt", "style", "hidden", "aria-hidden", "type", "data-src", "data-lazy-src", "data-original",
-           "data-srcset", "srcset")
+           "data-srcset", "srcset") + tuple(limits.DATE_ATTRIBUTES)
 cdef enum:
-    A_CLASS, A_ID, A_ROLE, A_ARIA_LABEL, A_ITEMPROP, A_ITEMSCOPE, A_ITEMTYPE, A_HREF, A_REL, A_DATETIME
+    A_CLASS, A_ID, A_ROLE, A_ARIA_LABEL, A_ITEMPROP, A_ITEMSCOPE, A_ITEMTYPE, A_HREF, A_REL
     A_SRC, A_ALT, A_STYLE, A_HIDDEN, A_ARIA_HIDDEN, A_TYPE, A_DATA_SRC, A_DATA_LAZY_SRC, A_DATA_ORIGINAL
-    A_DATA_SRCSET, A_SRCSET, N_WANTED
+    A_DATA_SRCSET, A_SRCSET, A_DATE
+    MAX_WANTED = A_DATE + 32  # room for 32 date attributes
+cdef int N_WANTED = len(_WANTED)
+if N_WANTED > MAX_WANTED or len(set(_WANTED)) != N_WANTED:
+    raise ImportError("limits.DATE_ATTRIBUTES is longer than this module has room for, or repeats a name")
 
 # What the walk needs to know of a tag name (computed once per name).
 cdef enum:
@@ -159,7 +164,6 @@ cdef enum:
     T_LEAF = 2        # kept, children not walked (LEAF_ONLY)
     T_PRE = 4
     T_A = 8
-    T_TIME = 16
     T_IMG = 32
     T_INPUT = 64
     T_PICTURE = 128
@@ -169,8 +173,8 @@ cdef object _builtin_key = None      # the rules _builtin_info was made with
 cdef list _builtin_info = []         # by id: (name, name cut to MAX_TAG_CHARS, flags)
 cdef int _builtin_attr_wanted[BUILTIN_LIMIT]  # by lexbor's built-in attribute id: index into _WANTED, or -1
 _WANTED_BYTES = tuple(name.encode("ascii") for name in _WANTED)
-cdef const char *_wanted_name[N_WANTED]
-cdef size_t _wanted_length[N_WANTED]
+cdef const char *_wanted_name[MAX_WANTED]
+cdef size_t _wanted_length[MAX_WANTED]
 for _i, _name in enumerate(_WANTED_BYTES):
     _wanted_name[_i] = <const char *> _name
     _wanted_length[_i] = len(_name)
@@ -266,7 +270,7 @@ cdef class _Helpers:
             flags |= T_SKIP
         if name in self.leaf_only:
             flags |= T_LEAF
-        flags |= {"pre": T_PRE, "a": T_A, "time": T_TIME, "img": T_IMG, "input": T_INPUT,
+        flags |= {"pre": T_PRE, "a": T_A, "img": T_IMG, "input": T_INPUT,
                   "picture": T_PICTURE, "source": T_SOURCE}.get(name, 0)
         return (name, name[: self.max_tag], flags)
 
@@ -304,7 +308,7 @@ cdef class _Walk:
     cdef int attr_indexes[ATTR_CACHE]    # and their index into _WANTED, or -1
     cdef object base
     cdef dict joined
-    cdef pith_lxb_attr *found[N_WANTED]
+    cdef pith_lxb_attr *found[MAX_WANTED]
 
     def __cinit__(self, _Helpers helpers, base):
         self.h = helpers
@@ -404,6 +408,14 @@ cdef class _Walk:
     cdef markup_fields(self, dict entry, pith_lxb_node *node, int flags):
         """snapshot._add_markup_fields, from `found`."""
         cdef Py_ssize_t max_attr = self.h.max_attr
+        cdef int i
+        for i in range(A_DATE, N_WANTED):  # read first: an image's <picture> overwrites `found`
+            when = self.get(i)
+            if when and when.strip():
+                when = self.cut(when)
+                break
+        else:
+            when = None
         cls = self.get(A_CLASS)
         if cls:
             names = [c[:max_attr] for c in cls.split()[: self.h.max_classes]]
@@ -424,10 +436,6 @@ cdef class _Walk:
             rel = self.get(A_REL)
             if rel and rel.strip():
                 entry["rel"] = self.cut(rel)
-        elif flags & T_TIME:
-            when = self.get(A_DATETIME)
-            if when and when.strip():
-                entry["datetime"] = self.cut(when)
         elif flags & T_IMG:
             alt = self.get(A_ALT)
             attrs = {"src": self.get(A_SRC), "data-srcset": self.get(A_DATA_SRCSET), "srcset": self.get(A_SRCSET),
@@ -439,9 +447,13 @@ cdef class _Walk:
                 entry["src"] = self.join(src) if self.base else src
             if alt and alt.strip():
                 entry["alt"] = self.cut(alt)
+            if when is not None:
+                entry["datetime"] = when
             if hidden:
                 entry["hidden"] = True
             return
+        if when is not None:
+            entry["datetime"] = when
         if self.hidden(flags):
             entry["hidden"] = True
 

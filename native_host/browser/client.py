@@ -11,7 +11,7 @@ import os
 import subprocess
 import sys
 import tempfile
-from typing import Iterable
+from typing import IO, Iterable
 
 from .framing import StreamClosed, encode_message, frame, read_frame
 
@@ -32,7 +32,7 @@ class Reassembler:
     (extension/background/host.js) checks: chunks in order, one `count` for all of a reply's chunks, text
     data."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._parts: dict = {}
         self._counts: dict = {}
 
@@ -67,6 +67,10 @@ class HostProcess:
         self._stderr = tempfile.TemporaryFile()  # a file, not a pipe: a chatty host can never block on it
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
                                      env={**os.environ, **(env or {})})
+        # Popen sets both pipes when asked for them (PIPE above); this only tells the checker so.
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self._stdin: IO[bytes] = self.proc.stdin
+        self._stdout: IO[bytes] = self.proc.stdout
         self.reassembler = Reassembler()
         self.frame_sizes: list[int] = []  # payload size of every frame received, for tests of the cap
 
@@ -77,8 +81,8 @@ class HostProcess:
         self.close()
 
     def send_raw(self, data: bytes) -> None:
-        self.proc.stdin.write(data)
-        self.proc.stdin.flush()
+        self._stdin.write(data)
+        self._stdin.flush()
 
     def send(self, message: dict) -> None:
         self.send_raw(frame(encode_message(message)))
@@ -86,7 +90,7 @@ class HostProcess:
     def receive_message(self) -> dict:
         """The next frame as a message (a chunk stays a chunk)."""
         try:
-            payload = read_frame(self.proc.stdout, FRAME_LIMIT)
+            payload = read_frame(self._stdout, FRAME_LIMIT)
         except StreamClosed as exc:
             raise EOFError(f"host closed its output ({exc.reason}); stderr: {self.stderr_text()}") from None
         self.frame_sizes.append(len(payload))
@@ -104,8 +108,8 @@ class HostProcess:
         return self.receive()
 
     def close_input(self) -> None:
-        if not self.proc.stdin.closed:
-            self.proc.stdin.close()
+        if not self._stdin.closed:
+            self._stdin.close()
 
     def wait(self, timeout: float) -> int:
         return self.proc.wait(timeout=timeout)
@@ -124,6 +128,6 @@ class HostProcess:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
-        self.proc.stdout.close()
+        self._stdout.close()
         self._stderr.close()
 

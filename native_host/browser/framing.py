@@ -13,7 +13,7 @@ import json
 import re
 import struct
 import sys
-from typing import BinaryIO, Callable
+from typing import IO, Callable
 
 from .. import limits
 from ..errors import ProtocolError, TooLargeError
@@ -32,11 +32,13 @@ class StreamClosed(Exception):
         self.clean = clean
 
 
-def _read_into(stream: BinaryIO, view: memoryview, on_progress: Callable[[], None] | None) -> int:
+def _read_into(stream: IO[bytes], view: memoryview, on_progress: Callable[[], None] | None) -> int:
     """Fill `view` from `stream`; returns how many bytes arrived before the end of input."""
     got = 0
     while got < len(view):
-        n = stream.readinto(view[got:got + READ_PIECE])
+        # typing.IO leaves readinto out, though every binary stream the io module makes (stdin's buffer, a
+        # pipe, BytesIO) has it; IO[bytes] is still the type callers hold, so the checker is told here.
+        n = stream.readinto(view[got:got + READ_PIECE])  # type: ignore[attr-defined]
         if not n:
             break
         got += n
@@ -45,7 +47,7 @@ def _read_into(stream: BinaryIO, view: memoryview, on_progress: Callable[[], Non
     return got
 
 
-def read_frame(stream: BinaryIO, max_bytes: int, on_progress: Callable[[], None] | None = None,
+def read_frame(stream: IO[bytes], max_bytes: int, on_progress: Callable[[], None] | None = None,
                on_length: Callable[[int], None] | None = None) -> bytearray:
     """The next frame's payload. Raises StreamClosed at the end of input, and TooLargeError as soon as a
     header announces more than `max_bytes`: none of those bytes is waited for, so the stream is left just
@@ -171,14 +173,18 @@ def check_structure(data: bytes | bytearray | str, what: str = "message") -> Non
     memory per byte to decode (docs/security.md, Memory). Counting every bracket and colon is a bound that
     costs a few scans; only text over it is counted exactly, outside its strings, so a page whose text is
     full of braces (code) passes."""
-    text = isinstance(data, str)
     # A container takes 2 bytes at least, a key 4 (`"":0`): text too short to pass a limit is not counted.
-    brackets = 0 if len(data) // 2 <= limits.MAX_REQUEST_CONTAINERS else \
-        data.count("{" if text else b"{") + data.count("[" if text else b"[")
-    colons = 0 if len(data) // 4 <= limits.MAX_REQUEST_KEYS else data.count(":" if text else b":")
+    count_brackets = len(data) // 2 > limits.MAX_REQUEST_CONTAINERS
+    count_colons = len(data) // 4 > limits.MAX_REQUEST_KEYS
+    if isinstance(data, str):
+        brackets = data.count("{") + data.count("[") if count_brackets else 0
+        colons = data.count(":") if count_colons else 0
+    else:
+        brackets = data.count(b"{") + data.count(b"[") if count_brackets else 0
+        colons = data.count(b":") if count_colons else 0
     if brackets <= limits.MAX_REQUEST_CONTAINERS and colons <= limits.MAX_REQUEST_KEYS:
         return
-    raw = data.encode("utf-8", "surrogatepass") if text else data
+    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
     containers, keys = _structure_counts(raw)
     if containers > limits.MAX_REQUEST_CONTAINERS or keys > limits.MAX_REQUEST_KEYS:
         raise OverCountError(
@@ -269,7 +275,7 @@ def frame(payload: bytes) -> bytes:
     return HEADER.pack(len(payload)) + payload
 
 
-def write_frame(stream: BinaryIO, payload: bytes) -> None:
+def write_frame(stream: IO[bytes], payload: bytes) -> None:
     """One write and one flush per frame, so a reader on the other end never waits on a partial frame."""
     stream.write(frame(payload))
     stream.flush()

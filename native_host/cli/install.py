@@ -207,8 +207,9 @@ def targets(places: Places) -> list[Target]:
 
 
 def manifest_for(browser: Browser, launcher: Path) -> dict:
-    manifest = {"name": HOST_NAME, "description": "Pith: private, offline reader mode and main-content extraction",
-                "path": str(launcher), "type": "stdio"}
+    manifest: dict[str, str | list[str]] = {
+        "name": HOST_NAME, "description": "Pith: private, offline reader mode and main-content extraction",
+        "path": str(launcher), "type": "stdio"}
     if browser.family == "chromium":
         manifest["allowed_origins"] = [chromium_origin()]
     else:
@@ -441,10 +442,10 @@ def run_uninstall(args: argparse.Namespace) -> int:
         path = Path(exc.filename or places.record)
         raise _cannot("remove", path, exc, f"make {path.parent} writable by you, then `pith uninstall` again "
                       f"(the record, {places.record}, still lists what is left)") from None
-    for path in result.removed:
-        print(f"removed {path}")
-    for path in result.left:
-        print(f"left {path}: changed since `pith install` wrote it; delete it yourself if it is not needed")
+    for removed in result.removed:
+        print(f"removed {removed}")
+    for left in result.left:
+        print(f"left {left}: changed since `pith install` wrote it; delete it yourself if it is not needed")
     if not result.removed and not result.left:
         print(f"nothing to uninstall (no record of an install in {places.record})")
     return 0

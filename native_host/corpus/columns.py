@@ -25,8 +25,9 @@ class Column:
     of_page: bool = False                                 # read from the page: filled even when it failed
 
 
-def _result(attr: str, convert: Callable[[Any], Any] = lambda v: v) -> Callable[[Page, Result], Any]:
-    return lambda page, result: convert(getattr(result, attr))
+def _result(attr: str, convert: Callable[[Any], Any] = lambda v: v) -> Callable[[Page, Result | None], Any]:
+    # `row` asks a result column only for a Result; None is answered as `row` fills a failed page's cell.
+    return lambda page, result: None if result is None else convert(getattr(result, attr))
 
 
 def _string(pa):
@@ -105,7 +106,7 @@ def row(fields: tuple[str, ...], page: Page, result: Result | None, error: dict 
 
     The page's own columns (a file name, a WARC header) and the error message are written through `shown`:
     a file name that is not UTF-8 must not cost the row, nor the file it goes into."""
-    out = {}
+    out: dict[str, Any] = {}
     for name in fields:
         column = BY_NAME[name]
         if column.get is None:

@@ -166,7 +166,8 @@ def _search(nodes: list[dict]) -> list[_Run]:
                 continue
             owner = up.owner if parent >= 0 else i
             if current is None or current.owner != owner:
-                current = _Run(owner, owner != i and inherited[owner].hidden)
+                above = inherited[owner] if owner != i else None  # an element already walked, when not i
+                current = _Run(owner, above is not None and above.hidden)
                 runs.append(current)
             current.add_text(nodes, i, node["text"], up.in_link)
             continue
@@ -324,7 +325,7 @@ def _combine(nodes: list[dict], blocks: list[Block]) -> list[Block]:
 
 def _probe_nodes() -> list[dict]:
     """A snapshot touching each rule above, for the compiled segmenter to pass at import."""
-    spec = [  # (parent, tag, fields)
+    spec: list[tuple[int, str, dict]] = [  # (parent, tag, fields)
         (-1, "html", {}), (0, "body", {"classes": ["page", "x"]}),
         (1, "div", {"html_id": "main"}), (2, "#text", {"text": " intro\u200b\u3000 x\x1c "}),
         (2, "p", {}), (4, "#text", {"text": "one  "}), (4, "b", {}), (6, "i", {}), (7, "#text", {"text": "two"}),

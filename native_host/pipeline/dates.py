@@ -90,7 +90,8 @@ def _offset(zone: str | None) -> str:
 
 
 def _with_time(day: Date, hour: str | None, minute: str | None, second: str | None, zone: str | None) -> str:
-    if hour is None or not (0 <= int(hour) <= 23 and 0 <= int(minute) <= 59):
+    # The patterns give an hour and a minute together or neither; both are tested so the checker sees it.
+    if hour is None or minute is None or not (0 <= int(hour) <= 23 and 0 <= int(minute) <= 59):
         return day.isoformat()
     second = second if second is not None and int(second) <= 59 else "00"
     return f"{day.isoformat()}T{int(hour):02d}:{minute}:{second}{_offset(zone)}"

@@ -32,7 +32,7 @@ from .article import build_article
 from .blocks import blocks_from_snapshot
 from ..limits import MAX_TEMPLATE_BYTES, MAX_TEMPLATE_PROPERTIES
 
-DEFAULT_TEMPLATE = {
+DEFAULT_TEMPLATE: dict = {
     "name": "{{title}}",
     "properties": {
         "title": "{{title}}",
@@ -229,7 +229,10 @@ def render_string(text: str, values: dict):
     """A template string with its expressions filled in: a lone expression keeps its value's kind (a list,
     a number), anything else is text."""
     def evaluate(inside: str):
-        variable, filters = _expression(inside)
+        parsed = _expression(inside)
+        if isinstance(parsed, str):  # a template `template_errors` refuses; callers check it first
+            raise ValueError(parsed)
+        variable, filters = parsed
         value = values[variable]
         for name, arg in filters:
             value = _apply(value, name, arg)

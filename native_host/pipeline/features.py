@@ -27,11 +27,15 @@ from collections import Counter
 from dataclasses import dataclass
 from itertools import chain
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .blocks import Block
 from .compiled import load_compiled
+
+if TYPE_CHECKING:
+    from concurrent.futures import ThreadPoolExecutor
 
 TEXT_TOKENS = 48       # token ids kept per block (the start of its text)
 TEXT_CHARS = 320       # characters of a block handed to the tokenizer: its 48th token ends by 281 in 99% of
@@ -182,7 +186,7 @@ class Featurizer:
         # the GIL: a 5,000-element page's 1,064 texts take 11 ms instead of 22 on 2 cores.
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
         self.threads = max(1, threads)
-        self._pool = None  # a ThreadPoolExecutor, made on first use (its import is a millisecond of a start)
+        self._pool: ThreadPoolExecutor | None = None  # made on first use (its import is a millisecond of a start)
         from tokenizers import Tokenizer
 
         assets = Path(assets)
@@ -266,6 +270,7 @@ class Featurizer:
 
     def __call__(self, snapshot: dict, blocks: list[Block]) -> PageInputs:
         core = self._core
+        paths: tuple[np.ndarray, np.ndarray, np.ndarray]
         if core is not None:
             try:
                 paths, raw = core.path_ids(snapshot["nodes"], blocks), core.block_numbers(snapshot, blocks)
@@ -633,8 +638,9 @@ def _symbol_ids(vocab: dict[str, int], char: str) -> list[int]:
     fallback), else none, as the tokenizer drops a character it has no id for."""
     if char in vocab:
         return [vocab[char]]
-    fallback = [vocab.get(f"<0x{b:02X}>") for b in char.encode("utf-8")]
-    return [] if None in fallback else fallback
+    utf8 = char.encode("utf-8")
+    fallback = [i for i in (vocab.get(f"<0x{b:02X}>") for b in utf8) if i is not None]
+    return fallback if len(fallback) == len(utf8) else []
 
 
 class _CompiledBpe:

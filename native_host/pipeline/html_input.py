@@ -150,10 +150,10 @@ def bound_nesting(html: str) -> tuple[str, bool]:
                 if html.startswith(">", pos + 4) or html.startswith("->", pos + 4):
                     pos += 5
                     continue
-                end = _COMMENT_END.search(html, pos + 4)
-                if end is None:
+                close = _COMMENT_END.search(html, pos + 4)
+                if close is None:
                     break
-                pos = end.end()
+                pos = close.end()
             else:
                 end = find(">", pos)
                 if end < 0:
@@ -213,10 +213,10 @@ def bound_nesting(html: str) -> tuple[str, bool]:
         if name == "plaintext":
             break
         if name in RAW_TEXT:
-            end = _RAW_END[name].search(html, pos)
-            if end is None:
+            close = _RAW_END[name].search(html, pos)
+            if close is None:
                 break
-            pos = end.start()
+            pos = close.start()
     if not cuts:
         return html, False
     parts, at = [], 0

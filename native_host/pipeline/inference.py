@@ -54,7 +54,8 @@ def windowed(inputs: PageInputs, run: Window, window: int = WINDOW, overlap: int
     spans = windows(n, window, overlap)
     if len(spans) == 1:
         return run(inputs)
-    out = page = None
+    out: np.ndarray | None = None
+    page: np.ndarray | None = None
     best = np.full(n, -1)
     for start, stop in spans:
         scores, page_scores = run(inputs.window(start, stop))
@@ -67,6 +68,7 @@ def windowed(inputs: PageInputs, run: Window, window: int = WINDOW, overlap: int
         take = margin > best[start:stop]
         out[start:stop][take] = scores[take]
         best[start:stop] = np.where(take, margin, best[start:stop])
+    assert out is not None  # spans is never empty: the first window made it
     return out, (page / sum(stop - start for start, stop in spans) if page is not None else None)
 
 
@@ -141,17 +143,18 @@ class OnnxModel:
         cached = optimised_cache_path(path, ort.__version__) if providers == ["CPUExecutionProvider"] else None
         if cached is not None and not cached.is_file():
             _save_optimised(ort, path, cached, options_for)
-        self.session = None
+        session = None
         if cached is not None and cached.is_file():
             try:
-                self.session = ort.InferenceSession(str(cached), options_for(full), providers=providers)
+                session = ort.InferenceSession(str(cached), options_for(full), providers=providers)
             except Exception:  # a damaged cache file: load the shipped model as if there were none
-                self.session = None
-        if self.session is None:
+                session = None
+        if session is None:
             try:
-                self.session = ort.InferenceSession(str(path), options_for(full), providers=providers)
+                session = ort.InferenceSession(str(path), options_for(full), providers=providers)
             except Exception as exc:
                 raise ModelError(f"cannot load {path}: {exc}; reinstall pith or run `pith doctor`") from exc
+        self.session = session
         self.providers = self.session.get_providers()
         self.threshold = float(self.config["threshold"])
         # What each column of `scores` means, as model.json names them: LABELS for a model of this release;

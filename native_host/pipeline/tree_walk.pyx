@@ -147,11 +147,11 @@ tt u ul var video wbr xmp search selectedcontent""".split())
 # The attributes the snapshot reads, each with its index into an element's found-attribute array.
 _WANTED = ("class", "id", "role", "aria-label", "itemprop", "itemscope", "itemtype", "href", "rel", "datetime",
            "src", "alt", "style", "hidden", "aria-hidden", "type", "data-src", "data-lazy-src", "data-original",
-           "data-srcset", "srcset")
+           "data-srcset", "srcset", "alttext")
 cdef enum:
     A_CLASS, A_ID, A_ROLE, A_ARIA_LABEL, A_ITEMPROP, A_ITEMSCOPE, A_ITEMTYPE, A_HREF, A_REL, A_DATETIME
     A_SRC, A_ALT, A_STYLE, A_HIDDEN, A_ARIA_HIDDEN, A_TYPE, A_DATA_SRC, A_DATA_LAZY_SRC, A_DATA_ORIGINAL
-    A_DATA_SRCSET, A_SRCSET, N_WANTED
+    A_DATA_SRCSET, A_SRCSET, A_ALTTEXT, N_WANTED
 
 # What the walk needs to know of a tag name (computed once per name).
 cdef enum:
@@ -164,6 +164,7 @@ cdef enum:
     T_INPUT = 64
     T_PICTURE = 128
     T_SOURCE = 256
+    T_MATH = 512
 
 cdef object _builtin_key = None      # the rules _builtin_info was made with
 cdef list _builtin_info = []         # by id: (name, name cut to MAX_TAG_CHARS, flags)
@@ -267,7 +268,7 @@ cdef class _Helpers:
         if name in self.leaf_only:
             flags |= T_LEAF
         flags |= {"pre": T_PRE, "a": T_A, "time": T_TIME, "img": T_IMG, "input": T_INPUT,
-                  "picture": T_PICTURE, "source": T_SOURCE}.get(name, 0)
+                  "picture": T_PICTURE, "source": T_SOURCE, "math": T_MATH}.get(name, 0)
         return (name, name[: self.max_tag], flags)
 
 
@@ -442,6 +443,10 @@ cdef class _Walk:
             if hidden:
                 entry["hidden"] = True
             return
+        elif flags & T_MATH:
+            alttext = self.get(A_ALTTEXT)
+            if alttext and alttext.strip():
+                entry["alt"] = self.cut(alttext)
         if self.hidden(flags):
             entry["hidden"] = True
 

@@ -184,13 +184,15 @@ def test_lazy_pictures_resolve_to_their_real_address():
                     "https://e.example/images/lazy2.png?from=data-lazy-src"]
 
 
-def test_footnotes_link_both_ways_and_markdown_points_at_the_page():
+def test_footnotes_link_both_ways_and_are_gfm_footnotes_in_markdown():
     a = reader_article("footnotes.html", url="https://e.example/essay")
     assert '<sup id="fnref1"><a href="#fn1">1</a></sup>' in a.html
     assert '<li id="fn1"><p>' in a.html and '<a href="#fnref1">' in a.html
     assert '<a href="https://e.example/essay#missing">' in a.html  # no such id in the article: the page's
-    assert "distress[1](https://e.example/essay#fn1)." in a.markdown
-    assert "\n1. The Northern Lighthouse Board's instructions" in a.markdown
+    assert "distress[^1]. Many kept" in a.markdown and "rocks[^2], and" in a.markdown
+    assert "\n\n[^1]: The Northern Lighthouse Board's instructions of 1830" in a.markdown
+    assert "[a section that the page does not have](https://e.example/essay#missing)" in a.markdown
+    assert "↩" not in a.markdown and "#fnref" not in a.markdown  # the back links: GFM writes its own
 
 
 def test_a_data_table_is_kept_whole_with_its_caption_and_header():

@@ -215,7 +215,8 @@ def same_snapshot(live: dict, offline: dict) -> int:
 READER_PAGES = sorted(f"extension/reader/{p.name}" for p in (PAGES / "reader").glob("*.html"))
 
 
-@pytest.mark.parametrize("name", ["article.html", "broken.html", "cp1252.html", "utf8-bom.html", *READER_PAGES])
+@pytest.mark.parametrize("name", ["article.html", "broken.html", "cp1252.html", "utf8-bom.html",
+                                  "docs-roundtrip.html", *READER_PAGES])
 def test_live_snapshot_matches_snapshot_from_html_on_the_other_fixture_pages(browser, name):
     """The host's own fixture pages (tests/pages/): broken markup and legacy encodings parse alike too; and
     the reader's pages: lazy pictures, code blocks' whitespace, MathML, right-to-left text."""

@@ -245,7 +245,9 @@ def test_formulas_stay_inert():
         Element("mi", children=[_text("x")]),
         Element("annotation", children=[_text('x<img src=x onerror="alert(1)"> [x](javascript:alert(1)) <b>')])])])
     mathml = Element("math", children=[Element("mi", children=[_text("[y](javascript:alert(1)) <script>alert(1)")])])
-    root = Element("article", children=[Element("p", children=[_text("a "), tex, _text(" b "), mathml])])
+    alttext = Element("math", tex='z<img src=x onerror="alert(1)"> [z](javascript:alert(1))',
+                      children=[Element("mi", children=[_text("z")])])
+    root = Element("article", children=[Element("p", children=[_text("a "), tex, _text(" b "), mathml, alttext])])
     markdown = to_markdown(root)
     page = Rendered(MD.render(markdown))
     for tag, attrs in page.elements:
@@ -253,3 +255,45 @@ def test_formulas_stay_inert():
         assert not attrs or tag in ALLOWED and set(attrs) <= ALLOWED[tag], (tag, attrs, markdown)
     assert not any(tag in ("a", "img", "script", "b") for tag, _ in page.elements), markdown
     assert "[y](javascript:alert(1)) <script>alert(1)" in "".join(page.text)
+
+
+def test_footnotes_stay_inert():
+    """A page's footnotes, references and notes holding Markdown and HTML, become GFM footnotes (rendered
+    with the footnote plugin) and nothing else: the notes' text as text, links only to the notes and back."""
+    import html
+
+    from mdit_py_plugins.footnote import footnote_plugin
+
+    attack = "[^1]: x ![a](javascript:alert(1)) <img src=x onerror=alert(1)> [x](javascript:alert(1))"
+    page = (f'<article><p>Text{html.escape(attack)}<sup id="r1"><a href="#n1">1</a></sup> more.</p><ol>'
+            f'<li id="n1">{html.escape(attack)} <a href="#r1">back</a></li></ol></article>')
+    s = snapshot_from_html(page, url="https://e.example/post")
+    blocks = blocks_from_snapshot(s)
+    markdown = build_article(s, blocks, [True] * len(blocks)).markdown
+    md = renderer().use(footnote_plugin)
+    rendered = Rendered(md.render(markdown))
+    plugin = {"sup": {"class"}, "section": {"class"}, "hr": {"class"}, "ol": {"class"}, "li": {"id", "class"},
+              "a": {"href", "id", "class"}}
+    for tag, attrs in rendered.elements:
+        assert tag in ALLOWED or tag in plugin, (tag, markdown)
+        assert set(attrs) <= ALLOWED.get(tag, set()) | plugin.get(tag, set()), (tag, attrs, markdown)
+    assert sorted(a["href"] for tag, a in rendered.elements if tag == "a") == ["#fn1", "#fnref1"]
+    assert "".join(rendered.text).count(attack) == 2, markdown
+
+
+@pytest.mark.parametrize("note", ["javascript:alert(1)", "JaVaScRiPt:alert(1) \"title\"", "data:text/html,x",
+                                  "vbscript\\:x", "https://e.example/ok"])
+def test_a_footnote_never_defines_an_unsafe_link_without_footnote_support(note):
+    """Read without footnotes, `[^1]: word` is a link reference definition that makes `[^1]` a link to that
+    word: a note whose first word names an unsafe scheme stays a list item, its reference a plain link."""
+    import html
+
+    page = (f'<article><p>A claim<sup id="r1"><a href="#n1">1</a></sup> here.</p><ol>'
+            f'<li id="n1">{html.escape(note)}</li></ol></article>')
+    s = snapshot_from_html(page, url="https://e.example/post")
+    blocks = blocks_from_snapshot(s)
+    markdown = build_article(s, blocks, [True] * len(blocks)).markdown
+    for tag, attrs in Rendered(MD.render(markdown)).elements:
+        target = URL_IGNORED.sub("", attrs.get("href", ""))
+        assert not SCHEME.match(target) or SCHEME.match(target).group(1).lower() in ("http", "https"), markdown
+    assert ("[^1]: " in markdown) == note.startswith("https:")

@@ -73,7 +73,8 @@ HOSTILE = {
                 "<noframes><p>No frames.</p></noframes></html>",
     "svg_mathml": "<svg viewBox='0 0 1 1'><clipPath><circle/></clipPath><foreignObject><p>in</p></foreignObject>"
                   "</svg><math><mi>x</mi><annotation-xml encoding='text/html'><p>h</p></annotation-xml>"
-                  "<mtext definitionURL=u xlink:href=v>t</mtext></math><p>" + SENTENCE + "</p>",
+                  "<mtext definitionURL=u xlink:href=v>t</mtext></math><math alttext=' x^2 '><mi>x</mi></math>"
+                  "<math alttext=' '></math><p alttext=no>" + SENTENCE + "</p>",
     "unicode": "<h1>\u202egnp.exe</h1><p>\u202e" + SENTENCE + "\u202c \u2066iso\u2069 \x00nul \ufeff\u200d</p>"
                "<p>Z" + "\u0336\u0337" * 500 + "</p><p>\ud800 lone</p><p>\U0001f600 pair</p>",
     "whitespace": "<p> </p><p>\xa0</p><p>\u3000\u2009</p><p>\x1c\x1f\x0b</p><p>\x85</p><pre>  \n\xa0 </pre>"
@@ -160,7 +161,7 @@ _TAGS = st.sampled_from(["div", "p", "span", "a", "img", "pre", "time", "input",
 _NAMES = st.sampled_from(["class", "id", "role", "aria-label", "itemprop", "itemscope", "itemtype", "href", "rel",
                           "datetime", "src", "alt", "style", "hidden", "aria-hidden", "type", "data-src",
                           "data-lazy-src", "data-original", "data-srcset", "srcset", "CLASS", "data-x", "title",
-                          "publishdate", "data-published", "date-time", "data-timestamp"])
+                          "publishdate", "data-published", "date-time", "data-timestamp", "alttext"])
 _VALUES = st.one_of(st.none(), st.text(max_size=12), st.sampled_from(
     [" ", "hidden", "display:none", "true", " TRUE ", "a.jpg 2x, b.jpg 3x", "data:x", "/x", "http://[x/",
      "a b  c", "\xa0"]))

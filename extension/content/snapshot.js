@@ -98,6 +98,7 @@
     let hidden = false;
     let href = null;
     let alt = null;
+    let alttext = null;
     let type = null;
     let rel = null;
     let datetime = null;
@@ -152,6 +153,9 @@
         case "alt":
           alt = value;
           break;
+        case "alttext":
+          alttext = value;
+          break;
         case "type":
           type = value;
           break;
@@ -178,6 +182,8 @@
         entry.src = (resolved === el.getAttribute("src") ? source : resolved).slice(0, L.MAX_ATTR_CHARS);
       }
       if (alt !== null && alt.trim()) entry.alt = cut(alt);
+    } else if (tag === "math") {
+      if (alttext !== null && alttext.trim()) entry.alt = cut(alttext); // a formula's TeX, as snapshot.py keeps it
     }
     if (itemscope && itemtype !== null && itemtype.trim()) entry.itemtype = cut(itemtype);
     if (datetime !== null) entry.datetime = cut(datetime);

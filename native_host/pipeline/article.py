@@ -5,8 +5,8 @@ and headings keep their structure. Generic containers (div, section, span...) ar
 directly in one becomes a paragraph. Only an allowlist of tags survives (HTML_TAGS, MATHML_TAGS), links keep
 absolute http(s)/mailto targets only, and images and formulas that sit inside or between main content are
 kept. Of the page's attributes only these are carried over: href, src and alt; a code block's language, as
-`class="language-X"`; and the `id` of an element that a kept link of the article points to (footnotes and
-their back links), with that link made a fragment. The reader view shows structure, never page styling or code.
+`class="language-X"`; a formula's `alttext`, for Markdown; and the `id` of an element that a kept link of the
+article points to (footnotes and their back links), with that link made a fragment. The reader view shows structure, never page styling or code.
 
 Formulas are kept as MathML, which both browsers render: the page's own `<math>` (MathJax and KaTeX put one
 beside their visual rendering, for screen readers), with its TeX `<annotation>` where the page has one. The
@@ -56,8 +56,13 @@ HTML_TAGS: dict[str, tuple[str, ...]] = {
 }
 MATHML_TAGS: dict[str, tuple[str, ...]] = {**{tag: () for tag in sorted(MATH_TAGS)}, "math": ("display",)}
 # Classes that name a code block's language: Prism and highlight.js (language-X, lang-X), GitHub
-# (highlight-source-X), Sphinx and Pygments (highlight-X).
-_LANGUAGE_CLASS = re.compile(r"^(?:language-|lang-|highlight-source-|highlight-)([A-Za-z0-9_+#.-]{1,32})$")
+# (highlight-source-X), Sphinx and Pygments (highlight-X), SyntaxHighlighter (brush:X); and classes after
+# which the next one names it: highlight.js (hljs X), SyntaxHighlighter (brush: X;), Pandoc (sourceCode X,
+# its numbering flags aside). A language is letters, digits and `+-#._` only, so it cannot break a fence.
+_LANGUAGE_CLASS = re.compile(r"^(?:language-|lang-|highlight-source-|highlight-|brush:)([A-Za-z0-9_+#.-]{1,32});?$")
+_LANGUAGE_NEXT = frozenset({"hljs", "brush:", "sourcecode"})
+_LANGUAGE_FLAGS = frozenset({"numbersource", "numberlines", "hljs", "sourcecode"})
+_LANGUAGE_TOKEN = re.compile(r"([A-Za-z0-9_+#.-]{1,32});?")
 LANGUAGE_LEVELS = 2  # a <pre>'s language may sit on it or on its two nearest ancestors
 SAFE_SCHEMES = ("http", "https", "mailto")
 _URL_IGNORED = re.compile(r"[\x00-\x20\x7f]")  # browsers drop these inside URLs: "java\tscript:" is javascript:
@@ -98,6 +103,8 @@ class Element:
     attrs: dict[str, str] = field(default_factory=dict)
     children: list["Element"] = field(default_factory=list)
     page_href: str | None = None  # a fragment link's address on the page itself (Markdown has no ids)
+    tex: str = ""                 # a formula's TeX from the page's alttext, for Markdown
+    note: str = ""                # Markdown's footnotes: a reference's or a note's label, "-" for a back link
 
 
 @dataclass
@@ -335,10 +342,17 @@ def _link_targets(nodes: list[dict], keep: set[int], page: str | None) -> set[st
 def _language(nodes: list[dict], i: int, levels: int) -> str | None:
     """A code block's language, from a class on the node or its nearest `levels` ancestors."""
     for _ in range(levels + 1):
-        for name in nodes[i].get("classes", ()):
+        names = nodes[i].get("classes", ())
+        for name in names:
             match = _LANGUAGE_CLASS.match(name)
             if match:
                 return match.group(1).lower()
+        for k, name in enumerate(names):
+            if name.lower() in _LANGUAGE_NEXT:
+                after = (n for n in names[k + 1:] if n.lower() not in _LANGUAGE_FLAGS)
+                match = _LANGUAGE_TOKEN.fullmatch(next(after, ""))
+                if match:
+                    return match.group(1).lower()
         i = nodes[i]["parent"]
         if i < 0:
             break
@@ -429,6 +443,8 @@ class _Builder:
         self.in_math.add(i)
         if tag in MATH_TAGS and level < MAX_NESTING:
             el = Element(tag)
+            if tag == "math" and self.nodes[i].get("alt"):  # MathML's alttext: the page's TeX
+                el.tex = self.nodes[i]["alt"]
             if i in self.kept.display_math:
                 el.attrs["display"] = "block"
             host.children.append(el)
@@ -602,12 +618,18 @@ def _inline_md(el: Element, in_table: bool = False, breaks: bool = True) -> str:
     escaped in code and TeX too."""
     parts: list[str] = []
     inside = {"strong": 0, "em": 0, "s": 0, "a": 0}
+    link_starts: list[int] = []  # where each open link's "[" is in parts
     # (element, closing text or None, what it closes)
     stack: list[tuple[Element, str | None, str]] = [(el, None, "")]
     while stack:
         e, suffix, closes = stack.pop()
         if suffix is not None:
-            parts.append(suffix)
+            if closes == "a":  # blanks at the text's ends go outside the brackets: "[report](...) on"
+                start = link_starts.pop()
+                lead, text, trail = _outer_blanks("".join(parts[start + 1:]))
+                parts[start:] = [lead, "[", text, suffix, trail]
+            else:
+                parts.append(suffix)
             inside[closes] -= 1
             continue
         if e.tag is None:
@@ -633,6 +655,9 @@ def _inline_md(el: Element, in_table: bool = False, breaks: bool = True) -> str:
                 parts.append(" ")
             parts.append(span)
             continue
+        if e.tag == "a" and e.note:  # a footnote's reference, or its note's link back: a label or nothing
+            parts.append(f"[^{e.note}]" if e.note != "-" else "")
+            continue
         kind = e.tag if e.tag in OPEN else None
         if e.tag == "a" and not inside["a"]:  # a link inside a link: its text only
             target = destination(safe_url(e.page_href or e.attrs.get("href")))
@@ -640,6 +665,7 @@ def _inline_md(el: Element, in_table: bool = False, breaks: bool = True) -> str:
                 k = _last_part(parts)
                 if k is not None and parts[k].endswith("!"):  # "![" would read as an image
                     parts[k] = parts[k][:-1] + "\\!"
+                link_starts.append(len(parts))
                 parts.append("[")
                 inside["a"] += 1
                 stack.append((e, f"]({target})", "a"))
@@ -661,6 +687,26 @@ def _inline_md(el: Element, in_table: bool = False, breaks: bool = True) -> str:
 
 _BREAK_BLANKS = re.compile(r" *\\\n *")  # a hard break (a backslash ending the line) without the blanks around it
 _EDGE_BREAKS = re.compile(r"^(?:\s|\\\n)+|(?:\s|\\\n)+$")
+
+
+_LEADING = re.compile("[\ufdd0-\ufdd2 \t]*")
+_TRAILING = re.compile("[\ufdd3-\ufdd5 \t]*$")
+
+
+def _outer_blanks(text: str) -> tuple[str, str, str]:
+    """A link's text without the blanks at its ends (looking past the emphasis marks there), and a blank for
+    each end that had some."""
+    head = _LEADING.match(text).group()
+    tail = _TRAILING.search(text, len(head)).group()
+    lead = " " if " " in head or "\t" in head else ""
+    trail = " " if " " in tail or "\t" in tail else ""
+    if not lead and not trail:
+        return "", text, ""
+    core = text[len(head):len(text) - len(tail)]
+    return lead, _NO_BLANKS.sub("", head) + core + _NO_BLANKS.sub("", tail), trail
+
+
+_NO_BLANKS = re.compile("[ \t]+")
 
 
 def _last_part(parts: list[str]) -> int | None:
@@ -689,7 +735,70 @@ def _quoted(quote: str, text: str) -> str:
 def to_markdown(root: Element) -> str:
     """The article tree as Markdown: one block per line group, a blank line between blocks and none between
     the items of a list."""
+    _footnotes(root)
     return _join_blocks(_markdown_blocks(root))
+
+
+MAX_NOTE_MARK = 6  # a footnote reference's text: "1", "[12]", "*", "iv"...
+
+
+def _footnotes(root: Element) -> None:
+    """Mark the page's footnotes for Markdown (`Element.note`): a link whose short text points to a list item
+    of the article is a reference, that item its note, and a link inside a note back to an element that holds
+    a reference is its back link (GFM footnotes link back themselves). Labels count from 1 in the order the
+    notes are first referenced. A reference without its note in the article stays a plain link."""
+    ids: dict[str, Element] = {}
+    for e in _walk(root):
+        e.note = ""
+        if "id" in e.attrs:
+            ids.setdefault(e.attrs["id"], e)
+    if not ids:
+        return
+    holds_reference: set[str] = set()  # ids of references and of their inline ancestors
+    labels: dict[int, str] = {}        # id() of a note -> its label
+    unsafe: dict[int, bool] = {}       # id() of a note -> whether a definition would be an unsafe link
+    stack: list[tuple[Element, tuple[str, ...]]] = [(root, ())]
+    while stack:
+        e, above = stack.pop()
+        if e.tag == "a":
+            note = ids.get(_fragment(e))
+            mark = "".join(_texts(e)).strip().strip("[]()").strip()
+            if note is not None and note.tag == "li" and id(note) not in unsafe:
+                unsafe[id(note)] = _unsafe_definition(note)
+            if note is not None and note.tag == "li" and 0 < len(mark) <= MAX_NOTE_MARK and not unsafe[id(note)]:
+                labels.setdefault(id(note), str(len(labels) + 1))
+                e.note = labels[id(note)]
+                holds_reference.update(above)
+                if "id" in e.attrs:
+                    holds_reference.add(e.attrs["id"])
+            continue
+        inline = e.tag in INLINE_MAP.values() or e.tag == "span"
+        mine = (e.attrs["id"],) if "id" in e.attrs and inline else ()
+        stack.extend((c, (above if inline else ()) + mine) for c in reversed(e.children) if c.tag is not None)
+    if not labels:
+        return
+    for e in _walk(root):
+        if e.tag == "li" and id(e) in labels:
+            e.note = labels[id(e)]
+            for a in _walk(e):
+                if a.tag == "a" and not a.note and _fragment(a) in holds_reference:
+                    a.note = "-"
+
+
+def _unsafe_definition(note: Element) -> bool:
+    """Whether the note, written `[^1]: text`, would be a link reference definition to an unsafe target where
+    Markdown is read without footnotes: its first word names a scheme other than http(s) and mailto (a
+    definition's target is its first word, backslash escapes read)."""
+    text, _ = _list_item_md(note)
+    words = text.split(None, 1)
+    match = _SCHEME.match(words[0].replace("\\", "")) if words else None
+    return bool(match) and match.group(1).lower() not in SAFE_SCHEMES
+
+
+def _fragment(a: Element) -> str | None:
+    """The id a link of the article to a place in it points to, else None."""
+    href = a.attrs.get("href", "")
+    return unquote(href[1:]) if href.startswith("#") else None
 
 
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
@@ -727,6 +836,10 @@ def _markdown_blocks(root: Element) -> list[str | tuple[str, bool]]:
                 text, blocks = _list_item_md(el)
                 item = (text, "-", blocks)
             text, bullet, blocks = item
+            if el.note and text:  # a footnote: its definition, its blocks indented under it
+                lines.append(_quoted(quote, f"[^{el.note}]: {text}"))
+                stack.extend((c, "    ", None, quote) for c in reversed(blocks))
+                continue
             if text:
                 lines.append((_quoted(quote, f"{indent}{bullet} {text}"), True))
                 indent += " " * (len(bullet) + 1)
@@ -735,7 +848,7 @@ def _markdown_blocks(root: Element) -> list[str | tuple[str, bool]]:
             items, written = [], 0
             for li in (c for c in el.children if c.tag == "li"):
                 text, blocks = _list_item_md(li)
-                written += bool(text)
+                written += bool(text) and not li.note
                 items.append((li, indent, (text, f"{written}." if tag == "ol" else "-", blocks), quote))
             stack.extend(reversed(items))
         elif tag == "table":
@@ -807,8 +920,8 @@ def _math_md(math: Element, in_table: bool = False) -> str:
     MathML itself (Markdown carries HTML, and Markdown viewers built on a browser render it): the allowlisted
     math tags, their text escaped as any text run."""
     annotation = next((e for e in _walk(math) if e.tag == "annotation"), None)
-    if annotation is not None:
-        source = " ".join(clean("".join(_texts(annotation))).split())
+    if annotation is not None or math.tex:
+        source = " ".join(clean("".join(_texts(annotation)) if annotation is not None else math.tex).split())
         if source:
             source = tex(source, in_table)
             return f"$${source}$$" if math.attrs.get("display") == "block" else f"${source}$"

@@ -11,6 +11,8 @@ A page's text is the attacker's (docs/security.md). Two places read it as more t
   `destination` (http(s), mailto and relative targets only, encoded so that no character of theirs ends
   the target); code spans and fences are longer than any backtick run they hold. Emphasis is written only
   where CommonMark will read it as emphasis (`resolve_emphasis`), so no delimiter is left over as text.
+  Footnotes (`[^1]`, `[^1]: text`) are written only where the note's first word names no scheme but
+  http(s) and mailto: read without footnote support, a definition makes its reference a link to that word.
 
 Escaping is kept to what CommonMark and GFM read as syntax where it stands: `#`, `>`, `+`, `-`, `=`, `:` and
 `1.` only at a line's start, `_` only where it could open or close emphasis, `&` only before what would

@@ -329,9 +329,9 @@ def _kept_text(text: str | None, in_pre: bool) -> str:
 
 def _add_markup_fields(entry: dict, node, tag: str, attrs: dict, base: str | None, joined: dict[str, str]) -> None:
     """The fields an element's attributes give: classes, id, role, aria-label, microdata; a link's address
-    and rel, an image's address and alt (addresses made absolute against `base`), a date attribute on any element
-    (`limits.DATE_ATTRIBUTES`, the first it has); and
-    `hidden` when markup hides it."""
+    and rel, an image's address and alt (addresses made absolute against `base`), a formula's alttext (its TeX)
+    as its alt, a date attribute on any element (`limits.DATE_ATTRIBUTES`, the first it has); and `hidden` when
+    markup hides it."""
     cls = attrs.get("class")
     if cls:
         names = [c[: limits.MAX_ATTR_CHARS] for c in cls.split()[: limits.MAX_CLASSES]]
@@ -356,6 +356,10 @@ def _add_markup_fields(entry: dict, node, tag: str, attrs: dict, base: str | Non
         if src:
             entry["src"] = _join(base, src, joined) if base else src
         alt = attrs.get("alt")
+        if alt and alt.strip():
+            entry["alt"] = _attr(alt)
+    elif tag == "math":  # a formula's TeX (Wikipedia), kept as its alt
+        alt = attrs.get("alttext")
         if alt and alt.strip():
             entry["alt"] = _attr(alt)
     for name in limits.DATE_ATTRIBUTES:

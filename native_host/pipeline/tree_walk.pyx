@@ -148,11 +148,11 @@ tt u ul var video wbr xmp search selectedcontent""".split())
 # attributes (limits.DATE_ATTRIBUTES, in their order) last, from A_DATE on.
 _WANTED = ("class", "id", "role", "aria-label", "itemprop", "itemscope", "itemtype", "href", "rel",
            "src", "alt", "style", "hidden", "aria-hidden", "type", "data-src", "data-lazy-src", "data-original",
-           "data-srcset", "srcset") + tuple(limits.DATE_ATTRIBUTES)
+           "data-srcset", "srcset", "alttext") + tuple(limits.DATE_ATTRIBUTES)
 cdef enum:
     A_CLASS, A_ID, A_ROLE, A_ARIA_LABEL, A_ITEMPROP, A_ITEMSCOPE, A_ITEMTYPE, A_HREF, A_REL
     A_SRC, A_ALT, A_STYLE, A_HIDDEN, A_ARIA_HIDDEN, A_TYPE, A_DATA_SRC, A_DATA_LAZY_SRC, A_DATA_ORIGINAL
-    A_DATA_SRCSET, A_SRCSET, A_DATE
+    A_DATA_SRCSET, A_SRCSET, A_ALTTEXT, A_DATE
     MAX_WANTED = A_DATE + 32  # room for 32 date attributes
 cdef int N_WANTED = len(_WANTED)
 if N_WANTED > MAX_WANTED or len(set(_WANTED)) != N_WANTED:
@@ -168,6 +168,7 @@ cdef enum:
     T_INPUT = 64
     T_PICTURE = 128
     T_SOURCE = 256
+    T_MATH = 512
 
 cdef object _builtin_key = None      # the rules _builtin_info was made with
 cdef list _builtin_info = []         # by id: (name, name cut to MAX_TAG_CHARS, flags)
@@ -271,7 +272,7 @@ cdef class _Helpers:
         if name in self.leaf_only:
             flags |= T_LEAF
         flags |= {"pre": T_PRE, "a": T_A, "img": T_IMG, "input": T_INPUT,
-                  "picture": T_PICTURE, "source": T_SOURCE}.get(name, 0)
+                  "picture": T_PICTURE, "source": T_SOURCE, "math": T_MATH}.get(name, 0)
         return (name, name[: self.max_tag], flags)
 
 
@@ -452,6 +453,10 @@ cdef class _Walk:
             if hidden:
                 entry["hidden"] = True
             return
+        elif flags & T_MATH:
+            alttext = self.get(A_ALTTEXT)
+            if alttext and alttext.strip():
+                entry["alt"] = self.cut(alttext)
         if when is not None:
             entry["datetime"] = when
         if self.hidden(flags):

@@ -17,15 +17,23 @@ ROOT = Path(__file__).resolve().parent.parent
 CHECKED = [
     "native_host/browser/client.py",
     "native_host/browser/framing.py",
+    "native_host/browser/protocol.py",
     "native_host/cli/install.py",
     "native_host/corpus/columns.py",
+    "native_host/corpus/local.py",
+    "native_host/corpus/pages.py",
+    "native_host/corpus/readers.py",
+    "native_host/corpus/writers.py",
     "native_host/pipeline/blocks.py",
     "native_host/pipeline/dates.py",
     "native_host/pipeline/document.py",
+    "native_host/pipeline/extractor.py",
     "native_host/pipeline/features.py",
     "native_host/pipeline/html_input.py",
     "native_host/pipeline/inference.py",
+    "native_host/pipeline/metadata.py",
     "native_host/pipeline/schema.py",
+    "native_host/pipeline/snapshot.py",
 ]
 
 

@@ -10,7 +10,7 @@ import logging
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from .. import __version__, limits
 from ..pipeline.article import READER_VIEWS
@@ -18,6 +18,9 @@ from ..pipeline.document import default_front_matter, selection_body
 from ..errors import (ModelError, PithError, ProtocolError, SnapshotError, UnknownTypeError,
                      UnsupportedVersionError, quoted)
 from .framing import decode_json, encode_message, is_wide
+
+if TYPE_CHECKING:  # for its type only: LazyExtractor.get imports it on first use
+    from ..pipeline.extractor import Extractor
 
 PROTOCOL = 1
 WANTS = ("highlight", "outline", "article", "text", "markdown")
@@ -49,9 +52,9 @@ class LazyExtractor:
 
     def __init__(self, model_dir: str | Path | None = None):
         self.model_dir = model_dir
-        self._extractor = None
+        self._extractor: Extractor | None = None
 
-    def get(self):
+    def get(self) -> Extractor:
         if self._extractor is None:
             t0 = time.perf_counter()
             try:

@@ -45,8 +45,11 @@ def _init_worker(fields: tuple[str, ...], model_dir, threads: int, pooled: bool 
 
 def _work(chunk: list[Page]) -> tuple[list[dict], float]:
     """The chunk's rows, and the CPU seconds they took (this worker's threads included)."""
+    page_rows = _ROWS
+    if page_rows is None:  # never: the pool's initializer, or extract_rows for a lone worker, ran _init_worker
+        raise RuntimeError("_work before _init_worker")
     cpu = time.process_time()
-    rows = [_ROWS(page) for page in chunk]
+    rows = [page_rows(page) for page in chunk]
     return rows, time.process_time() - cpu
 
 
@@ -141,9 +144,9 @@ def run_local(files: list[tuple[str, str]], out: Path, fields: tuple[str, ...], 
     or with `shards` a directory holding one Parquet shard per input, skipping inputs whose shard exists."""
     tally = Tally()
     if not shards:
-        pages = (page for path, _ in files for page in file_pages(path, url))
+        every_page = (page for path, _ in files for page in file_pages(path, url))
         with row_writer(out, fields) as write:
-            for row in progress(extract_rows(pages, fields, workers, model_dir, tally), desc="extract"):
+            for row in progress(extract_rows(every_page, fields, workers, model_dir, tally), desc="extract"):
                 tally.add(write(row))
         return tally
     todo = [(path, shard) for (path, _), shard in zip(files, shard_paths(files, out)) if not shard.exists()]

@@ -53,7 +53,7 @@ def input_files(inputs: list[str], suffixes: tuple[str, ...]) -> list[tuple[str,
             files.append((item, item))
         elif path.is_dir():
             unreadable: list[OSError] = []
-            found = []
+            found: list[Path] = []
             for folder, _, names in os.walk(path, onerror=unreadable.append):
                 found.extend(Path(folder, name) for name in names if name.lower().endswith(suffixes))
             found += [Path(exc.filename) for exc in unreadable if exc.filename is not None]

@@ -16,6 +16,7 @@ def file_pages(path: str, url: str | None = None) -> Iterator[Page]:
     read (a directory that cannot be listed, a file that is no regular file or cannot be opened) is one page
     with its problem."""
     if os.path.isdir(path):
+        why: str | None
         try:
             os.listdir(path)
             why = "it is a directory"

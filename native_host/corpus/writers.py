@@ -98,9 +98,9 @@ def unwritable(row: dict, form: str, exc: Exception) -> dict:
 
 
 def _cannot_write(out: Path, exc: OSError, shard: bool) -> OutputError:
-    way_out = {errno.ENOSPC: "free some space, or give --out on another disk",
-               errno.EDQUOT: "free some of your quota, or give --out on another disk"}.get(
-        exc.errno, "give --out a place you can write to")
+    ways_out: dict[int | None, str] = {errno.ENOSPC: "free some space, or give --out on another disk",
+                                       errno.EDQUOT: "free some of your quota, or give --out on another disk"}
+    way_out = ways_out.get(exc.errno, "give --out a place you can write to")  # errno: None when not set
     name = shown(str(exc.filename)) if exc.filename else shown(str(out))
     kept = ("The shards already written are complete: run the same command again and it resumes after them" if shard
             else f"Nothing was written: {shown(out.name)} appears only when complete")
@@ -121,7 +121,8 @@ def write_shard(shard: Path, rows: Iterable[dict], fields: tuple[str, ...], tall
 def shard_paths(files: list[tuple[str, str]], out_dir: Path) -> list[Path]:
     """Each input's shard: its name relative to the input named (a directory's subfolders kept), its extension
     replaced by .parquet. Two inputs that would share a shard are an InputError."""
-    shards, seen = [], {}
+    shards: list[Path] = []
+    seen: dict[Path, str] = {}
     for path, name in files:
         stem = next((name[: -len(s)] for s in INPUT_SUFFIXES if name.lower().endswith(s)), name)
         shard = out_dir / (stem + SHARD_SUFFIX)

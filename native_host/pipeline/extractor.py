@@ -91,14 +91,17 @@ class Extractor:
             timings["total"] = sum(v for k, v in timings.items() if k != "total")
             result.timings = {k: round(v, 3) for k, v in timings.items()}
 
-        def first(result: Result) -> None:
-            nonlocal clock
-            stamp(result)
-            ready(result)
-            clock = time.perf_counter()  # the time `ready` took is the caller's, not a stage's
+        first: Callable[[Result], None] | None = None
+        if ready is not None:  # `first` is defined only here, where the checker knows `ready` is set
+            def tell(result: Result) -> None:
+                nonlocal clock
+                stamp(result)
+                ready(result)
+                clock = time.perf_counter()  # the time `ready` took is the caller's, not a stage's
+            first = tell
 
         result = result_from_scores(snapshot, blocks, scores, self.model.labels, self.threshold, views, predicted_type,
-                                    lap=lap, later=later, ready=first if ready is not None else None)
+                                    lap=lap, later=later, ready=first)
         stamp(result)
         return result
 

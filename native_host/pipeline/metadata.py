@@ -21,7 +21,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from itertools import compress, islice, repeat
-from typing import Any, Callable, Iterable, Sequence, TypeVar
+from typing import Any, Callable, Iterable, Sequence, TypeVar, cast
 
 from ..result import LABELS, PAGE_TYPES, Image
 from .blocks import Block
@@ -670,9 +670,9 @@ def from_meta(named: dict[str, list[str]], og: bool, url: str | None) -> dict[st
         for key, values in sorted(named.items(), key=lambda kv: "date" not in kv[0]):  # a day over a time stamp
             if key.startswith(_OG_PREFIXES):
                 continue
-            fieldname = "modified" if _MODIFIED_NAME.search(key) else "date" if _PUBLISHED_NAME.search(key) else None
-            if fieldname and not out.get(fieldname):
-                out[fieldname] = next((d for d in map(parse_date, values) if d), None)
+            date_field = "modified" if _MODIFIED_NAME.search(key) else "date" if _PUBLISHED_NAME.search(key) else None
+            if date_field and not out.get(date_field):
+                out[date_field] = next((d for d in map(parse_date, values) if d), None)
     alt = out.pop("image_alt", None)
     if alt and out.get("image"):
         out["image"].alt = alt
@@ -719,12 +719,12 @@ def from_microdata(snapshot: dict, props: dict[str, list[str]]) -> dict[str, Any
         out["byline"] = split_byline(props["author"][0])
     authors: list[str] = []
     thread = False
-    reads = Counter()  # elements read per property: a page of 100,000 nested itemprops costs no more
+    reads: Counter[str] = Counter()  # elements read per property: a page of 100,000 nested itemprops costs no more
     # The nodes with an itemprop, found by C-level iteration (map, compress): a loop over every node in Python
     # was most of this source's time, and most pages have a few itemprops or none.
     props_of = list(map(dict.get, nodes, repeat("itemprop")))
     for i in compress(range(len(nodes)), props_of):
-        node, names = nodes[i], props_of[i].split()
+        node, names = nodes[i], cast(str, props_of[i]).split()  # compress kept the i whose itemprop is non-empty
         if ("author" in names or "creator" in names) and reads["author"] < ITEMPROP_READS:
             reads["author"] += 1
             inner = next((j for j in range(i + 1, min(len(nodes), i + 40))
@@ -745,10 +745,10 @@ def from_microdata(snapshot: dict, props: dict[str, list[str]]) -> dict[str, Any
             kinds = {node["itemtype"].rsplit("/", 1)[-1].strip().lower()}
             out["page_type"] = _page_type_of(kinds)
     if authors and not out.get("byline"):
-        names = [split_byline(a) for a in authors]
+        bylines = [split_byline(a) for a in authors]
         # Many authors on one page, or the posters of a thread's items, are a thread's or a comment section's:
         # the first is the page's own, never joined with the others.
-        out["byline"] = join_names(names[:1] if thread or len(set(names)) > MAX_AUTHORS else names)
+        out["byline"] = join_names(bylines[:1] if thread or len(set(bylines)) > MAX_AUTHORS else bylines)
     return {k: v for k, v in out.items() if v}
 
 
@@ -1083,9 +1083,10 @@ def dom_image(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], url
 # --- all together -----------------------------------------------------------------------------------------
 
 T = TypeVar("T")
+F = TypeVar("F")
 
 
-def _guarded(name: str, read: Callable[[], T], failed: T) -> T:
+def _guarded(name: str, read: Callable[[], T], failed: F) -> T | F:
     """What `read` gives, or `failed` if it raises: a source or field that fails costs only itself (one bad
     value never fails a page). Logged with its traceback, as a bug to mend, not a page's fault."""
     try:
@@ -1165,22 +1166,22 @@ def choose_title(titles: dict[str, str | None], order: Sequence[str] = ORDER["ti
        variant of it, or the headline plus a section, a site or keywords ("Promise - JavaScript | MDN").
     3. Otherwise the title most sources agree on (`agreed`); when that is "Story | Tagline" and the page's
        heading is one of its parts, that part (`_part_like`)."""
-    titles = {source: titles[source] for source in order if titles.get(source)}
-    bags = {source: Counter(_title_words(value)) for source, value in titles.items()}
+    given = {source: title for source in order if (title := titles.get(source))}
+    bags = {source: Counter(_title_words(value)) for source, value in given.items()}
 
     def best_overlap(source: str) -> float:
-        return max((_overlap(bags[source], bags[other]) for other in titles if other != source), default=1.0)
+        return max((_overlap(bags[source], bags[other]) for other in given if other != source), default=1.0)
 
     for source in ("h1", "dom"):
-        if source in titles and best_overlap(source) == 0:
-            del titles[source]
-    if "h1" in titles and (best_overlap("h1") >= H1_AGREES or _shortened(bags["h1"], bags, "h1")
-                           or (lone_h1 and best_overlap("h1") > 0)):
-        return "h1", titles["h1"]
-    found = agreed(titles, order)
+        if source in given and best_overlap(source) == 0:
+            del given[source]
+    if "h1" in given and (best_overlap("h1") >= H1_AGREES or _shortened(bags["h1"], bags, "h1")
+                          or (lone_h1 and best_overlap("h1") > 0)):
+        return "h1", given["h1"]
+    found = agreed(given, order)
     if found is None:
         return None
-    return found[0], _part_like(found[1], titles.get("h1") or titles.get("dom"))
+    return found[0], _part_like(found[1], given.get("h1") or given.get("dom"))
 
 
 def _shown(names: str, snapshot: dict) -> bool:
@@ -1348,10 +1349,10 @@ def read_metadata(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool],
             if found:
                 meta.sources["title"], meta.title = found
             if meta.title and _title_is_site(meta.title, sources, host) and not _home_page(snapshot.get("url")):
-                found = _guarded("dom heading", lambda: heading_after_site(
+                heading = _guarded("dom heading", lambda: heading_after_site(
                     blocks, main, lambda text: _title_is_site(text, sources, host)), (None, None))
-                if found[0]:
-                    (meta.title, meta.headline_block), meta.sources["title"] = found, "heading"
+                if heading[0]:
+                    (meta.title, meta.headline_block), meta.sources["title"] = heading, "heading"
                     continue
             meta.headline_block = _shown_headline(blocks, meta.headline_block, meta.title, meta.sources.get("title"))
             continue

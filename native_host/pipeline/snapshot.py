@@ -56,9 +56,9 @@ def decode_html(data: bytes | str, charset: str | None = None) -> str:
     name (`rot13`, `base64`, `undefined`) is passed over, as browsers do: decoding never raises."""
     if isinstance(data, str):
         return data
-    for bom, encoding in _BOMS:
+    for bom, bom_codec in _BOMS:
         if data.startswith(bom):
-            return data[len(bom):].decode(encoding, errors="replace")
+            return data[len(bom):].decode(bom_codec, errors="replace")
     encoding = text_codec(charset)
     if encoding:
         return data.decode(encoding, errors="replace")
@@ -397,7 +397,10 @@ def _probe(tree_walk) -> bool:
     if tree_walk.SELECTOLAX_VERSION != selectolax.__version__:
         return False
     tree = LexborHTMLParser(_PROBE_PAGE)
-    return all(tree_walk.walk(tree.root.mem_id, base, _THIS) == _walk(tree.root, base)
+    root = tree.root
+    if root is None:  # never on the probe page; a probe that fails counts as false (load_compiled)
+        return False
+    return all(tree_walk.walk(root.mem_id, base, _THIS) == _walk(root, base)
                for base in (None, "https://probe.example/a/"))
 
 

@@ -330,11 +330,11 @@ def _same_page(href: str, page: str | None) -> str | None:
 def _link_targets(nodes: list[dict], keep: set[int], page: str | None) -> set[str]:
     """Ids of kept elements that kept links of the article point to (footnotes and their back links)."""
     ids = {nodes[i]["html_id"] for i in keep if nodes[i].get("html_id")}
-    wanted = set()
+    wanted: set[str] = set()
     for i in keep:
         href = nodes[i].get("href") if nodes[i]["tag"] == "a" else None
         fragment = _same_page(href, page) if href else None
-        if fragment in ids:
+        if fragment is not None and fragment in ids:
             wanted.add(fragment)
     return wanted
 
@@ -493,8 +493,8 @@ class _Builder:
             out_tag = tag
         elif tag in INLINE_MAP and level < MAX_NESTING:
             out_tag = INLINE_MAP[tag]
-        elif tag == "a" and level < MAX_NESTING and safe_url(node.get("href")):
-            out_tag, attrs = "a", {"href": safe_url(node["href"])}
+        elif tag == "a" and level < MAX_NESTING and (href := safe_url(node.get("href"))):
+            out_tag, attrs = "a", {"href": href}
             fragment = _same_page(attrs["href"], self.url)
             if fragment in self.targets:
                 page_href, attrs["href"] = attrs["href"], "#" + quote(fragment, safe="")
@@ -693,11 +693,16 @@ _LEADING = re.compile("[\ufdd0-\ufdd2 \t]*")
 _TRAILING = re.compile("[\ufdd3-\ufdd5 \t]*$")
 
 
+def _match_or_blank(found: re.Match[str] | None) -> str:
+    """What a pattern that matches everywhere (a run of `*`) matched; typed for the checker."""
+    return found.group() if found is not None else ""
+
+
 def _outer_blanks(text: str) -> tuple[str, str, str]:
     """A link's text without the blanks at its ends (looking past the emphasis marks there), and a blank for
     each end that had some."""
-    head = _LEADING.match(text).group()
-    tail = _TRAILING.search(text, len(head)).group()
+    head = _match_or_blank(_LEADING.match(text))
+    tail = _match_or_blank(_TRAILING.search(text, len(head)))
     lead = " " if " " in head or "\t" in head else ""
     trail = " " if " " in tail or "\t" in tail else ""
     if not lead and not trail:
@@ -761,7 +766,8 @@ def _footnotes(root: Element) -> None:
     while stack:
         e, above = stack.pop()
         if e.tag == "a":
-            note = ids.get(_fragment(e))
+            fragment = _fragment(e)
+            note = ids.get(fragment) if fragment is not None else None
             mark = "".join(_texts(e)).strip().strip("[]()").strip()
             if note is not None and note.tag == "li" and id(note) not in unsafe:
                 unsafe[id(note)] = _unsafe_definition(note)
@@ -792,7 +798,7 @@ def _unsafe_definition(note: Element) -> bool:
     text, _ = _list_item_md(note)
     words = text.split(None, 1)
     match = _SCHEME.match(words[0].replace("\\", "")) if words else None
-    return bool(match) and match.group(1).lower() not in SAFE_SCHEMES
+    return match is not None and match.group(1).lower() not in SAFE_SCHEMES
 
 
 def _fragment(a: Element) -> str | None:

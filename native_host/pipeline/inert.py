@@ -223,15 +223,15 @@ def _failing(line: str, marks: list[tuple[int, str]], kept: set[tuple[int, int]]
     """The pairs of `kept` that, written out, would not be read as their emphasis. Kept marks side by side
     (dropped ones between them vanish) make one delimiter run when they write the same character."""
     on = [False] * len(marks)
-    for o, c in kept:
-        on[o] = on[c] = True
+    for opener, closer in kept:
+        on[opener] = on[closer] = True
     runs: list[list] = []  # [first mark, last mark, length in characters, character]
     run_of: dict[int, int] = {}
     previous = -1
-    for k, (p, c) in enumerate(marks):
+    for k, (p, mark) in enumerate(marks):
         if not on[k]:
             continue
-        delimiter = _DELIMITER[c]
+        delimiter = _DELIMITER[mark]
         if (previous >= 0 and k - previous == p - marks[previous][0]  # only marks between: adjacent
                 and runs[-1][3] == delimiter[0]):
             runs[-1][1] = k

@@ -64,7 +64,7 @@ class Writer:
         good_end = 0
         if path.exists():
             with open(path, "rb") as f:
-                for good_end, record in scan(f):
+                for good_end, record in scan(f):  # noqa: B007 - the last good offset is read after the loop
                     self.done.add(record["id"])
         self._f = open(path, "ab")
         self._f.truncate(good_end)

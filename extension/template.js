@@ -34,6 +34,7 @@
   const DATE = /^([0-9]{4})-([0-9]{2})-([0-9]{2})(?:[T ]([0-9]{2}):([0-9]{2})(?::([0-9]{2}))?)?/;
   const ISO_DATE = /^[0-9]{4}-[0-9]{2}-[0-9]{2}(?:T[0-9]{2}:[0-9]{2}(?::[0-9]{2})?(?:Z|[+-][0-9]{2}:[0-9]{2})?)?$/;
   const DATE_TOKENS = /\[[^\]]*\]|YYYY|YY|MMMM|MMM|MM|M|DD|D|HH|H|mm|ss/g;
+  // eslint-disable-next-line no-control-regex -- the characters YAML may not carry, replaced on purpose
   const YAML_UNSAFE = /[\x00-\x08\x0b-\x1f\x7f-\x84\x86-\x9f\u2028\u2029\ufffe\uffff\p{Cs}]/gu;
   const BLANKS = /[\t\n\v\f\r \x85\xa0\u1680\u2000-\u200a\u202f\u205f\u3000\ufeff]+/g;
   const utf8 = new TextEncoder();

@@ -9,14 +9,14 @@ if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 missing=()
 [ -x /usr/lib/chromium/chromium ] || missing+=(chromium)    # browser tests (marker: browser)
 [ -x /usr/bin/firefox-esr ] || missing+=(firefox-esr)       # the same tests in Firefox (marker: firefox)
-command -v npm >/dev/null || missing+=(nodejs npm)          # Mozilla's web-ext lint for the Firefox package
+command -v npm >/dev/null || missing+=(nodejs npm)          # web-ext lint for the Firefox package, ESLint
 if [ ${#missing[@]} -gt 0 ]; then
   echo "== apt: ${missing[*]} (Debian's builds; nothing is downloaded at run time)"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-echo "== npm: web-ext (package.json; into node_modules/, which git ignores)"
+echo "== npm: web-ext and ESLint (package.json; into node_modules/, which git ignores)"
 npm install --no-audit --no-fund --loglevel=error
 
 echo "== pip: pith with the training, test and corpus extras (torch at the version pyproject.toml pins)"

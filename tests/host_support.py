@@ -73,7 +73,7 @@ def standin_model(tmp_root: Path) -> str:
     return str(write_standin_model(tmp_root / "standin-model"))
 
 
-def start_host(log_dir: Path, model_dir: str | None, *options: str, caller=(chromium_origin(),)) -> HostProcess:
+def start_host(log_dir: Path, model_dir: str | None, *options: str, caller=(chromium_origin(),)) -> HostProcess:  # noqa: B008 - a constant
     """A host on `model_dir` (None: the shipped model), logging under log_dir."""
     env = {"PITH_LOG_DIR": str(log_dir)}
     if model_dir:

@@ -40,7 +40,7 @@ def test_wcxb_is_read_through_its_sidecar(data):
 
 def test_a_missing_sidecar_says_what_to_set(data):
     (data / "wcxb-dev.sites.jsonl.gz").unlink()
-    with pytest.raises(DataError, match="wcxb-dev.sites.jsonl.gz not found.*PITH_DATA"):
+    with pytest.raises(DataError, match=r"wcxb-dev\.sites\.jsonl\.gz not found.*PITH_DATA"):
         ids(datasets=["wcxb"])
 
 
@@ -83,7 +83,7 @@ def test_missing_folder_and_file(tmp_path, monkeypatch):
     with pytest.raises(DataError, match="set PITH_DATA"):
         data_dir()
     monkeypatch.setenv("PITH_DATA", str(tmp_path))
-    with pytest.raises(DataError, match="cleaneval.jsonl.gz not found; set PITH_DATA"):
+    with pytest.raises(DataError, match=r"cleaneval\.jsonl\.gz not found; set PITH_DATA"):
         list(iter_records())
 
 

@@ -1,5 +1,6 @@
 """The shipped model through the whole pipeline, without torch; and the `pith extract` CLI."""
 
+import itertools
 import json
 import subprocess
 import sys
@@ -135,7 +136,7 @@ def test_windows_cover_the_page_with_context_and_no_wasted_window(n):
     spans = windows(n)
     assert spans[0][0] == 0 and spans[-1][1] == n
     assert all(0 < stop - start <= WINDOW for start, stop in spans)
-    assert all(nxt[0] <= prev[1] - min(OVERLAP, n) for prev, nxt in zip(spans, spans[1:]))
+    assert all(nxt[0] <= prev[1] - min(OVERLAP, n) for prev, nxt in itertools.pairwise(spans))
     # As few spans as a cover with OVERLAP-block seams allows, and none of them much shorter than the rest.
     assert len(spans) == (1 if n <= WINDOW else -(-(n - OVERLAP) // (WINDOW - OVERLAP)))
     assert max(b - a for a, b in spans) - min(b - a for a, b in spans) <= 1

@@ -43,7 +43,7 @@ def run(tmp_path, *extra):
 
 
 def test_report_scores_peers_per_dataset_and_page_type(data, tmp_path, capsys):
-    rc, out, jsonl = run(tmp_path)
+    rc, out, _jsonl = run(tmp_path)
     assert rc == 0
     report = out.read_text()
     assert report.strip() in capsys.readouterr().out
@@ -163,7 +163,7 @@ def test_pith_through_the_harness(data, tmp_path):
 
     model_dir = standin_model(tmp_path)
     name = f"pith:{model_dir}" if model_dir else "pith"
-    rc, out, jsonl = run(tmp_path, "--extractors", name)
+    rc, out, _jsonl = run(tmp_path, "--extractors", name)
     report = out.read_text()
     assert rc == 0 and "unavailable" not in report
     rows = {r["dataset · page type"]: r for r in tables(report)[name]}

@@ -240,7 +240,7 @@ def test_firefox_on_a_fresh_home_is_found_and_starts_the_host(tmp_path):
     assert (home / EXPECTED["firefox", "linux"] / f"{HOST_NAME}.json").is_file()
     with extension_browser("firefox", tmp_path, host="missing", model_dir=None,
                            pages=PAGES) as b:  # "missing": nothing more registered than `pith install` did
-        reply, reader = open_reader(b, b.open("article.html"))
+        _reply, reader = open_reader(b, b.open("article.html"))
         assert "Every evening at dusk" in reader.text("#article")
 
 
@@ -382,7 +382,7 @@ def test_an_injected_failure_on_any_write_leaves_nothing_uninstall_cannot_remove
     for failing in range(4):  # launcher, chrome, firefox: the fourth write is beyond the last one
         calls = []
 
-        def full_disk(src, dst):
+        def full_disk(src, dst, calls=calls, failing=failing):  # bound now: each pass patches its own
             calls.append(dst)
             if len(calls) == failing + 2:  # the record is the first rename
                 raise OSError(28, "No space left on device", str(dst))

@@ -50,9 +50,9 @@ def test_records_two_pages_in_chromium_and_reads_them_back(tmp_path):
     assert set(got) == {"t/one", "t/two"}
     one = got["t/one"]
     assert one["source"] == "live" and one["title"] == "Tide clock"
-    para = [n for n in one["nodes"] if n["tag"] == "p"][0]
+    para = next(n for n in one["nodes"] if n["tag"] == "p")
     assert para["visible"] is True and len(para["box"]) == 4 and para["font_size"] > 0  # live-render fields
-    hidden = [n for n in got["t/two"]["nodes"] if n["tag"] == "p"][0]
+    hidden = next(n for n in got["t/two"]["nodes"] if n["tag"] == "p")
     assert hidden["visible"] is False and hidden["display"] == "none"
     again = record(out, None, records=_records(), timeout_s=20)  # a rerun skips what is stored
     assert again["recorded"] == 0 and again["skipped"] == 2

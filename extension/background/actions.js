@@ -75,7 +75,7 @@ export function makeRunner(host) {
     let tab;
     try {
       tab = await api.tabs.get(tabId);
-    } catch (error) {
+    } catch {
       throw new PithFailure("no_tab", `tab ${tabId}`);
     }
     if (action === "reader" && await readerActive(tabId)) {  // the reader shortcut again: back to the page

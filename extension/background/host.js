@@ -60,7 +60,7 @@ export class HostClient {
     this._closed(port, failure);
     try {
       port.disconnect();
-    } catch (e) { /* already gone */ }
+    } catch { /* already gone */ }
   }
 
   _arm(id) {

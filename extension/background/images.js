@@ -26,7 +26,7 @@ export async function saveImages(markdown, pageUrl) {
     let url;
     try {
       url = new URL(link, pageUrl || undefined);
-    } catch (error) {
+    } catch {
       failed += 1;
       continue;
     }
@@ -40,7 +40,7 @@ export async function saveImages(markdown, pageUrl) {
       await download({ filename, mime: `image/${ext === "jpg" ? "jpeg" : ext}`, content: bytes },
                      { conflictAction: "overwrite", saveAs: false });
       local[link] = filename;
-    } catch (error) {
+    } catch {
       failed += 1;
     }
   }

@@ -121,7 +121,7 @@ async function startHostEarly() {
   try {
     await host.ready();
     await host.extract(warmUpSnapshot(), ["outline", "article", "markdown", "text"]);
-  } catch (failure) {
+  } catch {
     earlyFailedAt = Date.now();  // the click shows what failed, with its fix
   }
 }

@@ -67,7 +67,7 @@ export async function highlightActive(tabId) {
   try {
     const outcome = await call(tabId, "__pithHighlight", "active");
     return outcome.value === true;
-  } catch (failure) {
+  } catch {
     return false;  // a page we cannot enter has no highlight to clear
   }
 }
@@ -84,7 +84,7 @@ export async function styleHighlight(tabId) {
 async function unstyleHighlight(tabId) {
   try {
     await api.scripting.removeCSS({ target: { tabId }, files: HIGHLIGHT_CSS });
-  } catch (error) { /* the marks are gone already; the stylesheet alone shows nothing */ }
+  } catch { /* the marks are gone already; the stylesheet alone shows nothing */ }
 }
 
 /** Outline `blocks` ([{node_ids, kind}]) of the snapshot taken at `takenAt`, and the page's `headline` (node
@@ -105,7 +105,7 @@ export async function clearHighlight(tabId, marked = true) {
 export async function notify(tabId, note) {
   try {
     await api.tabs.sendMessage(tabId, { type: "pith.toast", note });
-  } catch (error) { /* no content script there (yet): the popup and the reply still carry the note */ }
+  } catch { /* no content script there (yet): the popup and the reply still carry the note */ }
 }
 
 /** Make the reader view ready in the page while the host works: its scripts injected, its stylesheet and the
@@ -150,7 +150,7 @@ export async function pageSelection(tabId) {
   try {
     const [done] = await api.scripting.executeScript({ target: { tabId }, func: () => String(globalThis.getSelection() || "") });
     return done && typeof done.result === "string" ? done.result : "";
-  } catch (error) {
+  } catch {
     return "";
   }
 }
@@ -171,7 +171,7 @@ export async function selectedNodeIds(tabId) {
       return ids;
     } });
     return done && Array.isArray(done.result) ? done.result : [];
-  } catch (error) {
+  } catch {
     return [];
   }
 }
@@ -179,7 +179,7 @@ export async function selectedNodeIds(tabId) {
 export async function readerActive(tabId) {
   try {
     return (await call(tabId, "__pithReader", "active")).value === true;
-  } catch (failure) {
+  } catch {
     return false;  // a page we cannot enter shows no reader
   }
 }

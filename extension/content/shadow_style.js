@@ -6,7 +6,7 @@ globalThis.pithStyleShadow = function styleShadow(root, css) {
     const sheet = new CSSStyleSheet();
     sheet.replaceSync(css);
     root.adoptedStyleSheets = [sheet];
-  } catch (error) {
+  } catch {
     // Firefox's content scripts cannot always adopt a sheet made in their own compartment.
     const style = root.ownerDocument.createElement("style");
     style.textContent = css;

@@ -88,7 +88,7 @@
     if (!base) return value;
     try {
       return new URL(value, base).href;
-    } catch (e) {
+    } catch {
       return value;  // not a URL the browser can parse: sent as written, like urljoin would
     }
   }
@@ -252,7 +252,7 @@
     let animations = [];
     try {
       animations = doc.getAnimations ? doc.getAnimations() : [];
-    } catch (e) { /* no animations API: read as it is */ }
+    } catch { /* no animations API: read as it is */ }
     for (const animation of animations) {
       try {
         const time = animation.currentTime;
@@ -265,13 +265,13 @@
         if (end === time) continue;
         moved.push([animation, time]);
         animation.currentTime = end;
-      } catch (e) { /* an animation the browser will not seek: read as it is */ }
+      } catch { /* an animation the browser will not seek: read as it is */ }
     }
     return () => {
       for (let i = moved.length - 1; i >= 0; i--) {
         try {
           moved[i][0].currentTime = moved[i][1];
-        } catch (e) { /* gone meanwhile */ }
+        } catch { /* gone meanwhile */ }
       }
     };
   }
@@ -325,7 +325,7 @@
     try {
       const doc = el.contentDocument;
       return doc && doc.documentElement ? doc : null;
-    } catch (e) {
+    } catch {
       return null;
     }
   }

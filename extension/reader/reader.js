@@ -156,7 +156,7 @@
     const options = { year: "numeric", month: "long", day: "numeric" };
     try {
       return new Intl.DateTimeFormat(lang && LANG.test(lang) ? lang : undefined, options).format(date);
-    } catch (error) {
+    } catch {
       return new Intl.DateTimeFormat(undefined, options).format(date);
     }
   }
@@ -280,7 +280,7 @@
     let id = link.getAttribute("href").slice(1);
     try {
       id = decodeURIComponent(id);
-    } catch (error) { /* as written */ }
+    } catch { /* as written */ }
     const target = view.root.getElementById(id);
     if (!target) return;
     for (const old of view.root.querySelectorAll(".article .target")) old.classList.remove("target");

@@ -50,7 +50,7 @@
     let url;
     try {
       url = new URL(String(value).trim(), base || undefined);
-    } catch (error) {
+    } catch {
       return null;
     }
     return protocols.has(url.protocol) ? url.href : null;
@@ -97,7 +97,7 @@
   function safeDecode(text) {
     try {
       return decodeURIComponent(text);
-    } catch (error) {
+    } catch {
       return text;
     }
   }

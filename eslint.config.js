@@ -1,0 +1,24 @@
+// ESLint over the extension (tests/test_lint.py runs it): the recommended rules, with each file parsed the way the
+// browser loads it. The background service worker, the popup, the options page's own script and the offscreen
+// page are ES modules (manifest "type": "module", <script type="module">); everything else (the shared limits,
+// template and document scripts, the content and reader scripts injected by scripting.executeScript) is a
+// classic script that talks through globalThis.
+const js = require("@eslint/js");
+const globals = require("globals");
+
+const MODULES = ["extension/background/**/*.js", "extension/popup/*.js", "extension/options/options.js",
+  "extension/offscreen/*.js"];
+
+module.exports = [
+  { ignores: ["node_modules/**", "tests/pages/**"] },
+  {
+    files: ["extension/**/*.js"],
+    ...js.configs.recommended,
+    languageOptions: {
+      ecmaVersion: "latest",
+      sourceType: "script",
+      globals: { ...globals.browser, ...globals.webextensions },
+    },
+  },
+  { files: MODULES, languageOptions: { sourceType: "module" } },
+];

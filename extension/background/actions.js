@@ -86,12 +86,14 @@ export function makeRunner(host) {
       return { ok: true, action, highlighted: false, node_ids: [],
                article: lastArticle.get(tabId) || { title: tab.title || null, text: "" } };
     }
-    // What is made ready while the host works: the reader's scripts and settings, the outlines' stylesheet.
+    // What is made ready while the host works: the reader's frame (its page, scripts and settings), the outlines'
+    // stylesheet.
     const ready = { reader: null, style: null };
     try {
       return await extractAndShow(action, tab, ready, marks);
     } catch (error) {
       if (ready.style) await ready.style.then(() => clearHighlight(tab.id, false), () => {});
+      if (ready.reader) await ready.reader.then(() => closeReader(tab.id), () => {}).catch(() => {});  // its frame
       throw error;
     }
   }

@@ -194,10 +194,10 @@ export async function showReader(tabId, article, view) {
 }
 
 /** Give the reader view shown the rest of its article ({text, markdown, front_matter}: what Copy and Save
- * need, not the first screen). */
+ * need, not the first screen); false when the user has closed it meanwhile. */
 export function completeReader(tabId, rest) {
   const view = readers.get(tabId);
-  if (!view || !view.session.send({ type: "complete", rest })) throw new PithFailure("reader_failed", "the reader view was closed");
+  return Boolean(view) && view.session.send({ type: "complete", rest });
 }
 
 export async function readerActive(tabId) {

@@ -192,7 +192,10 @@
       for (const frame of frames) {
         keep("frame name", frame.name);
         keep("frame src", frame.src);
-        try { attack(frame.contentDocument, "frame document"); } catch (error) { /* across origins */ }
+        // Its own frame's first, blank document is the page's own (and the snapshot reads it as the page's).
+        if (frame !== own) {
+          try { attack(frame.contentDocument, "frame document"); } catch (error) { /* across origins */ }
+        }
         if (frame.contentWindow) drive(frame.contentWindow, "frame window");
       }
       window.postMessage({ type: "pith.reader.save" }, "*");

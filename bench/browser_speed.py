@@ -18,7 +18,8 @@ the others are built here from bench/synthetic.py:
 An action starts where the popup's click starts it: `runtime.sendMessage({type: "pith.run"})` from an
 extension page. It ends when the result is on screen: for Highlight, the frame after the page's first outline
 attribute is set; for the reader, the frame after the reader view shows the article's first screen over the
-page (`data-pith-reader="shown"` on its element). An older tree (`--extension old=DIR`) whose reader opens a tab
+page (`data-shown` on the root of the reader's frame; an older tree's view in the page: `data-pith-reader="shown"`
+on its element). An older tree (`--extension old=DIR`) whose reader opens a tab
 of its own is timed to the frame after that tab shows the first screen (`data-shown` on its root; a reader
 without it: `data-ready`, the whole article rendered).
 "The frame after" is a requestAnimationFrame callback's setTimeout, stamped by a script the driver adds to
@@ -58,7 +59,7 @@ from typing import Callable
 from bench.bytecode import compile_pith
 from bench.content_script import page_with_elements, sections_page
 from bench.synthetic import _blog
-from export.browsers import EXTENSION, KINDS, extension_browser
+from export.browsers import EXTENSION, KINDS, READER_PAGE, extension_browser
 
 # In every page, before its own scripts: stamp the frame after the result appears (see the module docstring).
 PAINT_WATCH = """(() => {
@@ -169,9 +170,11 @@ def phases(action: str, run: dict, reader: dict | None) -> dict[str, float]:
 
 
 def wait(tab, expression: str, timeout: float = 30.0):
+    """Poll `expression` in `tab` (a Tab, or a Playwright frame) until it is truthy; its value."""
+    target = getattr(tab, "handle", tab)
     deadline = time.monotonic() + timeout
     while True:
-        value = tab.evaluate(expression)
+        value = target.evaluate(expression)
         if value:
             return value
         if time.monotonic() > deadline:
@@ -210,8 +213,11 @@ def one_run(browser, page, tab_id: int, action: str) -> dict:
         off = browser.call(RUN, [tab_id, action])
         assert not off["reply"]["highlighted"], off
     elif run["reply"]["reader"]:  # over the page: shown, then the whole article; turned off again after
-        run["painted"] = wait(page, "() => window.__benchPaintedAt")
-        run["ready"] = wait(page, "() => window.__benchReadyAt")
+        # In the reader's frame (reader/reader.html over the page), else in the page (an older tree's view).
+        frames = browser.frames_of(page, READER_PAGE)
+        where = frames[-1] if frames else page
+        run["painted"] = wait(where, "() => window.__benchPaintedAt")
+        run["ready"] = wait(where, "() => window.__benchReadyAt")
         off = browser.send({"type": "pith.run", "action": action, "tabId": tab_id})
         assert off.get("closed"), off
     else:

@@ -351,25 +351,36 @@ SHOW_ARTICLE = """async ([tabId, article]) => {
 }"""
 
 
+class FrameMissing(LookupError):
+    """The tab shows no frame of that extension page (none laid over it, or taken off)."""
+
+
+READER_PAGE = "reader/reader.html"
+NOTE_PAGE = "note/note.html"
+
+
 class ReaderView:
-    """The reader view over `page`, reached where it lives: the shadow root the content script keeps in the
-    extension's isolated world (closed: the page's own scripts, and the driver's, cannot see into it)."""
+    """The reader view over `page`, reached where it lives: the extension's page reader/reader.html in the frame
+    the content script lays over the page (another origin: the page's own scripts cannot look in)."""
 
     def __init__(self, b: "ExtensionBrowser", page: Tab):
-        self.b, self.page, self.tab_id = b, page, b.tab_id(page)
+        self.b, self.page = b, page
 
     def evaluate(self, function: str, arg: Any = None) -> Any:
-        """Run `function(root, arg)` (JavaScript; `root` the view's shadow root, null when none is open) in the
-        isolated world of the page; its value."""
-        return self.b.call(f"""([tabId, arg]) => api.scripting.executeScript({{target: {{tabId}}, args: [arg],
-            func: async (arg) => {{ const reader = globalThis.__pithReader;
-                                    return ({function})(reader ? reader.root() : null, arg); }}}})
-            .then((r) => r[0].result)""", [self.tab_id, arg])
+        """Run `function(root, arg)` (JavaScript; `root` the reader frame's document, `api` the extension API) in
+        the reader's frame; its value. FrameMissing when the page shows no reader."""
+        return self.b.frame_evaluate(self.page, READER_PAGE, f"(arg) => ({function})(document, arg)", arg)
 
     def wait_for(self, function: str, arg: Any = None, timeout: float = WAIT_TIMEOUT_S) -> Any:
         """Poll `function(root, arg)` until it returns something truthy (an element counts as true); returns that."""
         found = f"async (root, arg) => {{ const v = await ({function})(root, arg); return {_AS_VALUE}; }}"
-        return _poll(lambda: self.evaluate(found, arg), timeout, f"{function} in the reader over {self.page.url}")
+
+        def probe():
+            try:
+                return self.evaluate(found, arg)
+            except FrameMissing:
+                return None
+        return _poll(probe, timeout, f"{function} in the reader over {self.page.url}")
 
     def text(self, selector: str) -> str:
         return self.evaluate("(root, s) => root.querySelector(s).innerText", selector)
@@ -378,20 +389,32 @@ class ReaderView:
         self.page.screenshot(path)
 
     def click(self, selector: str) -> None:
-        """The element's activation, as from a click (no user activation: see `user_click`)."""
+        """The element's activation, as from a script's click (not trusted: see `user_click`)."""
         self.evaluate("(root, s) => { root.querySelector(s).click(); }", selector)
 
     def user_click(self, selector: str) -> None:
-        """A real pointer click at the element, delivered by the browser (what the clipboard asks for)."""
+        """A real pointer click at the element, delivered by the browser (the frame covers the viewport from its
+        corner, so its coordinates are the page's)."""
         x, y = self.evaluate(f"(root, s) => ({_CENTER})(root.querySelector(s))", selector)
         self.page.click_at(x, y)
 
     def press(self, key: str) -> None:
         self.page.press(key)
 
+    def shown(self) -> bool:
+        """Whether a reader frame is over the page: one that answers (Playwright may list a frame taken off the
+        page a while longer)."""
+        try:
+            return self.evaluate("() => true") is True
+        except Exception:  # noqa: BLE001 - none, or one the driver still lists but that is gone
+            return False
+
+    def wait_closed(self) -> None:
+        _poll(lambda: not self.shown(), WAIT_TIMEOUT_S, f"the reader over {self.page.url} to close")
+
     def wait_ready(self) -> "ReaderView":
-        """Wait until the whole article is in the view (`data-pith-reader="ready"` on its element)."""
-        self.wait_for("() => document.querySelector('pith-reader')?.getAttribute('data-pith-reader') === 'ready'")
+        """Wait until the whole article is in the view (`data-ready` on the frame's root)."""
+        self.wait_for("(root) => root.documentElement.dataset.ready === 'true'")
         return self
 
     def settle_images(self) -> None:
@@ -399,6 +422,23 @@ class ReaderView:
         scroll): an error handler, were one left, has run by then. A condition, not a sleep."""
         self.wait_for("(root) => [...root.querySelectorAll('img')].every((img) => { img.loading = 'eager';"
                       " return img.complete; })")
+
+
+def shown_note(b: "ExtensionBrowser", page: Tab, state: str | None = None, timeout: float = WAIT_TIMEOUT_S) -> dict:
+    """The note over `page` once it shows one (in `state`, when given): {state, title, text, fix, height}, each
+    part null where the note has none."""
+    read = """() => { const part = (c) => { const e = document.querySelector(`.note .${c}`); return e ? e.textContent : null; };
+        const note = document.querySelector('.note');
+        return note && {state: document.documentElement.dataset.state, title: part('title'), text: part('text'),
+                        fix: part('fix'), height: note.getBoundingClientRect().height}; }"""
+
+    def probe():
+        try:
+            note = b.frame_evaluate(page, NOTE_PAGE, read)
+            return note if note and state in (None, note["state"]) else None
+        except FrameMissing:
+            return None
+    return _poll(probe, timeout, f"a note over {page.url}")
 
 
 class ExtensionBrowser:
@@ -493,7 +533,25 @@ class ExtensionBrowser:
     def tab_exists(self, tab_id: int) -> bool:
         return self.call("(id) => api.tabs.get(id).then(() => true, () => false)", tab_id)
 
+    def frames_of(self, tab: Tab, path: str) -> list:
+        """The frames in `tab` showing the extension's page `path`, in document order (driver handles)."""
+        prefix = f"{self.origin}/{path}"
+        return [frame for frame, url in self._frames(tab) if url.startswith(prefix)]
+
+    def frame_evaluate(self, tab: Tab, path: str, function: str, arg: Any = None) -> Any:
+        """`function` run in the last frame of `tab` that shows the extension's page `path`."""
+        frames = self.frames_of(tab, path)
+        if not frames:
+            raise FrameMissing(f"no {path} frame in {tab.url}")
+        return self._evaluate_in(frames[-1], function, arg)
+
     # -- what each driver provides
+    def _frames(self, tab: Tab) -> list[tuple[Any, str]]:
+        raise NotImplementedError
+
+    def _evaluate_in(self, frame: Any, function: str, arg: Any) -> Any:
+        raise NotImplementedError
+
     def open_url(self, url: str) -> Tab:
         raise NotImplementedError
 
@@ -567,7 +625,24 @@ class ChromiumBrowser(ExtensionBrowser):
         return tab.handle.url
 
     def _evaluate(self, tab: Tab, function: str, arg: Any) -> Any:
-        return tab.handle.evaluate(f"async (arg) => {{ {_API} return await ({function})(arg); }}", arg)
+        return self._evaluate_in(tab.handle, function, arg)
+
+    def _frames(self, tab: Tab) -> list[tuple[Any, str]]:
+        return [(frame, frame.url or self._address(frame)) for frame in tab.handle.frames if frame.parent_frame is not None]
+
+    @staticmethod
+    def _address(frame: Any) -> str:
+        """The address of a frame Playwright lists without one (an out-of-process frame whose navigation it
+        missed), asked of the frame itself; "" when it cannot answer."""
+        from playwright.sync_api import Error as PlaywrightError
+
+        try:
+            return frame.evaluate("() => location.href")
+        except PlaywrightError:
+            return ""
+
+    def _evaluate_in(self, frame: Any, function: str, arg: Any) -> Any:
+        return frame.evaluate(f"async (arg) => {{ {_API} return await ({function})(arg); }}", arg)
 
     def _press(self, tab: Tab, key: str) -> None:
         from playwright.sync_api import Error as PlaywrightError
@@ -638,10 +713,24 @@ class FirefoxBrowser(ExtensionBrowser):
         return tree[0]["url"]
 
     def _evaluate(self, tab: Tab, function: str, arg: Any) -> Any:
+        return self._evaluate_in(tab.handle, function, arg)
+
+    def _frames(self, tab: Tab) -> list[tuple[Any, str]]:
+        found: list[tuple[Any, str]] = []
+
+        def below(context: dict) -> None:
+            for child in context.get("children") or []:
+                found.append((child["context"], child["url"]))
+                below(child)
+        for context in self.bidi.send("browsingContext.getTree", {"root": tab.handle})["contexts"]:
+            below(context)
+        return found
+
+    def _evaluate_in(self, frame: Any, function: str, arg: Any) -> Any:
         wrapper = (f"async (json) => {{ {_API} const value = await ({function})(JSON.parse(json));"
                    " return value === undefined ? 'null' : JSON.stringify(value); }")
         result = self.bidi.send("script.callFunction", {
-            "functionDeclaration": wrapper, "awaitPromise": True, "target": {"context": tab.handle},
+            "functionDeclaration": wrapper, "awaitPromise": True, "target": {"context": frame},
             "arguments": [{"type": "string", "value": json.dumps(arg)}]})
         if result.get("type") == "exception":
             details = result["exceptionDetails"]

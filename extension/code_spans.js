@@ -1,6 +1,5 @@
 // Messages name the command that fixes things in `backquotes`; this shows those as <code>, the rest as plain
-// text (never markup). Loaded as a classic script into pages (the in-page note) and imported as a module by
-// the popup, so it only assigns a global.
+// text (never markup). Imported as a module by the popup and the note (note/note.js); it only assigns a global.
 globalThis.pithAppendWithCode = function appendWithCode(parent, text) {
   const doc = parent.ownerDocument || document;
   String(text || "").split(/(`[^`]+`)/).forEach((part) => {

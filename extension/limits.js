@@ -28,7 +28,8 @@ globalThis.PITH_LIMITS = Object.freeze({
   EXTRACT_TIMEOUT_MS_PER_MB: 5000,  // ...plus this much per MB of snapshot JSON
   PROGRESS_AFTER_MS: 400,           // show "working" only when a step takes longer than this
   // User interface.
-  TOAST_MS: 6000,                   // how long a success note stays on the page (errors stay until closed)
+  TOAST_MS: 6000,
+  FRAME_WAIT_MS: 10000,             // the reader's frame loads and shows its article within this, or the run fails                   // how long a success note stays on the page (errors stay until closed)
   MAX_FILENAME_CHARS: 100,          // saved file names, before the extension (native_host/limits.py)...
   MAX_FILENAME_BYTES: 200,          // ...and their UTF-8 bytes: file systems allow 255
   MAX_TEMPLATE_BYTES: 16384,        // a save template's JSON text (native_host/limits.py)...

@@ -10,8 +10,8 @@ from typing import Iterator
 
 import pytest
 
-from export.browsers import (CHROMIUM, FIREFOX, SHOW_ARTICLE, ExtensionBrowser, ReaderView,  # noqa: F401 (re-exported)
-                             Tab, extension_browser)
+from export.browsers import (CHROMIUM, FIREFOX, NOTE_PAGE, READER_PAGE, SHOW_ARTICLE, ExtensionBrowser,  # noqa: F401
+                             FrameMissing, ReaderView, Tab, extension_browser, shown_note)
 
 PAGES = Path(__file__).resolve().parent / "pages" / "extension"
 BINARIES = {"chromium": CHROMIUM, "firefox": FIREFOX}

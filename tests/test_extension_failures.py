@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from browser import KINDS, PAGES, extension_browser, open_popup, require
+from browser import KINDS, PAGES, ReaderView, extension_browser, open_popup, require, shown_note
 
 # A page no extension may enter, in each browser.
 PRIVILEGED_PAGE = {"chromium": "chrome://version/", "firefox": "about:robots"}
@@ -29,15 +29,15 @@ def test_with_the_host_missing_the_user_sees_the_error_and_the_fix(tmp_path, kin
         assert "`pith install`" in reply["error"]["message"]
         # no tab opened, no reader view left over the page
         assert len(b.tabs()) == tabs
-        assert page.evaluate("() => document.querySelector('pith-reader')") is None
+        assert not ReaderView(b, page).shown()
         popup = open_popup(b, page)
         popup.click("[data-action=reader]")
         popup.wait_for("() => document.querySelector('#status.error')")
         shown = popup.text("#status")
         assert "not installed" in shown and "pith install" in shown
         assert popup.text("#status-fix code") == "pith install"
-        note = b.in_content_world(page, "__pithToast.last")  # the note shown in the page itself
-        assert note["state"] == "error" and "`pith install`" in note["fix"]
+        note = shown_note(b, page, "error")  # the note shown in the page itself, code as code
+        assert note["state"] == "error" and "pith install" in note["fix"] and note["height"] > 0, note
 
 
 def test_a_host_that_crashes_is_reported_with_pith_doctor(tmp_path, kind):
@@ -101,5 +101,5 @@ def test_a_host_without_its_model_is_reported_before_any_page_is_sent(tmp_path, 
         reply = b.run("reader", page)
         assert reply["ok"] is False and reply["error"]["code"] == "model_unavailable"
         assert "`pith doctor`" in reply["error"]["message"]
-        note = b.in_content_world(page, "__pithToast.last")
-        assert note["state"] == "error" and "pith doctor" in note["fix"]
+        note = shown_note(b, page, "error")
+        assert note["state"] == "error" and "pith doctor" in note["fix"], note

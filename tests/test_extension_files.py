@@ -45,7 +45,10 @@ def test_permissions_are_the_ones_the_extension_uses():
     assert set(MANIFEST["permissions"]) == {"nativeMessaging", "activeTab", "scripting", "downloads",
                                             "contextMenus", "storage", "offscreen"}
     assert "externally_connectable" not in MANIFEST  # no web page or other extension may message it
-    assert "web_accessible_resources" not in MANIFEST  # no page may frame or load the reader
+    # Pages may frame the reader's and the note's pages (content/frames.js lays them over the page), nothing else:
+    # a frame without the background's one-time token shows nothing (tests/test_page_attack.py).
+    assert MANIFEST["web_accessible_resources"] == [{"resources": ["reader/reader.html", "note/note.html"],
+                                                     "matches": ["<all_urls>"]}]
     assert "content_scripts" not in MANIFEST  # scripts enter a page only when the user asks
     assert set(MANIFEST["commands"]) == {"_execute_action", "reader", "highlight", "save"}
 
@@ -66,7 +69,7 @@ def test_every_file_the_extension_names_exists():
     for js in EXTENSION.rglob("*.js"):
         text = js.read_text()
         named += [str((js.parent / m).resolve().relative_to(EXTENSION)) for m in re.findall(r'import [^"]*"(\.[^"]+)"', text)]
-        named += re.findall(r'"((?:content|background|reader|popup)/[\w./-]+\.(?:js|css|html))"', text)
+        named += re.findall(r'"((?:content|background|reader|note|popup)/[\w./-]+\.(?:js|css|html))"', text)
         named += re.findall(r'"(\w+\.js)"', text)
     for html in EXTENSION.rglob("*.html"):
         named += [str((html.parent / m).resolve().relative_to(EXTENSION))

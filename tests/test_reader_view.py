@@ -72,7 +72,7 @@ def test_formulas_arrive_as_mathml_with_their_tex_and_without_the_drawn_copy(bro
 
 def test_lazy_pictures_load_from_their_real_address(browser):
     page, _, reader = reader_for(browser, "images.html")
-    reader.wait_for("(root) => [...root.querySelectorAll('#article img')].every((i) => i.complete)")
+    reader.settle_images()  # below the first screen they load as the view scrolls to them: made eager here
     images = reader.evaluate("""(root) => [...root.querySelectorAll('#article img')].map((i) =>
         [i.alt, new URL(i.src).pathname + new URL(i.src).search, i.naturalWidth > 0])""")
     assert images == [["from data-src", "/images/lazy.png?from=data-src", True],
@@ -181,7 +181,7 @@ def test_the_header_shows_the_metadata_there_is_and_hides_the_rest(browser):
         .filter((id) => !root.getElementById(id).hidden)""")
     assert hidden == []
     assert bare.evaluate("(root) => root.getElementById('site').textContent") == "news.example"  # its host
-    assert page.evaluate("() => document.querySelectorAll('pith-reader').length") == 1  # the second took its place
+    assert page.evaluate("() => document.querySelectorAll('html > div[popover]').length") == 1  # the second took its place
     close(page)
 
 
@@ -262,19 +262,23 @@ def test_escape_and_the_reader_shortcut_go_back_to_the_page_as_it_was(browser):
     _, reader = open_reader(browser, page)
     reader.press("PageDown")  # the view scrolls, the page under it does not, and never hears the key
     reader.wait_for("(root) => root.querySelector('.view').scrollTop > 0")
+    assert reader.evaluate("(root) => root.hasFocus() && root.activeElement.className") == "view"  # focus moved in
     reader.press("Escape")
-    page.wait_for("() => document.querySelector('pith-reader') === null")
+    reader.wait_closed()
     assert page.evaluate("() => [window.scrollY, window.keys]") == [scrolled, []]
     assert browser.call("(id) => api.tabs.get(id).then((t) => t.active)", browser.tab_id(page))
+    page.press("Enter")  # the keyboard focus is back in the page
+    page.wait_for("() => window.keys.includes('Enter')")
     # the reader action again (what the shortcut, the popup and the menu send) toggles it off the same way
     open_reader(browser, page)
     closed = browser.send({"type": "pith.run", "action": "reader", "tabId": browser.tab_id(page)})
     assert closed == {"ok": True, "action": "reader", "closed": True}
-    assert page.evaluate("() => document.querySelector('pith-reader') === null")
+    assert not reader.shown()
     # and the back button
     _, reader = open_reader(browser, page)
+    reader.click("#close")  # a script's click does nothing: only the user's own
     reader.user_click("#close")
-    page.wait_for("() => document.querySelector('pith-reader') === null")
+    reader.wait_closed()
     assert page.errors() == []
     close(page)
 
@@ -296,7 +300,7 @@ def test_copy_as_markdown_and_save_from_the_reader(browser):
     for fmt, suffix in (("markdown", ".md"), ("text", ".txt")):
         reader.evaluate("(root, v) => { const s = root.getElementById('format'); s.value = v;"
                         " s.dispatchEvent(new Event('change')); }", fmt)
-        reader.click("#save")
+        reader.user_click("#save")  # the user's own click: a script's does nothing (test_page_attack.py)
         reader.wait_for("(root, s) => root.getElementById('status').textContent.startsWith('Saved ')"
                         " && root.getElementById('status').textContent.endsWith(s)", suffix)
         name = reader.text("#status").removeprefix("Saved ")
@@ -313,19 +317,20 @@ def test_copy_as_markdown_and_save_from_the_reader(browser):
     close(page)
 
 
-def test_the_background_saves_only_documents_the_reader_makes(browser):
-    """The reader runs in the page, so its Save is a content script's message: the background takes a text
-    document under a safe name of its type, nothing else."""
+def test_the_background_takes_no_message_from_a_content_script(browser):
+    """Nothing that runs in a page's tab, the extension's own content scripts included, can ask the background
+    to save, close a frame or run an action: only the extension's pages (the popup, the reader's frame) can."""
     page, _, reader = reader_for(browser, "news.html")
-    replies = reader.evaluate("""async () => {
-        const send = (doc) => (globalThis.browser ?? globalThis.chrome).runtime.sendMessage({type: 'pith.reader.save', doc});
+    downloads = len(browser.call("() => api.downloads.search({})"))
+    replies = browser.call("""([tabId]) => api.scripting.executeScript({target: {tabId}, func: async () => {
+        const api = globalThis.browser ?? globalThis.chrome;
+        const send = (m) => api.runtime.sendMessage(m).then((r) => r ?? null, (e) => 'refused');
         return Promise.all([
-          send({filename: '../../.bashrc.md', mime: 'text/markdown', content: 'x'}),
-          send({filename: 'notes.sh', mime: 'text/markdown', content: 'x'}),
-          send({filename: 'page.html', mime: 'text/html', content: '<script></script>'}),
-          send({filename: 'a.md', mime: 'text/markdown', content: 42}),
-          send(null)]); }""")
-    assert [r["ok"] for r in replies] == [False] * 5, replies
+          send({type: 'pith.reader.save', doc: {filename: 'a.md', mime: 'text/markdown', content: 'x'}}),
+          send({type: 'pith.frame.close', kind: 'reader'}),
+          send({type: 'pith.run', action: 'save'})]); }}).then((r) => r[0].result)""", [browser.tab_id(page)])
+    assert all(r in (None, "refused") for r in replies), replies
+    assert reader.shown() and len(browser.call("() => api.downloads.search({})")) == downloads
     close(page)
 
 
@@ -338,7 +343,7 @@ STRICT_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><tit
 <p>By spring the ledger ran to four volumes, and the council asked for a copy for the town's archive.</p>
 </main></body></html>"""
 HOSTILE_STYLE = """* { font-family: monospace !important; color: rgb(255, 0, 0) !important; }
-pith-reader, [popover] { display: none !important; opacity: 0 !important; }
+div, iframe, [popover] { display: none !important; opacity: 0 !important; }
 html > * { visibility: hidden !important; }
 p { font-size: 5px !important; }"""
 
@@ -349,15 +354,18 @@ def test_the_page_can_neither_restyle_nor_read_the_view_and_its_csp_does_not_sto
     assert page.evaluate("() => getComputedStyle(document.querySelector('p')).color") == "rgb(255, 0, 0)"
     _, reader = open_reader(browser, page)
     found = reader.evaluate("""(root) => { const view = root.querySelector('.view'), p = root.querySelector('#article p');
-        const host = document.querySelector('pith-reader').getBoundingClientRect();
         return {color: getComputedStyle(p).color, font: getComputedStyle(p).fontFamily,
                 size: parseFloat(getComputedStyle(p).fontSize), background: getComputedStyle(view).backgroundColor,
-                covers: host.width === innerWidth && host.height === innerHeight,
-                visible: getComputedStyle(document.querySelector('pith-reader')).visibility}; }""")
+                width: innerWidth, height: innerHeight}; }""")
     assert found["color"] != "rgb(255, 0, 0)" and "monospace" not in found["font"] and found["size"] > 12, found
-    assert found["background"] == "rgb(251, 250, 247)" and found["covers"] and found["visible"] == "visible", found
+    assert found["background"] == "rgb(251, 250, 247)", found
+    host = page.evaluate("""() => { const host = document.querySelector('html > div[popover]'), r = host.getBoundingClientRect();
+        return {covers: r.left === 0 && r.top === 0 && r.width === innerWidth && r.height === innerHeight,
+                visible: getComputedStyle(host).visibility, display: getComputedStyle(host).display}; }""")
+    assert host == {"covers": True, "visible": "visible", "display": "block"}, host
+    assert [found["width"], found["height"]] == page.evaluate("() => [innerWidth, innerHeight]")  # the frame too
     # the page's scripts find the element, never what is in it
-    assert page.evaluate("() => { const host = document.querySelector('pith-reader');"
+    assert page.evaluate("() => { const host = document.querySelector('html > div[popover]');"
                          " return [host.shadowRoot, host.textContent, document.body.innerText.includes('Copy as')]; }") \
         == [None, "", False]
     # and Pith's own elements are never read as the page's content

@@ -45,13 +45,28 @@ export function mainNodeIds(outline) {
   return Array.from(ids).sort((a, b) => a - b);
 }
 
-/** Where progress goes: the page's note and any open popup. */
+/** Where progress goes: any open popup at once, and the page's note once the action has taken longer than
+ * PROGRESS_AFTER_MS (the note is a frame of its own: loading one while the host works would slow every action
+ * it reports on). `stop()` when the action is over. */
 function reporter(tabId, action) {
-  return (text) => {
+  let waiting = true;  // the note waits out PROGRESS_AFTER_MS
+  let over = false;
+  let latest = null;
+  const timer = setTimeout(() => {
+    waiting = false;
+    if (latest && !over) notify(tabId, latest);
+  }, L.PROGRESS_AFTER_MS);
+  const report = (text) => {
     const note = { state: "progress", title: "Pith is working\u2026", text, action };
-    notify(tabId, note);
     api.runtime.sendMessage({ type: "pith.progress", tabId, note }).catch(() => {});
+    latest = note;
+    if (!waiting && !over) notify(tabId, note);
   };
+  report.stop = () => {
+    over = true;
+    clearTimeout(timer);
+  };
+  return report;
 }
 
 function describeProgress(p) {
@@ -88,19 +103,24 @@ export function makeRunner(host) {
       return { ok: true, action, highlighted: false, node_ids: [],
                article: lastArticle.get(tabId) || { title: tab.title || null, text: "" } };
     }
-    // What is made ready while the host works: the reader's scripts and settings, the outlines' stylesheet.
-    const ready = { reader: null, style: null };
+    // What is made ready while the host works: the reader's frame (its page, scripts and settings), the outlines'
+    // stylesheet; and the progress reporter, stopped once the action is over.
+    const ready = { reader: null, style: null, progress: null };
     try {
       return await extractAndShow(action, tab, ready, marks);
     } catch (error) {
       if (ready.style) await ready.style.then(() => clearHighlight(tab.id, false), () => {});
+      if (ready.reader) await ready.reader.then(() => closeReader(tab.id), () => {}).catch(() => {});  // its frame
       throw error;
+    } finally {
+      if (ready.progress) ready.progress.stop();
     }
   }
 
   async function extractAndShow(action, tab, ready, marks) {
     const tabId = tab.id;
     const progress = reporter(tabId, action);
+    ready.progress = progress;
     const slow = setTimeout(() => progress("Reading the page\u2026"), L.PROGRESS_AFTER_MS);
     let taken;
     marks.snapshot_asked = clock();
@@ -116,7 +136,8 @@ export function makeRunner(host) {
     const over = requestOverCap(json, bytes, WANT[action]);
     if (over !== null) throw new PithFailure("too_large", `the page's snapshot is ${Math.round(over / 1048576)} MiB`);
     progress(`Finding the main content of ${nodes.toLocaleString()} page nodes\u2026`);
-    // Started now, not before the snapshot: they run while the host works, not while the page is read.
+    // Started now, not before the snapshot: they run while the host works, not while the page is read (a frame
+    // laid over the page before the walk made the walk lay the page out again).
     if (action === "reader") ready.reader = prepareReader(tabId);
     if (action === "highlight") ready.style = styleHighlight(tabId);
     for (const started of [ready.reader, ready.style]) if (started) started.catch(() => {});  // awaited below

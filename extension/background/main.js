@@ -1,14 +1,13 @@
 // The background: one native port to the host, and the one message every user action goes through.
 //
-// Only the extension's own pages may send `pith.run` (the popup, tests from an extension page); a content
-// script's message carries a web page's URL and is refused, so nothing a page does can reach the host or the
-// tabs. The one thing a content script may ask is `pith.reader.save`: the reader view, which runs in the page,
-// hands over the document it shows for the downloads, under a name and type checked here. The extension
-// declares no externally_connectable: other sites and extensions cannot message it at all.
+// Only the extension's own pages may send messages here (the popup, the reader's and the note's frames, tests
+// from an extension page); a content script's message carries a web page's URL and is refused, so nothing a
+// page does can reach the host, the tabs or the downloads. The extension declares no externally_connectable:
+// other sites and extensions cannot message it at all.
 import "../limits.js";
 import { HostClient } from "./host.js";
 import { ACTIONS, makeRunner } from "./actions.js";
-import { takeSnapshot } from "./page.js";
+import { closeReader, takeSnapshot } from "./page.js";
 import { asFailure } from "./errors.js";
 import { recordPage } from "./record.js";
 import { download, safeFilename } from "./save.js";
@@ -52,6 +51,13 @@ async function readerSave(doc) {
   }
 }
 
+/** The sender is one of Pith's frames over a page (reader/reader.html, note/note.html), in a tab. */
+function fromFrame(sender, kind) {
+  const page = { reader: "reader/reader.html", note: "note/note.html" }[kind];
+  return Boolean(page) && sender.id === api.runtime.id && sender.tab && Number.isInteger(sender.tab.id)
+    && typeof sender.url === "string" && sender.url.split(/[?#]/)[0] === api.runtime.getURL(page);
+}
+
 async function activeTabId() {
   const [tab] = await api.tabs.query({ active: true, lastFocusedWindow: true });
   return tab ? tab.id : undefined;
@@ -68,11 +74,18 @@ async function snapshotReply(tabId) {
 
 api.runtime.onMessage.addListener((message, sender, sendResponse) => {
   if (!message || typeof message !== "object") return false;
-  if (message.type === "pith.reader.save" && sender.id === api.runtime.id && sender.tab) {
+  if (!fromExtensionPage(sender)) return false;  // a content script's message: refused, whatever it asks
+  if (message.type === "pith.frame.close" && fromFrame(sender, message.kind)) {
+    // Esc or the back button in the reader, the note's close button: that frame's tab, nothing else.
+    closeReader(sender.tab.id, message.kind).then(() => sendResponse({ ok: true }),
+                                                  (error) => sendResponse({ ok: false, error: asFailure(error).toJSON() }));
+    return true;
+  }
+  if (message.type === "pith.reader.save" && fromFrame(sender, "reader")) {
+    // Save in the reader, on the user's click there (Firefox gives a frame over a page no downloads API).
     readerSave(message.doc).then(sendResponse);
     return true;
   }
-  if (!fromExtensionPage(sender)) return false;
   if (message.type === "pith.run") {
     const target = Number.isInteger(message.tabId) ? Promise.resolve(message.tabId) : activeTabId();
     target.then((tabId) => runAction(message.action, tabId)).then(sendResponse);

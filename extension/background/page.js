@@ -1,18 +1,20 @@
 // Everything the background does inside a tab: inject the content scripts, take a snapshot, highlight,
 // show the reader view over the page, show a note. Scripts are injected on demand (no page is touched until
-// the user asks) into the extension's isolated world, where the page's own scripts cannot reach them.
+// the user asks) into the extension's isolated world, where the page's own scripts cannot reach them. The
+// reader view and the note are extension pages in frames over the page (content/frames.js); what they show
+// comes from here, over the port each opens with its one-time token (frames.js).
+import "../limits.js";
 import { PithFailure } from "./errors.js";
+import { expectFrame } from "./frames.js";
 
 const api = globalThis.browser ?? globalThis.chrome;
 // Paths from the extension's root, written absolute: Firefox resolves a relative one against the calling page.
-const CONTENT_FILES = ["/limits.js", "/code_spans.js", "/content/shadow_style.js", "/content/snapshot.js",
-                       "/content/highlight.js", "/content/toast.js"];
+const CONTENT_FILES = ["/limits.js", "/content/shadow_style.js", "/content/snapshot.js", "/content/highlight.js",
+                       "/content/frames.js"];
 const HIGHLIGHT_CSS = ["/content/highlight.css"];
-// The reader view, injected only for it (after CONTENT_FILES, whose globals it uses): it builds its view in
-// the page.
-const READER_FILES = ["/template.js", "/article_document.js", "/reader/sanitize.js", "/reader/reader.js"];
-const READER_CSS = "/reader/reader.css";
-let readerCss = null;  // the view's stylesheet, read once a session
+const L = globalThis.PITH_LIMITS;
+const readers = new Map();  // tabId -> the reader frame this context laid over it: {session, shown}
+const notes = new Map();    // tabId -> the note frame: {session, note}
 
 // Runs in the page: calls one method of a content-script object, returning {value} or {error}.
 function callInPage(object, method, params) {
@@ -101,47 +103,101 @@ export async function clearHighlight(tabId, marked = true) {
   await unstyleHighlight(tabId);
 }
 
-/** Show a note in the page (progress, done, error). Best effort: a page we cannot enter shows none. */
-export async function notify(tabId, note) {
-  try {
-    await api.tabs.sendMessage(tabId, { type: "pith.toast", note });
-  } catch { /* no content script there (yet): the popup and the reply still carry the note */ }
-}
-
-/** Make the reader view ready in the page while the host works: its scripts injected, its stylesheet and the
- * user's settings read. Resolves with what `showReader` needs besides the article. */
-export async function prepareReader(tabId) {
-  if (readerCss === null) {
-    readerCss = fetch(api.runtime.getURL(READER_CSS)).then((r) => r.text());
-    readerCss.catch(() => { readerCss = null; });
-  }
-  try {
-    const [, css, settings] = await Promise.all([
-      api.scripting.executeScript({ target: { tabId }, files: READER_FILES }), readerCss,
-      api.storage.local.get(null)]);  // the user's choices, few and small: reader/reader.js picks its own
-    return { css, settings };
-  } catch (error) {
-    throw new PithFailure("reader_failed", error && error.message);
-  }
-}
-
-/** One method of the reader view in the page; its value, or a reader_failed failure. */
-async function callReader(tabId, method, ...params) {
-  const outcome = await call(tabId, "__pithReader", method, ...params);
+/** Runs `__pithFrames[method]` in the page; its value, or false where the page has no frames script. */
+async function frames(tabId, method, ...params) {
+  const outcome = await call(tabId, "__pithFrames", method, ...params);
   if (outcome.error) throw new PithFailure("reader_failed", outcome.error);
   return outcome.value;
 }
 
-/** Lay the reader view of `article` over the page (`prepared` from `prepareReader`); resolves with {shownAt}
- * once its first screen is in the page. */
-export function showReader(tabId, article, prepared) {
-  return callReader(tabId, "open", article, prepared.settings, prepared.css);
+/** Show a note in the page (progress, done, error), in its frame: a new one, or the one shown, updated. Best
+ * effort: a page we cannot enter shows none. */
+export async function notify(tabId, note) {
+  const reader = readers.get(tabId);
+  if (note.state === "progress" && reader && reader.active) return;  // the reader shown is the news
+  const shown = notes.get(tabId);
+  if (shown) {
+    shown.note = note;
+    shown.session.send({ type: "note", note });
+    return;
+  }
+  const view = { note, session: null };
+  view.session = expectFrame("note", tabId, {
+    onMessage: (message) => {
+      if (message.type === "size") frames(tabId, "size", "note", view.session.token, message.height).catch(() => {});
+      else if (message.type === "close") hideNote(tabId, view);
+    },
+    onGone: () => hideNote(tabId, view),
+  });
+  notes.set(tabId, view);
+  try {
+    if (!await frames(tabId, "place", "note", view.session.token)) throw new Error("not placed");
+  } catch (error) {  // no content script there (yet): the popup and the reply still carry the note
+    hideNote(tabId, view);
+    return;
+  }
+  await view.session.connected;
+  view.session.send({ type: "note", note: view.note });
+}
+
+/** Take the note off the page (`view`: only that one). */
+export function hideNote(tabId, view = notes.get(tabId)) {
+  if (!view || notes.get(tabId) !== view) return;
+  notes.delete(tabId);
+  view.session.end();
+  frames(tabId, "close", "note", view.session.token).catch(() => {});
+}
+
+/** Lay the reader's frame over the page while the host works: it loads, reads the user's settings and opens
+ * its port, showing nothing (clicks still reach the page) until `showReader` sends it the article. */
+export async function prepareReader(tabId) {
+  const old = readers.get(tabId);
+  if (old) old.session.end();
+  const view = { session: null, shown: null, active: false };
+  view.shown = new Promise((resolve) => {
+    view.session = expectFrame("reader", tabId, {
+      onMessage: (message) => { if (message.type === "shown") resolve({ shownAt: Number(message.shownAt) }); },
+      onGone: () => {  // closed, or no longer the extension's page: off the page
+        if (readers.get(tabId) === view) readers.delete(tabId);
+        frames(tabId, "close", "reader", view.session.token).catch(() => {});
+      },
+    });
+  });
+  readers.set(tabId, view);
+  try {
+    if (!await frames(tabId, "place", "reader", view.session.token)) throw new Error("the page refused the frame");
+  } catch (error) {
+    view.session.end();
+    throw new PithFailure("reader_failed", error && error.message);
+  }
+  return view;
+}
+
+/** `promise`, or a reader_failed failure saying `what` after FRAME_WAIT_MS. */
+function inTime(promise, what) {
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new PithFailure("reader_failed", what)), L.FRAME_WAIT_MS);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+/** Show `article` in the reader frame `view` made ready by `prepareReader`; resolves with {shownAt} once its
+ * first screen is in the frame. The frame takes the clicks and the focus, and the note goes. */
+export async function showReader(tabId, article, view) {
+  await inTime(view.session.connected, "the reader view did not load in the page");
+  view.session.send({ type: "open", article });
+  hideNote(tabId);
+  await frames(tabId, "activate", "reader", view.session.token);
+  view.active = true;
+  return inTime(view.shown, "the reader view did not show the article");
 }
 
 /** Give the reader view shown the rest of its article ({text, markdown, front_matter}: what Copy and Save
- * need, not the first screen). */
+ * need, not the first screen); false when the user has closed it meanwhile. */
 export function completeReader(tabId, rest) {
-  return callReader(tabId, "complete", rest);
+  const view = readers.get(tabId);
+  return Boolean(view) && view.session.send({ type: "complete", rest });
 }
 
 /** The text the user has selected in the tab ("" for none, or where the page cannot be entered): the template's
@@ -178,13 +234,18 @@ export async function selectedNodeIds(tabId) {
 
 export async function readerActive(tabId) {
   try {
-    return (await call(tabId, "__pithReader", "active")).value === true;
-  } catch {
+    return (await call(tabId, "__pithFrames", "active", "reader")).value === true;
+  } catch (failure) {
     return false;  // a page we cannot enter shows no reader
   }
 }
 
-/** Take the reader view off the page; resolves with whether one was open. */
-export async function closeReader(tabId) {
-  return (await callReader(tabId, "close")) === true;
+/** Take the reader view (or the note: `kind`) off the page; resolves with whether one was open. */
+export async function closeReader(tabId, kind = "reader") {
+  const view = (kind === "reader" ? readers : notes).get(tabId);
+  if (view) {
+    (kind === "reader" ? readers : notes).delete(tabId);
+    view.session.end();
+  }
+  return (await frames(tabId, "close", kind)) === true;
 }

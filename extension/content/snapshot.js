@@ -19,8 +19,6 @@
 
   const L = globalThis.PITH_LIMITS;
   const SKIP_SUBTREE = new Set(["script", "style", "template", "head", "noscript"]);
-  // The extension's own elements in the page (the reader view, the note): never the page's content.
-  const OWN_ELEMENTS = new Set(["pith-reader", "pith-note"]);
   const LEAF_ONLY = new Set(["svg", "iframe", "object", "embed", "canvas", "video", "audio", "select"]);
   // Inline formatting elements: their text belongs to the enclosing block (native_host/pipeline/blocks.py INLINE,
   // checked equal by tests/test_extension_files.py).
@@ -352,6 +350,8 @@
     // document order.
     const top = { x: window.scrollX, y: window.scrollY };
     const stack = doc.documentElement ? [[doc.documentElement, -1, 0, top, window]] : [];
+    // The extension's own elements in the page (the reader view's and the note's frames): never its content.
+    const own = new Set(globalThis.__pithFrames ? globalThis.__pithFrames.hosts() : []);
     while (stack.length) {
       const [node, parent, depth, frame, view] = stack.pop();
       if (node.nodeType === TEXT_NODE) {
@@ -376,7 +376,7 @@
       }
       if (node.nodeType !== ELEMENT_NODE) continue;  // comments, processing instructions
       const tag = node.localName;
-      if (SKIP_SUBTREE.has(tag) || OWN_ELEMENTS.has(tag)) continue;
+      if (SKIP_SUBTREE.has(tag) || (own.size && own.has(node))) continue;
       if (walk.nodes.length >= L.MAX_NODES) {
         walk.truncated = true;
         break;

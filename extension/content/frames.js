@@ -1,0 +1,99 @@
+// Pith's two surfaces in the page, the reader view and the note, each an extension page (reader/reader.html,
+// note/note.html) in an <iframe> that this content script lays over the page. What the user reads and clicks
+// lives in that frame, on the extension's origin: the page's scripts cannot read it, change it, click in it or
+// send it anything it listens to (the frame has no `message` listener; its article comes from the background
+// over a port).
+//
+// The frame learns which view it is from a one-time token the background made, passed as the frame's name (its
+// `window.name`, which the page cannot read across origins). The <iframe> element sits in a closed shadow root
+// on a plain <div> (no custom element the page could have defined first and kept the internals of), so the
+// page's scripts never see the element, its name or its address. A frame that loads a second document (the
+// page navigated it) is taken off the page.
+(() => {
+  "use strict";
+  if (globalThis.__pithFrames) return;
+  const api = globalThis.browser ?? globalThis.chrome;
+  const PAGES = { reader: "reader/reader.html", note: "note/note.html" };
+  // The host: reset against the page's style (an `all: initial !important` from inside the shadow root outranks
+  // the page's own `!important`), fixed, in the browser's top layer (popover) above anything the page has.
+  const HOST = ":host { all: initial !important; display: block !important; position: fixed !important;"
+    + " z-index: 2147483647 !important; margin: 0 !important; padding: 0 !important; border: 0 !important;"
+    + " background: transparent !important; overflow: hidden !important; visibility: visible !important;"
+    + " opacity: 1 !important; transform: none !important; filter: none !important; clip-path: none !important;";
+  const CSS = {
+    // The whole viewport, scrollbar gutters included; clicks reach the page until the article is shown.
+    reader: `${HOST} inset: 0 !important; width: 100vw !important; height: 100vh !important; max-width: none !important;
+      max-height: none !important; pointer-events: none !important; }
+      :host([data-active]) { pointer-events: auto !important; }`,
+    // The note's corner, sized to the note (note.html tells its height through the background).
+    note: `${HOST} inset: auto 16px 16px auto !important; width: min(400px, calc(100vw - 32px)) !important;
+      height: auto !important; pointer-events: auto !important; }`,
+  };
+  const FRAME_CSS = "iframe { all: initial; display: block; width: 100%; height: 100vh; border: 0; margin: 0;"
+    + " color-scheme: normal; background: transparent; }";
+
+  const open = {};  // kind -> {host, frame, token, focus}
+
+  function close(kind, token) {
+    const view = open[kind];
+    if (!view || (token && view.token !== token)) return false;
+    delete open[kind];
+    view.host.remove();
+    const { focus } = view;
+    if (focus && focus.isConnected && typeof focus.focus === "function") focus.focus({ preventScroll: true });
+    return true;
+  }
+
+  /** Lay the frame of `kind` over the page (replacing one there), for the background's one-time `token`. */
+  function place(kind, token) {
+    close(kind);
+    const host = document.createElement("div");
+    host.setAttribute("popover", "manual");
+    const root = host.attachShadow({ mode: "closed" });
+    globalThis.pithStyleShadow(root, `${CSS[kind]}\n${FRAME_CSS}`);
+    const frame = document.createElement("iframe");
+    frame.name = token;
+    frame.title = kind === "reader" ? "Reader view" : "Pith";
+    frame.setAttribute("allow", "clipboard-write");
+    frame.src = api.runtime.getURL(PAGES[kind]);
+    if (kind === "note") frame.style.height = "0";  // until the note has measured itself
+    let loads = 0;
+    frame.addEventListener("load", (event) => {
+      if (event.isTrusted && ++loads > 1) close(kind, token);  // navigated by the page: not Pith's frame any more
+    });
+    root.append(frame);
+    const view = { host, frame, token, focus: null };
+    open[kind] = view;
+    (document.documentElement || document).append(host);
+    if (typeof host.showPopover === "function") host.showPopover();
+    return true;
+  }
+
+  /** The reader's article is on its way: the frame takes the clicks and the keyboard focus. */
+  function activate(kind, token) {
+    const view = open[kind];
+    if (!view || view.token !== token) return false;
+    view.focus = document.activeElement;
+    view.host.setAttribute("data-active", "");
+    view.frame.focus({ preventScroll: true });
+    return true;
+  }
+
+  /** The note's height, as note.html measured it (0: nothing to show). */
+  function size(kind, token, height) {
+    const view = open[kind];
+    if (!view || view.token !== token) return false;
+    view.frame.style.height = `${Math.max(0, Math.min(Number(height) || 0, innerHeight - 32))}px`;
+    return true;
+  }
+
+  globalThis.__pithFrames = {
+    place,
+    activate,
+    size,
+    close,
+    active: (kind) => Boolean(open[kind] && open[kind].host.isConnected),
+    // The snapshot's walk leaves Pith's own elements out (they are not the page's content).
+    hosts: () => Object.values(open).map((view) => view.host),
+  };
+})();

@@ -51,3 +51,9 @@ def test_a_save_templates_variables_read_only_what_every_reply_carries():
     body = re.search(r"function variables\(fields[^)]*\) \{(.*?)\n  \}", text, re.S)
     read = set(re.findall(r"\bfields\.(\w+)", body.group(1))) if body else set()
     assert read == article.asked
+
+
+def test_the_protocol_docs_describe_every_field_a_reply_always_carries():
+    doc = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
+    table = doc[doc.index("| field | what |") : doc.index("`html`, `markdown` and `text` hold the article's body")]
+    assert {name for name in REPLY_FIELDS if f"`{name}`" not in table} == set()

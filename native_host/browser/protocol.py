@@ -17,6 +17,7 @@ from ..pipeline.article import READER_VIEWS
 from ..pipeline.document import default_front_matter, selection_body
 from ..errors import (ModelError, PithError, ProtocolError, SnapshotError, UnknownTypeError,
                      UnsupportedVersionError, quoted)
+from ..result import REPLY_FIELDS
 from .framing import decode_json, encode_message, is_wide
 
 if TYPE_CHECKING:  # for its type only: LazyExtractor.get imports it on first use
@@ -28,9 +29,8 @@ DEFAULT_WANT = ("highlight", "article")
 ARTICLE_FIELDS = {"html": "article", "markdown": "markdown", "text": "text"}  # reply's article field -> its want
 WANT_FIELDS = {"highlight": ("node_ids", "blocks"), "outline": ("outline", "headline")}  # a want's fields outside the article
 OUTLINE_SCORE = 0.5  # a main block whose title or heading score is above this is outlined as a title or heading
-# Always in a reply's article, whatever the want (Result's names): small, and what a reader's header shows.
-METADATA_FIELDS = ("title", "byline", "lang", "url", "date", "modified", "site_name", "dir", "description",
-                   "image", "canonical_url", "page_type", "word_count", "reading_minutes", "tags")
+# Always in a reply's article, whatever the want: the fields Result marks `reply`.
+METADATA_FIELDS = REPLY_FIELDS
 
 log = logging.getLogger(__name__)
 Send = Callable[[dict], None]  # sends one reply message on its way (the host's transport)

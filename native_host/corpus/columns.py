@@ -8,7 +8,8 @@ is written) and how its value comes from the page read and the `Result` extracte
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import Field, asdict, dataclass
+from dataclasses import fields as dataclass_fields
 from typing import Any, Callable
 
 from ..errors import InputError
@@ -51,6 +52,23 @@ def _blocks(pa):
                                ("scores", pa.struct([(k, pa.float64()) for k in LABELS])), ("main", pa.bool_())]))
 
 
+# A Result field's column kind (result.Result: the field's `column`) -> its Arrow type and how a value is written.
+KINDS: dict[str, tuple[Callable[[Any], Any], Callable[[Any], Any]]] = {
+    "string": (_string, lambda v: v),
+    "int": (_int, lambda v: v),
+    "bool": (lambda pa: pa.bool_(), lambda v: v),
+    "int_list": (lambda pa: pa.list_(pa.int64()), lambda v: v),
+    "string_list": (lambda pa: pa.list_(pa.string()), lambda v: v),
+    "image": (_image, lambda v: asdict(v) if v is not None else None),
+    "blocks": (_blocks, lambda v: [asdict(b) for b in v]),
+}
+
+
+def _result_column(f: Field) -> Column:
+    arrow, convert = KINDS[f.metadata["column"]]
+    return Column(f.name, arrow, _result(f.name, convert), f.metadata["about"])
+
+
 COLUMNS: tuple[Column, ...] = (
     Column("path", _string, lambda page, result: page.path, "the input file the page came from", True),
     Column("url", _string, lambda page, result: page.url if result is None else (result.url or page.url),
@@ -58,26 +76,7 @@ COLUMNS: tuple[Column, ...] = (
     Column("record_id", _string, lambda page, result: page.record_id, "the WARC-Record-ID; null for HTML files",
            True),
     Column("status", _int, lambda page, result: page.status, "the HTTP status of a WARC response", True),
-    Column("title", _string, _result("title"), "the page's headline"),
-    Column("byline", _string, _result("byline"), "author names"),
-    Column("date", _string, _result("date"), "published, ISO 8601"),
-    Column("modified", _string, _result("modified"), "last modified, ISO 8601"),
-    Column("lang", _string, _result("lang"), "the page's language, as it declares it"),
-    Column("dir", _string, _result("dir"), "ltr, rtl or auto"),
-    Column("site_name", _string, _result("site_name"), "the site's name"),
-    Column("description", _string, _result("description"), "the page's own summary"),
-    Column("canonical_url", _string, _result("canonical_url"), "the URL the page names as its own"),
-    Column("image", _image, _result("image", lambda v: asdict(v) if v is not None else None), "the lead image"),
-    Column("page_type", _string, _result("page_type"), "article, forum, product, ... (result.PAGE_TYPES)"),
-    Column("text", _string, _result("text"), "the main content as plain text"),
-    Column("word_count", _int, _result("word_count"), "words of the main content"),
-    Column("reading_minutes", _int, _result("reading_minutes"), "minutes to read it"),
-    Column("truncated", lambda pa: pa.bool_(), _result("truncated"), "a size limit cut the page short"),
-    Column("markdown", _string, _result("markdown"), "the main content as Markdown (built only when asked)"),
-    Column("html", _string, _result("html"), "the main content as clean HTML (built only when asked)"),
-    Column("node_ids", lambda pa: pa.list_(pa.int64()), _result("node_ids"), "the snapshot nodes of the content"),
-    Column("blocks", _blocks, _result("blocks", lambda v: [asdict(b) for b in v]),
-           "every block with the model's scores and decision"),
+    *(_result_column(f) for f in dataclass_fields(Result) if f.metadata["column"]),
     Column("error", _error, None, "null, or {code, message} when the page could not be extracted"),
 )
 BY_NAME = {c.name: c for c in COLUMNS}

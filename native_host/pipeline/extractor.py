@@ -21,7 +21,7 @@ from ..gc_pause import gc_paused
 from ..limits import MAX_BLOCKS
 from .inference import OnnxModel
 from .metadata import length, read_metadata, read_structured, stated_page_type
-from ..result import PAGE_TYPES, BlockResult, Result
+from ..result import FROM_METADATA, PAGE_TYPES, BlockResult, Result
 from .schema import validate_snapshot
 from .snapshot import snapshot_from_html
 
@@ -132,14 +132,10 @@ def result_from_scores(snapshot: dict, blocks: list[Block], scores: np.ndarray, 
     words, minutes = length(article.text)
     block_results = [BlockResult(b.index, b.node_ids, b.text, dict(zip(labels, s)), m)
                      for b, s, m in zip(blocks, rounded, main)]
-    result = Result(url=snapshot.get("url"), title=meta.title, byline=meta.byline, lang=meta.lang,
-                  text=article.text, markdown=article.markdown, html=article.html, node_ids=node_ids,
-                  blocks=block_results, truncated=bool(snapshot.get("truncated")) or len(blocks) >= MAX_BLOCKS,
-                  date=meta.date, modified=meta.modified, site_name=meta.site_name, dir=meta.dir,
-                  description=meta.description, image=meta.image, canonical_url=meta.canonical_url,
-                  page_type=meta.page_type, word_count=words,
-                  reading_minutes=minutes, authors=meta.authors(), tags=meta.tags,
-                  headline_block=meta.headline_block)
+    result = Result(url=snapshot.get("url"), text=article.text, markdown=article.markdown, html=article.html,
+                    node_ids=node_ids, blocks=block_results,
+                    truncated=bool(snapshot.get("truncated")) or len(blocks) >= MAX_BLOCKS, word_count=words,
+                    reading_minutes=minutes, **{name: getattr(meta, name) for name in FROM_METADATA})
     if ready is not None:
         ready(result)
         add_views(article, snapshot, blocks, body, later)

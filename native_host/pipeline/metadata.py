@@ -169,6 +169,7 @@ class Metadata:
     date_blocks: list[int] = field(default_factory=list)
     sources: dict[str, str] = field(default_factory=dict)  # field -> the source its value came from
 
+    @property
     def authors(self) -> list[str]:
         """The byline's names, one each: `byline` joins them with ", ", and a name keeps no comma (a part after
         one is a role or another name: `split_byline`)."""

@@ -55,7 +55,7 @@ def test_the_compiled_rows_follow_the_python_layout_by_name():
     python = F._block_numbers(snapshot, blocks, FEATURIZE.common)
     assert np.array_equal(core.block_numbers(snapshot, blocks), python[[F.RAW.index(name) for name in reordered]])
     for rows in (F.RAW[:-1], (*F.RAW[:-1], "unknown_row"), (*F.RAW, F.RAW[0])):
-        with pytest.raises(ValueError, match="features.RAW and this module"):
+        with pytest.raises(ValueError, match=r"features\.RAW and this module"):
             feature_core.FeatureCore(FEATURIZE.class_ids, FEATURIZE.common, **{**F._CORE_RULES, "rows": rows})
 
 def both_inputs(snapshot, blocks) -> tuple[F.PageInputs, F.PageInputs]:

@@ -1,7 +1,7 @@
 """What the extension shares with the host, written from the host's own definitions into extension/limits.js.
 
 Python is the one source: the limits (native_host/limits.py), the snapshot's tag sets (pipeline/snapshot.py,
-pipeline/blocks.py), the article's allowlist (pipeline/article.py) and the error codes (errors.py). The
+pipeline/blocks.py), the article's allowlist (pipeline/article.py), the terminal controls (pipeline/inert.py) and the error codes (errors.py). The
 extension loads the written file in every context (injected before the content scripts, imported by the
 background, a classic script in the options page) as the globals PITH_LIMITS and PITH_CONTRACTS.
 tests/test_extension_files.py fails while the file differs from what this module writes now.
@@ -20,6 +20,7 @@ from native_host import errors, limits
 from native_host.browser.identity import HOST_NAME
 from native_host.pipeline.article import HTML_TAGS, MATHML_TAGS
 from native_host.pipeline.blocks import INLINE
+from native_host.pipeline.inert import TERMINAL_CONTROLS
 from native_host.pipeline.snapshot import DIRS, LEAF_ONLY, LINK_RELS, META_KEYS, SKIP_SUBTREE
 
 PATH = Path(__file__).resolve().parent.parent / "extension" / "limits.js"
@@ -84,6 +85,8 @@ def contracts() -> dict[str, object]:
         "HTML_TAGS": {tag: list(attrs) for tag, attrs in HTML_TAGS.items()},
         "MATHML_TAGS": {tag: list(attrs) for tag, attrs in MATHML_TAGS.items()},
         "ERROR_CODES": error_codes(),
+        # A character class read by both regular expression engines alike (article_document.js: new RegExp).
+        "TERMINAL_CONTROLS": TERMINAL_CONTROLS.pattern,
     }
 
 

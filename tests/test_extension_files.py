@@ -105,7 +105,9 @@ def test_the_contracts_carry_the_hosts_values():
 
     got = node_eval("await import(new URL('limits.js', EXT).href);"
                     "return { limits: globalThis.PITH_LIMITS, contracts: globalThis.PITH_CONTRACTS,"
-                    " frozen: Object.isFrozen(globalThis.PITH_CONTRACTS.HTML_TAGS.a) };")
+                    " frozen: Object.isFrozen(globalThis.PITH_CONTRACTS.HTML_TAGS.a),"
+                    " terminal_controls: [...Array(0x10000).keys()].filter((c) =>"
+                    " new RegExp(globalThis.PITH_CONTRACTS.TERMINAL_CONTROLS).test(String.fromCharCode(c))) };")
     for name in contracts.SHARED_LIMITS:
         value = getattr(limits, name)
         assert got["limits"][name] == (list(value) if isinstance(value, tuple) else value), name
@@ -115,6 +117,7 @@ def test_the_contracts_carry_the_hosts_values():
     assert got["contracts"]["HTML_TAGS"] == {tag: list(attrs) for tag, attrs in HTML_TAGS.items()}
     assert got["contracts"]["ERROR_CODES"] == contracts.error_codes() and errors.SnapshotError.code in got["contracts"]["ERROR_CODES"]
     assert got["frozen"]
+    assert got["terminal_controls"] == list(range(9)) + list(range(11, 32)) + list(range(127, 160))
 
 
 def test_every_error_code_the_host_sends_has_the_extensions_words():
@@ -151,12 +154,3 @@ def test_the_extension_keeps_every_metadata_field_the_host_sends():
     found = re.search(r"export const METADATA_FIELDS = \[(.*?)\];", text, re.S)
     assert found and re.findall(r'"(\w+)"', found.group(1)) == list(METADATA_FIELDS)
     assert set(METADATA_FIELDS) <= {f.name for f in fields(Result)}
-
-
-def test_saved_documents_drop_the_terminal_controls_the_host_strips():
-    """One class of terminal controls for the host's article (pipeline/inert.py) and the extension's saved
-    documents (article_document.js): the regular expression is written the same in both."""
-    from native_host.pipeline.inert import TERMINAL_CONTROLS
-
-    text = (EXTENSION / "article_document.js").read_text()
-    assert re.search(r"const TERMINAL_CONTROLS = /(\[[^\]]*\])/g;", text).group(1) == TERMINAL_CONTROLS.pattern

@@ -11,9 +11,8 @@
   const utf8 = new TextEncoder();
   // What a terminal obeys (every C0 control but tab and newline, DEL, every C1 control): a saved file that is
   // printed must not move the cursor or write the clipboard (OSC 52). native_host/pipeline/inert.py's
-  // TERMINAL_CONTROLS; tests/test_extension_files.py checks the two are one class.
-  // eslint-disable-next-line no-control-regex -- matching the control characters is the point
-  const TERMINAL_CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+  // TERMINAL_CONTROLS, written into limits.js by native_host/contracts.py.
+  const TERMINAL_CONTROLS = new RegExp(globalThis.PITH_CONTRACTS.TERMINAL_CONTROLS, "g");
   const plain = (value) => String(value || "").replace(TERMINAL_CONTROLS, "");
 
   /** A file name without its extension, from a page title: the title as it reads (apostrophes, dashes, accents,

@@ -33,7 +33,7 @@ MAX_JSON_LD = 32               # JSON-LD scripts (dev pages: 15 at most)
 MAX_JSON_LD_CHARS = 100_000    # characters per JSON-LD script; a longer one is left out, as cut it would not parse
 # The attributes that hold a date on any element (`<time datetime>`, `<lit-timestamp publishdate>`, `<span
 # data-published>`...): the first of these an element has, in this order, is its `datetime` field, cut to
-# MAX_ATTR_CHARS. One value per element; extension/limits.js holds the same list (tests/test_extension_files.py).
+# MAX_ATTR_CHARS. One value per element; extension/limits.js is written from it (native_host/contracts.py).
 DATE_ATTRIBUTES = ("datetime", "publishdate", "publish-date", "published", "data-published", "data-publishdate",
                    "data-publish-date", "data-published-date", "data-publicationdate", "data-pubdate",
                    "date-time", "data-date", "data-datetime", "data-timestamp")  # a publication's names first

@@ -1,26 +1,31 @@
 """The extension's files without a browser: one manifest for Chromium and Firefox, its key and ids, its CSP,
-every file it names, and the limits the content script shares with native_host/limits.py."""
+every file it names, and limits.js, written from native_host/ by native_host/contracts.py."""
 
 from __future__ import annotations
 
 import json
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
-import pytest
-
-from native_host import limits
+from native_host import contracts, limits
 from native_host.browser.identity import CHROMIUM_EXTENSION_ID, EXTENSION_PUBLIC_KEY, FIREFOX_EXTENSION_ID
-from native_host.pipeline.snapshot import LEAF_ONLY, SKIP_SUBTREE
 
 EXTENSION = Path(__file__).resolve().parent.parent / "extension"
 MANIFEST = json.loads((EXTENSION / "manifest.json").read_text())
+NODE = shutil.which("node")
 
 
-def js_limits() -> dict[str, int | str]:
-    text = (EXTENSION / "limits.js").read_text()
-    return {k: (int(v) if v.isdigit() else v.strip('"'))
-            for k, v in re.findall(r"^\s+([A-Z_]+):\s*([0-9]+|\"[^\"]*\")", text, re.M)}
+def node_eval(body: str):
+    """The JSON value an async function body returns, run by node with EXT the extension folder's URL."""
+    assert NODE, "needs node (Debian's nodejs: scripts/test.sh installs it)"
+    script = f"const EXT = {json.dumps(EXTENSION.as_uri() + '/')};\n" \
+             f"process.stdout.write(JSON.stringify(await (async () => {{ {body} }})()));"
+    done = subprocess.run([NODE, "--experimental-default-type=module", "--input-type=module", "-e", script],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
 
 
 def test_manifest_key_gives_the_extension_id_the_host_allows():
@@ -78,74 +83,66 @@ def test_every_file_the_extension_names_exists():
     assert not missing and len(set(named)) > 10
 
 
-def test_the_content_script_limits_are_the_hosts():
-    """JS and limits.py; tests/test_schema.py ties limits.py to the schema."""
-    values = js_limits()
-    for name in ("MAX_NODES", "MAX_NODE_TEXT", "MAX_TOTAL_TEXT", "MAX_ATTR_CHARS", "MAX_CLASSES", "MAX_REQUEST_BYTES",
-                 "MAX_FILENAME_CHARS", "MAX_FILENAME_BYTES", "MAX_TEMPLATE_BYTES", "MAX_TEMPLATE_PROPERTIES", "MAX_SAVED_IMAGES",
-                 "MAX_IMAGE_BYTES",
-                 "MAX_META", "MAX_LINKS", "MAX_JSON_LD",
-                 "MAX_JSON_LD_CHARS", "MAX_TAG_CHARS", "MAX_TITLE_CHARS", "MAX_LANG_CHARS"):
-        assert values[name] == getattr(limits, name), name
-    assert values["HOST_NAME"] == "org.pith.reader"
+def test_the_shared_contracts_file_is_current():
+    """limits.js is written from native_host/ (limits, tag sets, allowlists, error codes): a change there
+    without regenerating fails here."""
+    assert (EXTENSION / "limits.js").read_text(encoding="utf-8") == contracts.render(), \
+        f"extension/limits.js is out of date: run {contracts.COMMAND} to regenerate"
 
 
-def test_the_content_script_reads_the_hosts_date_attributes():
-    """The one list of date attributes (limits.DATE_ATTRIBUTES), in the same order: the first an element has wins."""
-    text = (EXTENSION / "limits.js").read_text()
-    listed = re.search(r"DATE_ATTRIBUTES:\s*Object\.freeze\(\[([^\]]*)\]", text).group(1)
-    assert tuple(re.findall(r'"([^"]+)"', listed)) == limits.DATE_ATTRIBUTES
+def test_a_stale_contracts_file_is_reported_with_the_way_out(tmp_path, monkeypatch, capsys):
+    stale = tmp_path / "limits.js"
+    stale.write_text(contracts.render().replace("MAX_NODES: 200000", "MAX_NODES: 1"), encoding="utf-8")
+    monkeypatch.setattr(contracts, "PATH", stale)
+    assert contracts.main(["--check"]) == 1
+    assert "run python -m native_host.contracts to regenerate" in capsys.readouterr().err
+    assert contracts.main([]) == 0 and contracts.main(["--check"]) == 0
 
 
-@pytest.mark.parametrize("name, expected", [("SKIP_SUBTREE", SKIP_SUBTREE | {"noscript"}), ("LEAF_ONLY", LEAF_ONLY)])
-def test_the_content_script_skips_what_snapshot_py_skips(name, expected):
-    """The live path skips <noscript> as well (docs/snapshot.md); otherwise the two lists are the same."""
-    text = (EXTENSION / "content" / "snapshot.js").read_text()
-    found = re.search(rf"const {name} = new Set\(\[([^\]]*)\]\)", text)
-    assert found and set(re.findall(r'"([a-z]+)"', found.group(1))) == set(expected)
-
-
-def test_the_content_script_knows_the_inline_tags_blocks_py_folds_into_their_block():
-    """The content script reads live fields only for the owners of text, found as blocks.py finds them:
-    the two inline lists must be the same."""
+def test_the_contracts_carry_the_hosts_values():
+    """What render() writes is read back by a JavaScript engine as the Python values."""
+    from native_host import errors
+    from native_host.pipeline.article import HTML_TAGS
     from native_host.pipeline.blocks import INLINE
+    from native_host.pipeline.snapshot import SKIP_SUBTREE
 
-    text = (EXTENSION / "content" / "snapshot.js").read_text()
-    found = re.search(r"const INLINE = new Set\(\((.*?)\)\.split", text, re.S)
-    assert found and set(" ".join(re.findall(r'"([a-z ]*)"', found.group(1))).split()) == set(INLINE)
+    got = node_eval("await import(new URL('limits.js', EXT).href);"
+                    "return { limits: globalThis.PITH_LIMITS, contracts: globalThis.PITH_CONTRACTS,"
+                    " frozen: Object.isFrozen(globalThis.PITH_CONTRACTS.HTML_TAGS.a),"
+                    " terminal_controls: [...Array(0x10000).keys()].filter((c) =>"
+                    " new RegExp(globalThis.PITH_CONTRACTS.TERMINAL_CONTROLS).test(String.fromCharCode(c))) };")
+    for name in contracts.SHARED_LIMITS:
+        value = getattr(limits, name)
+        assert got["limits"][name] == (list(value) if isinstance(value, tuple) else value), name
+    assert got["limits"]["HOST_NAME"] == "org.pith.reader"
+    assert set(got["contracts"]["SKIP_SUBTREE"]) == SKIP_SUBTREE | {"noscript"}
+    assert set(got["contracts"]["INLINE"]) == set(INLINE)
+    assert got["contracts"]["HTML_TAGS"] == {tag: list(attrs) for tag, attrs in HTML_TAGS.items()}
+    assert got["contracts"]["ERROR_CODES"] == contracts.error_codes() and errors.SnapshotError.code in got["contracts"]["ERROR_CODES"]
+    assert got["frozen"]
+    assert got["terminal_controls"] == list(range(9)) + list(range(11, 32)) + list(range(127, 160))
 
 
 def test_every_error_code_the_host_sends_has_the_extensions_words():
     """A code errors.js does not know shows the "internal" text: each PithError code needs its entry."""
-    from native_host import errors
+    missing = node_eval("await import(new URL('limits.js', EXT).href);"
+                        "const { PROBLEMS } = await import(new URL('background/errors.js', EXT).href);"
+                        "return globalThis.PITH_CONTRACTS.ERROR_CODES.filter((code) => !Object.hasOwn(PROBLEMS, code));")
+    assert missing == []
 
-    text = (EXTENSION / "background" / "errors.js").read_text()
-    body = text[text.index("export const PROBLEMS = {"):text.index("\n};", text.index("export const PROBLEMS"))]
-    known = set(re.findall(r"^  (\w+): \{", body, re.M))
-    codes = {cls.code for cls in vars(errors).values() if isinstance(cls, type) and issubclass(cls, errors.PithError)}
-    assert codes <= known, codes - known
+
+def test_the_extension_reads_the_shared_lists_from_the_contracts():
+    """No copy of a shared list is left in the scripts that use them."""
+    snapshot_js = (EXTENSION / "content" / "snapshot.js").read_text()
+    for name in ("SKIP_SUBTREE", "LEAF_ONLY", "INLINE", "META_KEYS", "LINK_RELS", "DIRS"):
+        assert re.search(rf"const {name} = (new Set\()?C\.{name}\)?;", snapshot_js), name
+    assert "const { HTML_TAGS, MATHML_TAGS } = globalThis.PITH_CONTRACTS;" in (EXTENSION / "reader" / "sanitize.js").read_text()
 
 
 def test_the_extension_and_the_package_carry_one_version():
     from native_host import __version__
 
     assert MANIFEST["version"] == __version__
-
-
-def sanitizer_lists() -> dict[str, dict[str, list[str]]]:
-    text = (EXTENSION / "reader" / "sanitize.js").read_text()
-    return {name: json.loads(re.search(rf"const {name} = (\{{.*?\}});", text, re.S).group(1))
-            for name in ("HTML_TAGS", "MATHML_TAGS")}
-
-
-def test_the_reader_allows_exactly_what_the_host_writes():
-    """Every tag and attribute of the host's article HTML survives the reader's sanitiser, and nothing else
-    does: the two allowlists are one list written twice."""
-    from native_host.pipeline.article import HTML_TAGS, MATHML_TAGS
-
-    lists = sanitizer_lists()
-    assert lists["HTML_TAGS"] == {tag: list(attrs) for tag, attrs in HTML_TAGS.items()}
-    assert lists["MATHML_TAGS"] == {tag: list(attrs) for tag, attrs in MATHML_TAGS.items()}
 
 
 def test_the_extension_keeps_every_metadata_field_the_host_sends():
@@ -160,22 +157,3 @@ def test_the_extension_keeps_every_metadata_field_the_host_sends():
     found = re.search(r"export const METADATA_FIELDS = \[(.*?)\];", text, re.S)
     assert found and re.findall(r'"(\w+)"', found.group(1)) == list(METADATA_FIELDS)
     assert set(METADATA_FIELDS) <= {f.name for f in fields(Result)}
-
-
-def test_the_content_script_reads_the_page_metadata_snapshot_py_reads():
-    """Which meta attributes and link rels make the page's metadata fields: one list on each side."""
-    from native_host.pipeline.snapshot import DIRS, LINK_RELS, META_KEYS
-
-    text = (EXTENSION / "content" / "snapshot.js").read_text()
-    for name, expected in (("META_KEYS", META_KEYS), ("LINK_RELS", LINK_RELS), ("DIRS", DIRS)):
-        found = re.search(rf"const {name} = (?:new Set\()?\[([^\]]*)\]", text)
-        assert found and set(re.findall(r'"([a-z]+)"', found.group(1))) == set(expected), name
-
-
-def test_saved_documents_drop_the_terminal_controls_the_host_strips():
-    """One class of terminal controls for the host's article (pipeline/inert.py) and the extension's saved
-    documents (article_document.js): the regular expression is written the same in both."""
-    from native_host.pipeline.inert import TERMINAL_CONTROLS
-
-    text = (EXTENSION / "article_document.js").read_text()
-    assert re.search(r"const TERMINAL_CONTROLS = /(\[[^\]]*\])/g;", text).group(1) == TERMINAL_CONTROLS.pattern

@@ -247,6 +247,7 @@ def test_the_reader_sanitiser_drops_only_the_values_no_parser_accepts(control):
     """The reader's allowlist on page values the URL parser refuses: each value goes, its element and text
     stay (and numbers it never keeps)."""
     out = control.evaluate("""async () => {
+      await import('/limits.js');
       await import('/reader/sanitize.js');
       const { sanitize, safeUrl } = globalThis.PITH_SANITIZE;
       const web = new Set(['http:', 'https:']);

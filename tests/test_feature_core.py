@@ -45,6 +45,19 @@ def assert_same_numbers(snapshot, blocks, core=None, common=None, class_ids=None
         assert got.dtype == want.dtype and np.array_equal(got, want)
 
 
+
+def test_the_compiled_rows_follow_the_python_layout_by_name():
+    """FeatureCore places each row where features.RAW names it: a reordered layout moves the compiled rows
+    with it, and a layout naming a row the module does not fill (or missing one) is refused."""
+    snapshot, blocks = F.probe_page()
+    reordered = tuple(reversed(F.RAW))
+    core = feature_core.FeatureCore(FEATURIZE.class_ids, FEATURIZE.common, **{**F._CORE_RULES, "rows": reordered})
+    python = F._block_numbers(snapshot, blocks, FEATURIZE.common)
+    assert np.array_equal(core.block_numbers(snapshot, blocks), python[[F.RAW.index(name) for name in reordered]])
+    for rows in (F.RAW[:-1], (*F.RAW[:-1], "unknown_row"), (*F.RAW, F.RAW[0])):
+        with pytest.raises(ValueError, match=r"features\.RAW and this module"):
+            feature_core.FeatureCore(FEATURIZE.class_ids, FEATURIZE.common, **{**F._CORE_RULES, "rows": rows})
+
 def both_inputs(snapshot, blocks) -> tuple[F.PageInputs, F.PageInputs]:
     assert FEATURIZE._core is not None
     compiled = FEATURIZE(snapshot, blocks)

@@ -18,18 +18,18 @@
   if (globalThis.__pithSnapshot) return;  // injected again for every action; define once
 
   const L = globalThis.PITH_LIMITS;
-  const SKIP_SUBTREE = new Set(["script", "style", "template", "head", "noscript"]);
-  const LEAF_ONLY = new Set(["svg", "iframe", "object", "embed", "canvas", "video", "audio", "select"]);
-  // Inline formatting elements: their text belongs to the enclosing block (native_host/pipeline/blocks.py INLINE,
-  // checked equal by tests/test_extension_files.py).
-  const INLINE = new Set(("a abbr acronym b bdi bdo big br cite code data del dfn em font i ins kbd label mark nobr " +
-                          "q rp rt ruby s samp small span strike strong sub sup time tt u var wbr").split(" "));
+  // The tag sets and metadata keys are snapshot.py's and blocks.py's (limits.js, written by native_host/contracts.py).
+  const C = globalThis.PITH_CONTRACTS;
+  const SKIP_SUBTREE = new Set(C.SKIP_SUBTREE);
+  const LEAF_ONLY = new Set(C.LEAF_ONLY);
+  // Inline formatting elements: their text belongs to the enclosing block (blocks.py INLINE).
+  const INLINE = new Set(C.INLINE);
   // The same test as snapshot.py's _HIDDEN_STYLE.
   const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)/i;
   const BLANK = /^\s*$/;
-  const META_KEYS = ["name", "property", "itemprop"];   // snapshot.py META_KEYS
-  const LINK_RELS = new Set(["canonical", "author"]);  // snapshot.py LINK_RELS
-  const DIRS = new Set(["ltr", "rtl", "auto"]);
+  const META_KEYS = C.META_KEYS;
+  const LINK_RELS = new Set(C.LINK_RELS);
+  const DIRS = new Set(C.DIRS);
   const TEXT_NODE = 3;
   const ELEMENT_NODE = 1;
 

@@ -14,22 +14,9 @@
   "use strict";
   if (globalThis.PITH_SANITIZE) return;
 
-  // Exactly what the host's article HTML holds (native_host/pipeline/article.py's HTML_TAGS and MATHML_TAGS;
-  // tests/test_extension_files.py checks that the lists are the same): each tag with the attributes it may carry.
-  const HTML_TAGS = {
-    "a": ["href", "id"], "abbr": ["id"], "blockquote": ["id"], "br": [], "caption": ["id"], "cite": ["id"],
-    "code": ["class", "id"], "dd": ["id"], "dl": ["id"], "dt": ["id"], "em": ["id"], "figcaption": ["id"],
-    "figure": ["id"], "h1": ["id"], "h2": ["id"], "h3": ["id"], "h4": ["id"], "h5": ["id"], "h6": ["id"], "hr": [],
-    "img": ["src", "alt"], "li": ["id"], "mark": ["id"], "ol": ["id"], "p": ["id"], "pre": ["class", "id"],
-    "q": ["id"], "s": ["id"], "span": ["id"], "strong": ["id"], "sub": ["id"], "sup": ["id"], "table": ["id"],
-    "tbody": ["id"], "td": ["id"], "tfoot": ["id"], "th": ["id"], "thead": ["id"], "tr": ["id"], "ul": ["id"]
-  };
-  const MATHML_TAGS = {
-    "annotation": [], "math": ["display"], "menclose": [], "merror": [], "mfrac": [], "mi": [], "mmultiscripts": [],
-    "mn": [], "mo": [], "mover": [], "mpadded": [], "mphantom": [], "mprescripts": [], "mroot": [], "mrow": [],
-    "ms": [], "mspace": [], "msqrt": [], "mstyle": [], "msub": [], "msubsup": [], "msup": [], "mtable": [],
-    "mtd": [], "mtext": [], "mtr": [], "munder": [], "munderover": [], "none": [], "semantics": []
-  };
+  // Exactly what the host's article HTML holds (native_host/pipeline/article.py's HTML_TAGS and MATHML_TAGS, written
+  // into limits.js by native_host/contracts.py): each tag with the attributes it may carry.
+  const { HTML_TAGS, MATHML_TAGS } = globalThis.PITH_CONTRACTS;
   // Dropped with everything inside: never reading matter, or a way to run or load something.
   const DROP = new Set(`script style template iframe frame frameset object embed applet svg noscript form input
   button select textarea option optgroup datalist link meta base title head canvas video audio source track picture

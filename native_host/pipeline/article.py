@@ -47,7 +47,7 @@ mover munder munderover mtable mtr mtd mstyle mpadded mphantom menclose merror m
 MATH_COPY_LEVELS = 3  # a formula's visual copy is a hidden sibling of the <math> or of its nearest 3 ancestors
 _TARGET = ("id",)     # only where a kept link of the article points
 # Everything the article's HTML may hold: each tag with the attributes it may carry. The reader's sanitiser
-# (extension/reader/sanitize.js) allows exactly these; tests/test_extension_files.py compares the two.
+# (extension/reader/sanitize.js) allows exactly these, from limits.js (written by native_host/contracts.py).
 HTML_TAGS: dict[str, tuple[str, ...]] = {
     **{tag: _TARGET for tag in sorted(BLOCK_TAGS - {"hr"})},
     **{tag: _TARGET for tag in sorted(set(INLINE_MAP.values()) | {"span"})},

@@ -245,6 +245,17 @@ cdef enum:
     MAX_SENTENCES = 10      # the sentence-end count is capped at 10 (features.NUMERIC)
 
 
+# The rows this module fills, by name; features.RAW orders them (FeatureCore finds each by name there).
+ROWS = ("chars", "words", "link_chars", "depth", "punct", "letters", "digits", "uppers", "sentence_ends",
+        "word_chars", "hidden", "heading", "list", "table", "paragraph", "pre", "blockquote", "log_merged",
+        "siblings", "place", "title_overlap", "has_live", "visible", "box_x", "box_y", "box_w", "box_h",
+        "font_size", "font_weight", "display_inline", "common_words")
+ANCESTOR_ROWS = ("log_chars", "link_density", "log_blocks", "text_share")  # per level: a1_log_chars, ...
+
+cdef enum:
+    MAX_ANCESTOR_LEVELS = 8
+
+
 cdef class FeatureCore:
     """The featurizer's per-block counts, with its vocabularies and rules (features._CORE_RULES)."""
 
@@ -256,11 +267,18 @@ cdef class FeatureCore:
     cdef int n_cjk
     cdef tuple live_inline
     cdef int tag_path, class_levels, class_tokens, ancestor_levels, raw_rows
+    # Where each row goes in the output, found by name in features.RAW (the layout lives there alone).
+    cdef Py_ssize_t r_chars, r_words, r_link_chars, r_depth, r_punct, r_letters, r_digits, r_uppers, r_sentence_ends
+    cdef Py_ssize_t r_word_chars, r_hidden, r_heading, r_list, r_table, r_paragraph, r_pre, r_blockquote
+    cdef Py_ssize_t r_log_merged, r_siblings, r_place, r_title_overlap, r_has_live, r_visible, r_font_size
+    cdef Py_ssize_t r_font_weight, r_display_inline, r_common_words
+    cdef Py_ssize_t r_box[4]
+    cdef Py_ssize_t r_ancestor[MAX_ANCESTOR_LEVELS][4]
     cdef dict _split_cache
 
     def __init__(self, dict class_ids, common, *, dict tag_ids, str punct, str sentence_ends, str cjk,
                  tuple live_inline, int tag_path, int class_levels, int class_tokens, int ancestor_levels,
-                 int raw_rows):
+                 tuple rows):
         self.class_ids = class_ids
         self.tag_ids = tag_ids
         self.common = _words_of(common)
@@ -275,9 +293,23 @@ cdef class FeatureCore:
         self.live_inline = live_inline
         self.tag_path, self.class_levels, self.class_tokens = tag_path, class_levels, class_tokens
         self.ancestor_levels = ancestor_levels
-        self.raw_rows = raw_rows
-        if raw_rows != 31 + 4 * ancestor_levels:
-            raise ValueError("features.RAW has rows this module does not fill")
+        if not 0 <= ancestor_levels <= MAX_ANCESTOR_LEVELS:
+            raise ValueError(f"ancestor_levels: at most {MAX_ANCESTOR_LEVELS}")
+        fills = (*ROWS, *(f"a{level}_{v}" for level in range(1, ancestor_levels + 1) for v in ANCESTOR_ROWS))
+        if len(set(rows)) != len(rows) or set(rows) != set(fills):
+            raise ValueError(f"features.RAW and this module's rows differ: {sorted(set(rows) ^ set(fills))}")
+        self.raw_rows = len(rows)
+        at = {name: k for k, name in enumerate(rows)}
+        (self.r_chars, self.r_words, self.r_link_chars, self.r_depth, self.r_punct, self.r_letters, self.r_digits,
+         self.r_uppers, self.r_sentence_ends, self.r_word_chars, self.r_hidden, self.r_heading, self.r_list,
+         self.r_table, self.r_paragraph, self.r_pre, self.r_blockquote, self.r_log_merged, self.r_siblings,
+         self.r_place, self.r_title_overlap, self.r_has_live, self.r_visible, self.r_font_size, self.r_font_weight,
+         self.r_display_inline, self.r_common_words) = [at[name] for name in ROWS if not name.startswith("box_")]
+        for k, side in enumerate(("x", "y", "w", "h")):
+            self.r_box[k] = at[f"box_{side}"]
+        for level in range(ancestor_levels):
+            for k, v in enumerate(ANCESTOR_ROWS):
+                self.r_ancestor[level][k] = at[f"a{level + 1}_{v}"]
 
     cdef inline bint is_cjk(self, Py_UCS4 c) noexcept:
         cdef int k
@@ -329,16 +361,16 @@ cdef class FeatureCore:
             if words < MAX_TITLE_WORDS:
                 first[words], last[words], ascii_word[words] = start, n, word_ascii
             words += 1
-        raw[0, b] = n
-        raw[1, b] = words
-        raw[4, b] = punct
-        raw[5, b] = letters
-        raw[6, b] = digits
-        raw[7, b] = uppers
-        raw[8, b] = sentences if sentences < MAX_SENTENCES else MAX_SENTENCES
-        raw[9, b] = word_chars
+        raw[self.r_chars, b] = n
+        raw[self.r_words, b] = words
+        raw[self.r_punct, b] = punct
+        raw[self.r_letters, b] = letters
+        raw[self.r_digits, b] = digits
+        raw[self.r_uppers, b] = uppers
+        raw[self.r_sentence_ends, b] = sentences if sentences < MAX_SENTENCES else MAX_SENTENCES
+        raw[self.r_word_chars, b] = word_chars
         if title.count and words:
-            raw[20, b] = self._title_overlap(text, kind, data, first, last, ascii_word,
+            raw[self.r_title_overlap, b] = self._title_overlap(text, kind, data, first, last, ascii_word,
                                              words if words < MAX_TITLE_WORDS else MAX_TITLE_WORDS, title)
 
     cdef double _title_overlap(self, str text, int kind, const void *data, Py_ssize_t *first, Py_ssize_t *last,
@@ -465,41 +497,41 @@ cdef class FeatureCore:
                 o = owner[i]
                 node = nodes[o]
                 self.text_counts(b.text, title, raw, i)
-                raw[2, i] = _number(b.link_chars)
-                raw[3, i] = _number(b.depth)
+                raw[self.r_link_chars, i] = _number(b.link_chars)
+                raw[self.r_depth, i] = _number(b.depth)
                 flags = b.flags
-                raw[10, i] = _number(flags.get("hidden", False))
-                raw[11, i] = _number(flags["heading"])
-                raw[12, i] = _number(flags["list"])
-                raw[13, i] = _number(flags["table"])
-                raw[14, i] = _number(flags["paragraph"])
-                raw[15, i] = _number(flags["pre"])
-                raw[16, i] = _number(flags["blockquote"])
-                raw[17, i] = _log(b.merged)
-                raw[18, i] = children[parent[o] + 1]
-                raw[19, i] = place[o]
-                raw[21, i] = 1.0 if ("visible" in node or "box" in node) else 0.0
-                raw[22, i] = _number(node.get("visible", False))
+                raw[self.r_hidden, i] = _number(flags.get("hidden", False))
+                raw[self.r_heading, i] = _number(flags["heading"])
+                raw[self.r_list, i] = _number(flags["list"])
+                raw[self.r_table, i] = _number(flags["table"])
+                raw[self.r_paragraph, i] = _number(flags["paragraph"])
+                raw[self.r_pre, i] = _number(flags["pre"])
+                raw[self.r_blockquote, i] = _number(flags["blockquote"])
+                raw[self.r_log_merged, i] = _log(b.merged)
+                raw[self.r_siblings, i] = children[parent[o] + 1]
+                raw[self.r_place, i] = place[o]
+                raw[self.r_has_live, i] = 1.0 if ("visible" in node or "box" in node) else 0.0
+                raw[self.r_visible, i] = _number(node.get("visible", False))
                 box = node.get("box")
                 if box:
                     if type(box) is not list or len(<list> box) != 4:
                         raise Refused("a box that is not four numbers")
                     for k in range(4):
-                        raw[23 + k, i] = _number((<list> box)[k])
-                raw[27, i] = _number(node.get("font_size") or 0.0)
-                raw[28, i] = _number(node.get("font_weight") or 0.0)
-                raw[29, i] = 1.0 if node.get("display", "") in self.live_inline else 0.0
-                raw[30, i] = self.common_share(b.text)
+                        raw[self.r_box[k], i] = _number((<list> box)[k])
+                raw[self.r_font_size, i] = _number(node.get("font_size") or 0.0)
+                raw[self.r_font_weight, i] = _number(node.get("font_weight") or 0.0)
+                raw[self.r_display_inline, i] = 1.0 if node.get("display", "") in self.live_inline else 0.0
+                raw[self.r_common_words, i] = self.common_share(b.text)
                 # _ancestor_row: from the owner's parent up.
                 a = parent[o]
                 for level in range(self.ancestor_levels):
                     if a < 0:
                         continue  # zeros, as raw starts
                     ln = chars[a]
-                    raw[31 + 4 * level, i] = log1p(<double> ln)
-                    raw[32 + 4 * level, i] = links[a] / <double> ln if ln else 0.0
-                    raw[33 + 4 * level, i] = log1p(<double> count[a])
-                    raw[34 + 4 * level, i] = ln / <double> total
+                    raw[self.r_ancestor[level][0], i] = log1p(<double> ln)
+                    raw[self.r_ancestor[level][1], i] = links[a] / <double> ln if ln else 0.0
+                    raw[self.r_ancestor[level][2], i] = log1p(<double> count[a])
+                    raw[self.r_ancestor[level][3], i] = ln / <double> total
                     a = parent[a]
         finally:
             free(parent); free(chars); free(links); free(count); free(children); free(place); free(kind)

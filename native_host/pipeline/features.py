@@ -551,7 +551,7 @@ def _ancestor_row(a: int, page: _Page) -> tuple[float, ...]:
 # What the compiled counts are handed of this module's rules, so that they live here only.
 _CORE_RULES = dict(tag_ids=TAG_IDS, punct=PUNCT_MARKS, sentence_ends=SENTENCE_MARKS, cjk=_CJK, live_inline=_LIVE_INLINE,
                    tag_path=TAG_PATH, class_levels=CLASS_LEVELS, class_tokens=CLASS_TOKENS,
-                   ancestor_levels=ANCESTOR_LEVELS, raw_rows=len(RAW))
+                   ancestor_levels=ANCESTOR_LEVELS, rows=RAW)
 # The compiled counts' probe: texts where a character class, a case rule or a script could go wrong, on a
 # page with live fields, a title and class names of every kind.
 PROBE_TEXTS = ("", " ", "\n", "Hello, World! It's 10:30. OK? (yes) - fine; done: \"x\" 'y'", "İstanbul İİ ǅǈ ß ﬁ ΣΟΦΊΑ ος",

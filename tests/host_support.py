@@ -32,6 +32,8 @@ def write_standin_model(directory: Path) -> Path:
     weights[NUMERIC_NAMES.index("log_chars"), LABELS.index("main")] = 16.0  # log_chars is log1p(chars) / 8
     bias[LABELS.index("main")] = -8.0                                 # main from about 55 characters on
     bias[LABELS.index("title")] = -6.0
+    for head in ("byline", "date"):  # at 0 every block would reach metadata's cue (0.5) and read as a byline
+        bias[LABELS.index(head)] = -6.0
     int_inputs = [helper.make_tensor_value_info(name, TensorProto.INT64, [1, "blocks", None])
                   for name in INPUT_NAMES if name != "numeric"]
     numeric = helper.make_tensor_value_info("numeric", TensorProto.FLOAT, [1, "blocks", len(NUMERIC_NAMES)])

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from browser import KINDS, PAGES, browser_with_host, close, open_popup, open_reader, wait_for_download
+from browser import KINDS, PAGES, browser_with_host, close, open_popup, open_reader, shown_note, wait_for_download
 from native_host.pipeline import document as D
 
 TITLE = "The Future of Banking Is Here, and You're Broke: a lighthouse story"
@@ -107,7 +107,7 @@ def test_save_takes_the_blocks_a_selection_touches_as_markdown_and_the_whole_art
     assert head.startswith('---\ntitle: "The Future of Banking') and "\ntags:\n  - \"clippings\"\n" in head
     assert body.startswith("## A weight, a governor and a great deal of patience\n\nThe mechanism is simple")
     assert body.count("\n\n") == 1 and "Every evening" not in body and "Reid learned" not in body
-    assert b.in_content_world(page, "__pithToast.last.title") == "Selection saved"
+    assert shown_note(b, page)["title"] == "Selection saved"
     page.evaluate("() => getSelection().removeAllRanges()")
     whole = b.run("save", page)
     assert whole["ok"] and whole["selection"] is False
@@ -204,5 +204,5 @@ def test_images_are_saved_beside_the_markdown_and_linked_there(clean):
     assert again["ok"] and again["images"] == {"saved": 1, "failed": 0}
     wait_for_download(b, again["downloadId"])
     assert sorted(p.name for p in (b.downloads / "Clips" / "images").iterdir()) == [name[7:]]
-    assert b.in_content_world(page, "__pithToast.last.text").endswith("1 images saved.")
+    assert shown_note(b, page)["text"].endswith("1 images saved.")
     close(page)

@@ -126,7 +126,7 @@ def test_the_reader_saves_text_by_the_same_template(clean):
     reply, view = open_reader(b, page)
     view.evaluate("(root) => { const s = root.getElementById('format'); s.value = 'text';"
                   " s.dispatchEvent(new Event('change')); }")
-    view.click("#save")
+    view.user_click("#save")  # Save acts on the user's own click only
     view.wait_for("(root) => root.getElementById('status').textContent.startsWith('Saved ')")
     name = view.text("#status").removeprefix("Saved ")
     assert name == "the-future-of-banking-is-here-and-you-re-broke-a-lighthouse-story.txt"

@@ -11,8 +11,9 @@
 // The frame shows nothing and does nothing until the background takes the one-time token it was given as its
 // name (background/frames.js) and sends it an article over that port: a copy of reader.html that the page frames
 // itself has no token, and stays blank. It listens to no message from the page (no `message` listener). Copy as
-// Markdown and Save act only on the user's own click (`isTrusted`); Save sends the document to the background,
-// which checks it and downloads it. The reader's settings (typeface, size, width, line spacing, theme) are kept
+// Markdown and Save act only on the user's own click (`isTrusted`) and build the document by the template the
+// options page stored, as the popup's Save does; Save sends it to the background, which checks it and
+// downloads it. The reader's settings (typeface, size, width, line spacing, theme) are kept
 // in storage.local, written only by this page's own controls, so that every page opens the way the reader left
 // the last one.
 import "../limits.js";
@@ -20,6 +21,7 @@ import "../template.js";
 import "../article_document.js";
 import "./sanitize.js";
 import { portName } from "../background/frames.js";
+import { saveSettings } from "../background/save.js";
 
 const api = globalThis.browser ?? globalThis.chrome;
 const L = globalThis.PITH_LIMITS;
@@ -44,7 +46,7 @@ const AFTER_PAINT_MAX_MS = 100;
 const token = window.name;
 window.name = "";
 const view = { root: document, box: null, article: null, settings: null, writer: Math.random().toString(36).slice(2),
-               writes: 0, statusTimer: null, port: null };
+               writes: 0, statusTimer: null, port: null, template: undefined };
 const stored = api.storage.local.get(null);  // the user's choices, read while the host works
 
 /** The settings as stored, each made valid (an unknown or missing value becomes its default). */
@@ -161,7 +163,7 @@ function readableDate(iso, lang) {
   const options = { year: "numeric", month: "long", day: "numeric" };
   try {
     return new Intl.DateTimeFormat(lang && LANG.test(lang) ? lang : undefined, options).format(date);
-  } catch (error) {
+  } catch {
     return new Intl.DateTimeFormat(undefined, options).format(date);
   }
 }
@@ -249,8 +251,8 @@ async function writeClipboard(text) {
 
 async function copyMarkdown(event) {
   if (!event.isTrusted) return;  // the user's own click, never a script's
-  const { content } = articleDocument(view.article, "markdown");
   try {
+    const { content } = savedDocument("markdown");
     await writeClipboard(content);
     say("Copied the article as Markdown");
   } catch (error) {
@@ -258,12 +260,18 @@ async function copyMarkdown(event) {
   }
 }
 
+/** The shown article as a document in `format`, named and headed by the user's template (read as the article
+ * came: Copy writes the clipboard within the click, with no wait). */
+function savedDocument(format) {
+  return articleDocument({ ...view.article, template: view.template }, format);
+}
+
 async function save(event) {
   if (!event.isTrusted) return;  // the user's own click, never a script's
   const format = view.root.getElementById("format").value === "text" ? "text" : "markdown";
   try {
     // The background checks the document and hands it to the browser's downloads.
-    const reply = await api.runtime.sendMessage({ type: "pith.reader.save", doc: articleDocument(view.article, format) });
+    const reply = await api.runtime.sendMessage({ type: "pith.reader.save", doc: savedDocument(format) });
     if (reply && reply.ok) say(`Saved ${reply.filename}`);
     else say(`Could not save: ${(reply && reply.error && reply.error.title) || "no answer"}`, true);
   } catch (error) {
@@ -285,7 +293,7 @@ function followFragment(event) {
   let id = link.getAttribute("href").slice(1);
   try {
     id = decodeURIComponent(id);
-  } catch (error) { /* as written */ }
+  } catch { /* as written */ }
   const target = view.root.getElementById(id);
   if (!target) return;
   for (const old of view.root.querySelectorAll(".article .target")) old.classList.remove("target");
@@ -293,7 +301,7 @@ function followFragment(event) {
   target.scrollIntoView({ block: "start" });
 }
 
-function wire(root, box) {
+function wire(root) {
   const $ = (id) => root.getElementById(id);
   $("smaller").addEventListener("click", () => change((s) => ({ readerFontPx: s.readerFontPx - 1 })));
   $("larger").addEventListener("click", () => change((s) => ({ readerFontPx: s.readerFontPx + 1 })));
@@ -332,6 +340,7 @@ async function open(article) {
   const settings = await stored.catch(() => ({}));
   applySettings(valid(settings));
   document.getElementById("format").value = settings.saveFormat === "text" ? "text" : "markdown";
+  view.template = (await saveSettings().catch(() => ({}))).template;  // undefined: the default template
   // Copy and Save wait for the article's text and Markdown (`complete`), unless they came with it.
   if (typeof article.markdown !== "string") {
     for (const id of ["copy", "save"]) document.getElementById(id).disabled = true;
@@ -371,7 +380,7 @@ if (/^[0-9a-f]{32}$/.test(token)) {
       view.box = build();
       view.box.hidden = true;
       document.body.append(view.box);
-      wire(document, view.box);
+      wire(document);
     } else if (message.type === "open" && view.box) {
       open(message.article);
     } else if (message.type === "complete") {

@@ -132,7 +132,7 @@ export async function notify(tabId, note) {
   notes.set(tabId, view);
   try {
     if (!await frames(tabId, "place", "note", view.session.token)) throw new Error("not placed");
-  } catch (error) {  // no content script there (yet): the popup and the reply still carry the note
+  } catch {  // no content script there (yet): the popup and the reply still carry the note
     hideNote(tabId, view);
     return;
   }
@@ -235,7 +235,7 @@ export async function selectedNodeIds(tabId) {
 export async function readerActive(tabId) {
   try {
     return (await call(tabId, "__pithFrames", "active", "reader")).value === true;
-  } catch (failure) {
+  } catch {
     return false;  // a page we cannot enter shows no reader
   }
 }

@@ -584,7 +584,7 @@ def from_json_ld(scripts: Sequence[str], url: str | None) -> dict[str, Any]:
         title = clean_text(obj.get("headline"), TITLE_CHARS) or clean_text(obj.get("name"), TITLE_CHARS)
         if obj is main or main is None:
             put("title", title)
-        author = obj.get("author") or obj.get("creator")
+        author = obj.get("author") or obj.get("creator") or obj.get("byArtist")  # byArtist: an album, a song
         if not out.get("byline") and author:
             put("byline", join_names(_names(author, by_id)))
             out["byline_is_organization"] = _organizations_only(author, by_id)

@@ -283,6 +283,55 @@ def test_escape_and_the_reader_shortcut_go_back_to_the_page_as_it_was(browser):
     close(page)
 
 
+SCROLL_TOP = "(root) => root.querySelector('.view').scrollTop"
+ACTIVE = "(root) => root.hasFocus() && (root.activeElement.id || root.activeElement.className)"
+
+
+def test_the_keyboard_closes_the_panel_then_the_reader_and_scrolls_the_article_in_between(browser):
+    page = browser.open("reader/news.html")
+    page.evaluate("() => document.querySelector('.byline a').focus()")
+    _, reader = open_reader(browser, page)
+    # Tab walks the toolbar in reading order, each control with a ring that shows
+    order = []
+    for _ in range(5):
+        reader.press("Tab")
+        order.append(reader.evaluate("""(root) => { const el = root.activeElement, style = getComputedStyle(el);
+            return [el.id, style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2]; }"""))
+    assert order == [["close", True], ["copy", True], ["save", True], ["format", True], ["settings-button", True]]
+    # a control used in the "Aa" panel, then Esc: the panel closes and the focus is back on its button
+    reader.user_click("#settings-button")
+    reader.user_click("[data-setting=readerLineHeight][data-value=normal]")  # the default: others see no change
+    reader.press("Escape")
+    reader.wait_for("(root) => root.getElementById('settings').hidden")
+    assert reader.evaluate(ACTIVE) == "settings-button"
+    assert reader.evaluate("(root) => root.getElementById('settings-button').getAttribute('aria-expanded')") == "false"
+    for key in ("PageDown", "Space", "ArrowDown"):  # each key scrolls the article further
+        top = reader.evaluate(SCROLL_TOP)
+        if key == "Space":
+            reader.user_click("#article p")  # Space on a button presses it: from the text it scrolls
+        reader.press(key)
+        reader.wait_for(f"(root, top) => ({SCROLL_TOP})(root) > top", top)
+    reader.press("Escape")  # and Esc again leaves the reader, back to where the focus was in the page
+    reader.wait_closed()
+    assert page.evaluate("() => document.activeElement.getAttribute('href')") == "/authors/morag-ellison"
+    close(page)
+
+
+def test_escape_leaves_the_reader_wherever_the_focus_fell(browser):
+    page, _, reader = reader_for(browser, "news.html")
+    reader.user_click("#settings-button")
+    reader.user_click("#larger")
+    reader.user_click("#smaller")  # as it was for the other tests
+    # the focused control goes away under the focus (the panel closed by the mouse): Esc still leaves
+    reader.user_click("#settings-button")
+    reader.evaluate("(root) => root.activeElement.blur()")
+    reader.press("PageDown")
+    reader.wait_for(f"(root) => ({SCROLL_TOP})(root) > 0")
+    reader.press("Escape")
+    reader.wait_closed()
+    close(page)
+
+
 def test_copy_as_markdown_and_save_from_the_reader(browser):
     page, reply, reader = reader_for(browser, "docs.html")
     reader.evaluate("""() => { globalThis.copied = [];

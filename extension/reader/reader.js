@@ -306,12 +306,22 @@ function wire(root, box) {
   $("close").addEventListener("click", (event) => { if (event.isTrusted) close(); });
   $("format").addEventListener("change", () => api.storage.local.set({ saveFormat: $("format").value }));
   $("article").addEventListener("click", followFragment);
+  // The keys reach the view wherever the focus fell: a control hidden or blurred under it leaves the focus on
+  // the body, which scrolls nothing (the view is the scroller), so it goes back to the view before the key acts.
   document.addEventListener("keydown", (event) => {
-    if (event.key !== "Escape" || event.defaultPrevented || !event.isTrusted) return;
+    if (!event.isTrusted) return;
+    const active = root.activeElement;
+    if (!active || active === root.body || !box.contains(active)) box.focus({ preventScroll: true });
+    if (event.key !== "Escape" || event.defaultPrevented) return;
     event.preventDefault();
-    if (!$("settings").hidden) toggleSettings(false);
-    else close();
-  });
+    // Esc closes the open panel first, the focus back on its button; then Esc leaves the reader.
+    if (!$("settings").hidden) {
+      toggleSettings(false);
+      $("settings-button").focus({ preventScroll: true });
+    } else {
+      close();
+    }
+  }, true);
 }
 
 /** Settings changed in another reader (another tab) apply here too. */

@@ -165,6 +165,37 @@ HEADED = {"title": "The night ferry that refuses to retire", "byline": "Morag El
           "html": "<p>At a quarter to midnight the Saltire casts off from the north pier.</p>", "text": "x"}
 
 
+MONTHS = ["Station"] + [f"Month {n}" for n in range(1, 19)]
+WIDE = dict(HEADED, html="<p>The survey's readings, every station and every month, for the harbour board.</p>"
+            "<table><caption>Readings by station</caption><thead><tr>"
+            + "".join(f"<th>{m}</th>" for m in MONTHS) + "</tr></thead><tbody>"
+            + "".join(f"<tr><th>Pier {r}</th>" + "".join(f"<td>{r}.{c} m</td>" for c in range(1, 19)) + "</tr>"
+                      for r in range(1, 6)) + "</tbody></table>")
+
+
+def test_a_wide_table_scrolls_sideways_in_its_own_labelled_box_keeping_its_labels(browser):
+    page = browser.open("reader/news.html")
+    reader = show_article(browser, page, WIDE)
+    start = reader.evaluate("""(root) => { const box = root.querySelector('#article .table-scroll');
+        const cells = [...box.querySelectorAll('th, td')];
+        return {label: box.getAttribute('aria-label'), role: box.getAttribute('role'), tab: box.tabIndex,
+                head: [...box.querySelectorAll('thead th')].map((c) => c.textContent),
+                wide: box.scrollWidth > box.clientWidth, cut: cells.filter((c) => c.scrollWidth > c.clientWidth).length}; }""")
+    assert start == {"label": "Table: Readings by station", "role": "region", "tab": 0, "head": MONTHS, "wide": True,
+                     "cut": 0}
+    reader.evaluate("(root) => root.querySelector('#article .table-scroll').focus()")
+    reader.press("ArrowRight")  # the keyboard scrolls the focused box
+    reader.wait_for("(root) => root.querySelector('#article .table-scroll').scrollLeft > 0")
+    # scrolled to its end, the row labels and the header row are still in the box's sight
+    labels = reader.evaluate("""(root) => { const box = root.querySelector('#article .table-scroll');
+        box.scrollLeft = box.scrollWidth;
+        const edge = box.getBoundingClientRect(), first = box.querySelector('tbody th').getBoundingClientRect();
+        const corner = box.querySelector('thead th').getBoundingClientRect();
+        return [box.scrollLeft > 0, Math.abs(first.left - edge.left) < 2, Math.abs(corner.left - edge.left) < 2]; }""")
+    assert labels == [True, True, True]
+    close(page)
+
+
 def test_the_header_shows_the_metadata_there_is_and_hides_the_rest(browser):
     page = browser.open("reader/news.html")
     reader = show_article(browser, page, HEADED)

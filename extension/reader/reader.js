@@ -186,11 +186,14 @@ function renderHeader(article, source) {
   }
 }
 
-/** Sanitised `nodes`, each wide table in a box of its own that scrolls sideways. */
+/** Sanitised `nodes`, each table in a box of its own that scrolls sideways when wide: a region named after the
+ * table's caption, in the Tab order so that the keyboard's arrows can scroll it. */
 function articlePart(nodes, base) {
   const part = sanitizeNodes(nodes, base);
   for (const table of part.querySelectorAll("table")) {
-    const box = h("div", { class: "table-scroll" });
+    const caption = table.caption && table.caption.textContent.trim().replace(/\s+/g, " ");
+    const box = h("div", { class: "table-scroll", role: "region", tabindex: "0",
+                           "aria-label": caption ? `Table: ${caption.slice(0, 120)}` : "Table" });
     table.replaceWith(box);
     box.append(table);
   }

@@ -363,6 +363,21 @@ def test_escape_leaves_the_reader_wherever_the_focus_fell(browser):
     close(page)
 
 
+def test_the_frame_covers_the_whole_window_scrollbars_included(browser):
+    page = browser.open("reader/news.html")
+    page.evaluate("() => { document.body.style.minWidth = '3000px'; }")  # scrollbars both ways
+    window = page.evaluate("() => [innerWidth, innerHeight, innerWidth > document.documentElement.clientWidth,"
+                           " innerHeight > document.documentElement.clientHeight]")
+    _, reader = open_reader(browser, page)
+    host = page.evaluate("""() => { const r = [...document.documentElement.children].find((e) => e.matches('[popover]'))
+        .getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }""")
+    inner = reader.evaluate("() => [innerWidth, innerHeight]")
+    width, height = window[:2]
+    assert host[:2] == [0, 0] and host[2] >= width and host[3] >= height, (host, window)
+    assert inner[0] >= width and inner[1] >= height, (inner, window)
+    close(page)
+
+
 def test_copy_as_markdown_and_save_from_the_reader(browser):
     page, reply, reader = reader_for(browser, "docs.html")
     reader.evaluate("""() => { globalThis.copied = [];

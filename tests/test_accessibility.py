@@ -10,7 +10,6 @@ import os
 from pathlib import Path
 
 import pytest
-
 from browser import KINDS, browser_with_host, close, open_popup, show_article
 from host_support import write_standin_model
 

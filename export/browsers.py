@@ -672,7 +672,8 @@ class ChromiumBrowser(ExtensionBrowser):
 
 
 # WebDriver's codes for the keys tests press (the WebDriver specification's key table).
-_KEYS = {"Escape": "\ue00c", "Enter": "\ue007", "Tab": "\ue004", "PageDown": "\ue00f"}
+_KEYS = {"Escape": "\ue00c", "Enter": "\ue007", "Tab": "\ue004", "PageDown": "\ue00f", "Space": " ",
+         "ArrowDown": "\ue015", "ArrowRight": "\ue014"}
 
 
 class FirefoxBrowser(ExtensionBrowser):

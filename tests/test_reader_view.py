@@ -165,6 +165,37 @@ HEADED = {"title": "The night ferry that refuses to retire", "byline": "Morag El
           "html": "<p>At a quarter to midnight the Saltire casts off from the north pier.</p>", "text": "x"}
 
 
+MONTHS = ["Station"] + [f"Month {n}" for n in range(1, 19)]
+WIDE = dict(HEADED, html="<p>The survey's readings, every station and every month, for the harbour board.</p>"
+            "<table><caption>Readings by station</caption><thead><tr>"
+            + "".join(f"<th>{m}</th>" for m in MONTHS) + "</tr></thead><tbody>"
+            + "".join(f"<tr><th>Pier {r}</th>" + "".join(f"<td>{r}.{c} m</td>" for c in range(1, 19)) + "</tr>"
+                      for r in range(1, 6)) + "</tbody></table>")
+
+
+def test_a_wide_table_scrolls_sideways_in_its_own_labelled_box_keeping_its_labels(browser):
+    page = browser.open("reader/news.html")
+    reader = show_article(browser, page, WIDE)
+    start = reader.evaluate("""(root) => { const box = root.querySelector('#article .table-scroll');
+        const cells = [...box.querySelectorAll('th, td')];
+        return {label: box.getAttribute('aria-label'), role: box.getAttribute('role'), tab: box.tabIndex,
+                head: [...box.querySelectorAll('thead th')].map((c) => c.textContent),
+                wide: box.scrollWidth > box.clientWidth, cut: cells.filter((c) => c.scrollWidth > c.clientWidth).length}; }""")
+    assert start == {"label": "Table: Readings by station", "role": "region", "tab": 0, "head": MONTHS, "wide": True,
+                     "cut": 0}
+    reader.evaluate("(root) => root.querySelector('#article .table-scroll').focus()")
+    reader.press("ArrowRight")  # the keyboard scrolls the focused box
+    reader.wait_for("(root) => root.querySelector('#article .table-scroll').scrollLeft > 0")
+    # scrolled to its end, the row labels and the header row are still in the box's sight
+    labels = reader.evaluate("""(root) => { const box = root.querySelector('#article .table-scroll');
+        box.scrollLeft = box.scrollWidth;
+        const edge = box.getBoundingClientRect(), first = box.querySelector('tbody th').getBoundingClientRect();
+        const corner = box.querySelector('thead th').getBoundingClientRect();
+        return [box.scrollLeft > 0, Math.abs(first.left - edge.left) < 2, Math.abs(corner.left - edge.left) < 2]; }""")
+    assert labels == [True, True, True]
+    close(page)
+
+
 def test_the_header_shows_the_metadata_there_is_and_hides_the_rest(browser):
     page = browser.open("reader/news.html")
     reader = show_article(browser, page, HEADED)
@@ -280,6 +311,70 @@ def test_escape_and_the_reader_shortcut_go_back_to_the_page_as_it_was(browser):
     reader.user_click("#close")
     reader.wait_closed()
     assert page.errors() == []
+    close(page)
+
+
+SCROLL_TOP = "(root) => root.querySelector('.view').scrollTop"
+ACTIVE = "(root) => root.hasFocus() && (root.activeElement.id || root.activeElement.className)"
+
+
+def test_the_keyboard_closes_the_panel_then_the_reader_and_scrolls_the_article_in_between(browser):
+    page = browser.open("reader/news.html")
+    page.evaluate("() => document.querySelector('.byline a').focus()")
+    _, reader = open_reader(browser, page)
+    # Tab walks the toolbar in reading order, each control with a ring that shows
+    order = []
+    for _ in range(5):
+        reader.press("Tab")
+        order.append(reader.evaluate("""(root) => { const el = root.activeElement, style = getComputedStyle(el);
+            return [el.id, style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2]; }"""))
+    assert order == [["close", True], ["copy", True], ["save", True], ["format", True], ["settings-button", True]]
+    # a control used in the "Aa" panel, then Esc: the panel closes and the focus is back on its button
+    reader.user_click("#settings-button")
+    reader.user_click("[data-setting=readerLineHeight][data-value=normal]")  # the default: others see no change
+    reader.press("Escape")
+    reader.wait_for("(root) => root.getElementById('settings').hidden")
+    assert reader.evaluate(ACTIVE) == "settings-button"
+    assert reader.evaluate("(root) => root.getElementById('settings-button').getAttribute('aria-expanded')") == "false"
+    for key in ("PageDown", "Space", "ArrowDown"):  # each key scrolls the article further
+        top = reader.evaluate(SCROLL_TOP)
+        if key == "Space":
+            reader.user_click("#article p")  # Space on a button presses it: from the text it scrolls
+        reader.press(key)
+        reader.wait_for(f"(root, top) => ({SCROLL_TOP})(root) > top", top)
+    reader.press("Escape")  # and Esc again leaves the reader, back to where the focus was in the page
+    reader.wait_closed()
+    assert page.evaluate("() => document.activeElement.getAttribute('href')") == "/authors/morag-ellison"
+    close(page)
+
+
+def test_escape_leaves_the_reader_wherever_the_focus_fell(browser):
+    page, _, reader = reader_for(browser, "news.html")
+    reader.user_click("#settings-button")
+    reader.user_click("#larger")
+    reader.user_click("#smaller")  # as it was for the other tests
+    # the focused control goes away under the focus (the panel closed by the mouse): Esc still leaves
+    reader.user_click("#settings-button")
+    reader.evaluate("(root) => root.activeElement.blur()")
+    reader.press("PageDown")
+    reader.wait_for(f"(root) => ({SCROLL_TOP})(root) > 0")
+    reader.press("Escape")
+    reader.wait_closed()
+    close(page)
+
+
+def test_the_frame_covers_the_whole_window_scrollbars_included(browser):
+    page = browser.open("reader/news.html")
+    page.evaluate("() => { document.body.style.minWidth = '3000px'; }")  # scrollbars both ways
+    window = page.evaluate("() => [innerWidth, innerHeight, innerWidth > document.documentElement.clientWidth,"
+                           " innerHeight > document.documentElement.clientHeight]")
+    _, reader = open_reader(browser, page)
+    host = page.evaluate("""() => { const r = [...document.documentElement.children].find((e) => e.matches('[popover]'))
+        .getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }""")
+    inner = reader.evaluate("() => [innerWidth, innerHeight]")
+    width, height = window[:2]
+    assert host[:2] == [0, 0] and host[2] >= width and host[3] >= height, (host, window)
+    assert inner[0] >= width and inner[1] >= height, (inner, window)
     close(page)
 
 

@@ -62,7 +62,10 @@
       if (event.isTrusted && ++loads > 1) close(kind, token);  // navigated by the page: not Pith's frame any more
     });
     root.append(frame);
-    const view = { host, frame, token, focus: null };
+    // Where the focus was in the page, for close() to put it back: taken now, as Firefox may focus the frame
+    // as soon as its document loads.
+    const was = document.activeElement;
+    const view = { host, frame, token, focus: Object.values(open).some((v) => v.host === was) ? null : was };
     open[kind] = view;
     (document.documentElement || document).append(host);
     if (typeof host.showPopover === "function") host.showPopover();
@@ -73,7 +76,6 @@
   function activate(kind, token) {
     const view = open[kind];
     if (!view || view.token !== token) return false;
-    view.focus = document.activeElement;
     view.host.setAttribute("data-active", "");
     view.frame.focus({ preventScroll: true });
     return true;

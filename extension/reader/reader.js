@@ -93,9 +93,9 @@ function build() {
                               dir: "ltr", lang: "en", hidden: true },
     row("Typeface", choice("readerFont", "serif", "Serif", { class: "serif" }),
         choice("readerFont", "sans", "Sans", { class: "sans" })),
-    row("Text size", button({ id: "smaller", title: "Smaller text", "aria-label": "Smaller text" }, "A\u2212"),
+    row("Text size", button({ id: "smaller", title: "Smaller text", "aria-label": "A\u2212 smaller text" }, "A\u2212"),
         h("output", { id: "size", "aria-live": "polite" }),
-        button({ id: "larger", title: "Larger text", "aria-label": "Larger text" }, "A+")),
+        button({ id: "larger", title: "Larger text", "aria-label": "A+ larger text" }, "A+")),
     row("Line width", choice("readerWidth", "narrow", "Narrow"), choice("readerWidth", "medium", "Medium"),
         choice("readerWidth", "wide", "Wide")),
     row("Line spacing", choice("readerLineHeight", "tight", "Tight"), choice("readerLineHeight", "normal", "Normal"),
@@ -188,11 +188,14 @@ function renderHeader(article, source) {
   }
 }
 
-/** Sanitised `nodes`, each wide table in a box of its own that scrolls sideways. */
+/** Sanitised `nodes`, each table in a box of its own that scrolls sideways when wide: a region named after the
+ * table's caption, in the Tab order so that the keyboard's arrows can scroll it. */
 function articlePart(nodes, base) {
   const part = sanitizeNodes(nodes, base);
   for (const table of part.querySelectorAll("table")) {
-    const box = h("div", { class: "table-scroll" });
+    const caption = table.caption && table.caption.textContent.trim().replace(/\s+/g, " ");
+    const box = h("div", { class: "table-scroll", role: "region", tabindex: "0",
+                           "aria-label": caption ? `Table: ${caption.slice(0, 120)}` : "Table" });
     table.replaceWith(box);
     box.append(table);
   }
@@ -314,12 +317,22 @@ function wire(root) {
   $("close").addEventListener("click", (event) => { if (event.isTrusted) close(); });
   $("format").addEventListener("change", () => api.storage.local.set({ saveFormat: $("format").value }));
   $("article").addEventListener("click", followFragment);
+  // The keys reach the view wherever the focus fell: a control hidden or blurred under it leaves the focus on
+  // the body, which scrolls nothing (the view is the scroller), so it goes back to the view before the key acts.
   document.addEventListener("keydown", (event) => {
-    if (event.key !== "Escape" || event.defaultPrevented || !event.isTrusted) return;
+    if (!event.isTrusted) return;
+    const active = root.activeElement;
+    if (!active || active === root.body || !box.contains(active)) box.focus({ preventScroll: true });
+    if (event.key !== "Escape" || event.defaultPrevented) return;
     event.preventDefault();
-    if (!$("settings").hidden) toggleSettings(false);
-    else close();
-  });
+    // Esc closes the open panel first, the focus back on its button; then Esc leaves the reader.
+    if (!$("settings").hidden) {
+      toggleSettings(false);
+      $("settings-button").focus({ preventScroll: true });
+    } else {
+      close();
+    }
+  }, true);
 }
 
 /** Settings changed in another reader (another tab) apply here too. */

@@ -7,7 +7,6 @@ Without Cython or a C compiler the package installs as pure Python and runs the 
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
-
 # The pipeline's compiled modules, each beside the Python module it speeds up (its reference).
 COMPILED = ("tree_walk", "feature_core", "segment", "validate_core")
 
@@ -35,8 +34,12 @@ def extensions():
         print("pith: Cython not found; the Python code will be used")
         return []
     from setuptools import Extension
-    return cythonize([Extension(f"native_host.pipeline.{name}", [f"native_host/pipeline/{name}.pyx"])
-                      for name in COMPILED], language_level=3, quiet=True)
+
+    return cythonize(
+        [Extension(f"native_host.pipeline.{name}", [f"native_host/pipeline/{name}.pyx"]) for name in COMPILED],
+        language_level=3,
+        quiet=True,
+    )
 
 
 setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})

@@ -53,8 +53,8 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from bench.bytecode import compile_pith
 from bench.content_script import page_with_elements, sections_page
@@ -126,8 +126,11 @@ def tables_with_elements(target: int) -> tuple[str, int]:
     return page_with_elements(target, sections_page)
 
 
-BUILDERS: dict[str, Callable[[int], tuple[str, int]]] = {"article": blog_with_elements, "blog": blog_with_elements,
-                                                          "tables": tables_with_elements}
+BUILDERS: dict[str, Callable[[int], tuple[str, int]]] = {
+    "article": blog_with_elements,
+    "blog": blog_with_elements,
+    "tables": tables_with_elements,
+}
 
 
 def phases(action: str, run: dict, reader: dict | None) -> dict[str, float]:
@@ -138,14 +141,16 @@ def phases(action: str, run: dict, reader: dict | None) -> dict[str, float]:
         return {}
     host = run["reply"]["timings"]["host"]
     page_start = m["page_done"] - m["json_ms"] - m["walk_ms"]
-    out = {"message to the background": m["received"] - run["clicked"],
-           "tab checks, into the page": page_start - m["received"],
-           "snapshot walk (page)": m["walk_ms"],
-           "JSON.stringify (page)": m["json_ms"],
-           "page to background, JSON.parse": m["snapshot_in"] - m["page_done"],
-           "progress note, request": m["host_in"] - m["snapshot_in"],
-           "native messaging": m["host_out"] - m["host_in"] - host,
-           "host (its own clock)": host}
+    out = {
+        "message to the background": m["received"] - run["clicked"],
+        "tab checks, into the page": page_start - m["received"],
+        "snapshot walk (page)": m["walk_ms"],
+        "JSON.stringify (page)": m["json_ms"],
+        "page to background, JSON.parse": m["snapshot_in"] - m["page_done"],
+        "progress note, request": m["host_in"] - m["snapshot_in"],
+        "native messaging": m["host_out"] - m["host_in"] - host,
+        "host (its own clock)": host,
+    }
     if action == "highlight":
         out["outlines set"] = m["drawn"] - m["host_out"]
         out["to painted"] = run["painted"] - m["drawn"]
@@ -202,8 +207,9 @@ def one_run(browser, page, tab_id: int, action: str) -> dict:
     """One action from the control page to the result painted; the highlight is turned off again after."""
     front(browser, page)
     watch(page)
-    page.evaluate("() => { delete window.__benchMarkedAt; delete window.__benchPaintedAt;"
-                  " delete window.__benchReadyAt; }")
+    page.evaluate(
+        "() => { delete window.__benchMarkedAt; delete window.__benchPaintedAt; delete window.__benchReadyAt; }"
+    )
     page.evaluate(RENEW_TEXTS, next(_RUNS))
     run = browser.call(RUN, [tab_id, action])
     reader = None
@@ -226,8 +232,11 @@ def one_run(browser, page, tab_id: int, action: str) -> dict:
         run["painted"] = reader["painted"]
         tab.close()
         front(browser, page)
-    return {"total": run["painted"] - run["clicked"], "host": run["reply"]["timings"]["host"],
-            "phases": phases(action, run, reader)}
+    return {
+        "total": run["painted"] - run["clicked"],
+        "host": run["reply"]["timings"]["host"],
+        "phases": phases(action, run, reader),
+    }
 
 
 def summary(rounds: list[list[dict]]) -> dict:
@@ -235,10 +244,15 @@ def summary(rounds: list[list[dict]]) -> dict:
     firsts = [runs[0] for runs in rounds]
     warm = [run for runs in rounds for run in runs[1:]]
     keys = list(warm[0]["phases"])
-    return {"first": statistics.median(r["total"] for r in firsts), "median": statistics.median(r["total"] for r in warm),
-            "min": min(r["total"] for r in warm), "max": max(r["total"] for r in warm),
-            "host": statistics.median(r["host"] for r in warm), "first_host": statistics.median(r["host"] for r in firsts),
-            "phases": {k: statistics.median(r["phases"][k] for r in warm) for k in keys}}
+    return {
+        "first": statistics.median(r["total"] for r in firsts),
+        "median": statistics.median(r["total"] for r in warm),
+        "min": min(r["total"] for r in warm),
+        "max": max(r["total"] for r in warm),
+        "host": statistics.median(r["host"] for r in warm),
+        "first_host": statistics.median(r["host"] for r in firsts),
+        "phases": {k: statistics.median(r["phases"][k] for r in warm) for k in keys},
+    }
 
 
 def real_page(target: int) -> tuple[str, int, str]:
@@ -257,8 +271,10 @@ def real_page(target: int) -> tuple[str, int, str]:
 
 
 # Put in front of a real page: nothing loads from elsewhere and none of its scripts runs.
-OFFLINE = ('<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
-           'style-src \'unsafe-inline\'; img-src data:; font-src data:">')
+OFFLINE = (
+    '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
+    "style-src 'unsafe-inline'; img-src data:; font-src data:\">"
+)
 
 
 def host_rss_mb(root: Path) -> float | None:
@@ -277,8 +293,9 @@ def host_rss_mb(root: Path) -> float | None:
     return None
 
 
-def cold_click(kind: str, directory: Path, root: Path, pages: Path, name: str, pause: float,
-               model_dir: str | None) -> dict:
+def cold_click(
+    kind: str, directory: Path, root: Path, pages: Path, name: str, pause: float, model_dir: str | None
+) -> dict:
     """A fresh browser and profile, `name` opened and loaded, `pause` seconds, then the first click."""
     with extension_browser(kind, root, model_dir=model_dir, pages=pages, extension=directory) as b:
         page = b.open(f"{name}.html")
@@ -287,12 +304,26 @@ def cold_click(kind: str, directory: Path, root: Path, pages: Path, name: str, p
         time.sleep(pause)
         rss = host_rss_mb(root)
         run = one_run(b, page, tab_id, "reader")
-        return {"total": run["total"], "host": run["host"], "rss_before": rss, "rss_after": host_rss_mb(root),
-                "version": b.version, "phases": run["phases"]}
+        return {
+            "total": run["total"],
+            "host": run["host"],
+            "rss_before": rss,
+            "rss_after": host_rss_mb(root),
+            "version": b.version,
+            "phases": run["phases"],
+        }
 
 
-def measure_tree(kind: str, directory: Path, root: Path, pages: Path, names: list[str], actions: list[str],
-                 repeats: int, model_dir: str | None) -> tuple[float, dict]:
+def measure_tree(
+    kind: str,
+    directory: Path,
+    root: Path,
+    pages: Path,
+    names: list[str],
+    actions: list[str],
+    repeats: int,
+    model_dir: str | None,
+) -> tuple[float, dict]:
     """One browser with the extension in `directory`: its first action (starting the host), then each page
     and action in a fresh tab, the first run and `repeats` more."""
     with extension_browser(kind, root, model_dir=model_dir, pages=pages, extension=directory) as b:
@@ -319,11 +350,23 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=7, help="warm runs per page, action and round, after the first")
     parser.add_argument("--rounds", type=int, default=1, help="browser sessions per extension, alternating")
     parser.add_argument("--model-dir", help="the model the host serves (default: the shipped one)")
-    parser.add_argument("--extension", nargs="+", default=[f"this={EXTENSION}"], metavar="NAME=DIR",
-                        help="unpacked extensions to compare (default: this tree's extension/)")
-    parser.add_argument("--cold", type=int, default=0, metavar="N",
-                        help="time the first click of N fresh browsers per page and extension instead")
-    parser.add_argument("--pause", type=float, default=1.0, help="--cold: seconds between the page loaded and the click")
+    parser.add_argument(
+        "--extension",
+        nargs="+",
+        default=[f"this={EXTENSION}"],
+        metavar="NAME=DIR",
+        help="unpacked extensions to compare (default: this tree's extension/)",
+    )
+    parser.add_argument(
+        "--cold",
+        type=int,
+        default=0,
+        metavar="N",
+        help="time the first click of N fresh browsers per page and extension instead",
+    )
+    parser.add_argument(
+        "--pause", type=float, default=1.0, help="--cold: seconds between the page loaded and the click"
+    )
     args = parser.parse_args()
     trees = {name: Path(directory).resolve() for name, directory in (item.split("=", 1) for item in args.extension)}
     starts: dict[str, list[float]] = {tree: [] for tree in trees}
@@ -348,32 +391,58 @@ def main() -> None:
             return
         for round_ in range(args.rounds):
             for tree, directory in trees.items():
-                version, start, measured = measure_tree(args.browser, directory, root / f"browser-{tree}-{round_}",
-                                                        pages, args.pages, args.actions, args.repeats, args.model_dir)
+                version, start, measured = measure_tree(
+                    args.browser,
+                    directory,
+                    root / f"browser-{tree}-{round_}",
+                    pages,
+                    args.pages,
+                    args.actions,
+                    args.repeats,
+                    args.model_dir,
+                )
                 starts[tree].append(start)
                 for (name, action), r in measured.items():
                     runs.setdefault((name, action, tree), []).append(r)
-                    print(f"round {round_ + 1}, {tree}: {name} {action} "
-                          f"{statistics.median(x['total'] for x in r[1:]):.0f} ms", file=sys.stderr)
-    rows = [(name, action, tree, summary(runs[name, action, tree]))
-            for name in args.pages for action in args.actions for tree in trees]
-    print(f"{version}, headless; {args.rounds} browser session(s) per extension, in turn; in each, "
-          f"{args.repeats} warm runs after the first per page and action; {bytecode}\n")
-    print("First action of a session (host start and model load, reader view of a 300-element page), median: "
-          + ", ".join(f"{tree} {statistics.median(ms):.0f} ms" for tree, ms in starts.items()) + "\n")
-    print("| page | elements | action | extension | first (ms) | median (ms) | min–max (ms) | host (ms) | "
-          "outside the host (ms) |")
+                    print(
+                        f"round {round_ + 1}, {tree}: {name} {action} "
+                        f"{statistics.median(x['total'] for x in r[1:]):.0f} ms",
+                        file=sys.stderr,
+                    )
+    rows = [
+        (name, action, tree, summary(runs[name, action, tree]))
+        for name in args.pages
+        for action in args.actions
+        for tree in trees
+    ]
+    print(
+        f"{version}, headless; {args.rounds} browser session(s) per extension, in turn; in each, "
+        f"{args.repeats} warm runs after the first per page and action; {bytecode}\n"
+    )
+    print(
+        "First action of a session (host start and model load, reader view of a 300-element page), median: "
+        + ", ".join(f"{tree} {statistics.median(ms):.0f} ms" for tree, ms in starts.items())
+        + "\n"
+    )
+    print(
+        "| page | elements | action | extension | first (ms) | median (ms) | min–max (ms) | host (ms) | "
+        "outside the host (ms) |"
+    )
     print("|---|---:|---|---|---:|---:|---:|---:|---:|")
     for name, action, tree, s in rows:
-        print(f"| {name} | {counts[name]:,} | {action} | {tree} | {s['first']:.0f} | **{s['median']:.0f}** | "
-              f"{s['min']:.0f}–{s['max']:.0f} | {s['host']:.0f} | {s['median'] - s['host']:.0f} |")
+        print(
+            f"| {name} | {counts[name]:,} | {action} | {tree} | {s['first']:.0f} | **{s['median']:.0f}** | "
+            f"{s['min']:.0f}–{s['max']:.0f} | {s['host']:.0f} | {s['median'] - s['host']:.0f} |"
+        )
     for name, action, tree, s in rows:
         if s["phases"]:
             print(f"\n{name}, {action}, {tree}: median of each phase (ms)\n\n| phase | ms |\n|---|---:|")
             for phase, ms in s["phases"].items():
                 print(f"| {phase} | {ms:.1f} |")
-    print(json.dumps([{"page": n, "elements": counts[n], "action": a, "extension": t, **s} for n, a, t, s in rows]),
-          file=sys.stderr)
+    print(
+        json.dumps([{"page": n, "elements": counts[n], "action": a, "extension": t, **s} for n, a, t, s in rows]),
+        file=sys.stderr,
+    )
 
 
 def cold(args, trees: dict[str, Path], root: Path, pages: Path, counts: dict[str, int], bytecode: str) -> None:
@@ -383,24 +452,34 @@ def cold(args, trees: dict[str, Path], root: Path, pages: Path, counts: dict[str
     for i in range(args.cold):
         for name in args.pages:
             for tree, directory in trees.items():
-                r = cold_click(args.browser, directory, root / f"cold-{tree}-{name}-{i}", pages, name, args.pause,
-                               args.model_dir)
+                r = cold_click(
+                    args.browser, directory, root / f"cold-{tree}-{name}-{i}", pages, name, args.pause, args.model_dir
+                )
                 version = r["version"]
                 results.setdefault((name, tree), []).append(r)
-                print(f"cold {i + 1}, {tree}: {name} {r['total']:.0f} ms (host RSS before the click "
-                      f"{r['rss_before'] or 0:.0f} MB)", file=sys.stderr)
-    print(f"{version}, headless; first click of a browser just started, {args.cold} fresh browser(s) per page "
-          f"and extension, in turn; the page loaded, then {args.pause:g} s, then Reader view; {bytecode}\n")
-    print("| page | elements | extension | median (ms) | min–max (ms) | host (ms) | host RSS before the click (MB) | "
-          "after (MB) |")
+                print(
+                    f"cold {i + 1}, {tree}: {name} {r['total']:.0f} ms (host RSS before the click "
+                    f"{r['rss_before'] or 0:.0f} MB)",
+                    file=sys.stderr,
+                )
+    print(
+        f"{version}, headless; first click of a browser just started, {args.cold} fresh browser(s) per page "
+        f"and extension, in turn; the page loaded, then {args.pause:g} s, then Reader view; {bytecode}\n"
+    )
+    print(
+        "| page | elements | extension | median (ms) | min–max (ms) | host (ms) | host RSS before the click (MB) | "
+        "after (MB) |"
+    )
     print("|---|---:|---|---:|---:|---:|---:|---:|")
     for (name, tree), rs in results.items():
         totals = [r["total"] for r in rs]
         before = [r["rss_before"] for r in rs if r["rss_before"] is not None]
         after = [r["rss_after"] for r in rs if r["rss_after"] is not None]
-        print(f"| {name} | {counts[name]:,} | {tree} | **{statistics.median(totals):.0f}** | {min(totals):.0f}–"
-              f"{max(totals):.0f} | {statistics.median(r['host'] for r in rs):.0f} | "
-              f"{statistics.median(before) if before else 0:.0f} | {statistics.median(after) if after else 0:.0f} |")
+        print(
+            f"| {name} | {counts[name]:,} | {tree} | **{statistics.median(totals):.0f}** | {min(totals):.0f}–"
+            f"{max(totals):.0f} | {statistics.median(r['host'] for r in rs):.0f} | "
+            f"{statistics.median(before) if before else 0:.0f} | {statistics.median(after) if after else 0:.0f} |"
+        )
     for (name, tree), rs in results.items():
         if all(r["phases"] for r in rs):
             print(f"\n{name}, {tree}: median of each phase of the first click (ms)\n\n| phase | ms |\n|---|---:|")

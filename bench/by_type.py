@@ -19,8 +19,8 @@ from pathlib import Path
 
 from .report import ALL, SEP
 
-LOW_F1 = 0.5        # a page under this word-F1 is a failed page for a reader
-RESAMPLES = 2000    # bootstrap draws per group
+LOW_F1 = 0.5  # a page under this word-F1 is a failed page for a reader
+RESAMPLES = 2000  # bootstrap draws per group
 SEED = 1234
 
 
@@ -55,8 +55,13 @@ def interval(values: list[float], rng: random.Random) -> tuple[float, float]:
 def table(by_extractor: dict[str, dict[str, dict]], names: list[str]) -> str:
     rng = random.Random(SEED)
     first = by_extractor[names[0]]
-    head = "| group | pages | " + " | ".join(f"{n} (95% interval)" for n in names) + " | " + " | ".join(
-        f"{n} < {LOW_F1}" for n in names) + " |"
+    head = (
+        "| group | pages | "
+        + " | ".join(f"{n} (95% interval)" for n in names)
+        + " | "
+        + " | ".join(f"{n} < {LOW_F1}" for n in names)
+        + " |"
+    )
     lines = [head, "|---|---:|" + "---:|" * (2 * len(names))]
     for name, ids in groups(first).items():
         means, lows = [], []
@@ -72,8 +77,10 @@ def table(by_extractor: dict[str, dict[str, dict]], names: list[str]) -> str:
 def changes(before: dict[str, dict], after: dict[str, dict]) -> str:
     """Pith before -> after per group, with the pages that moved by more than .01 either way."""
     rng = random.Random(SEED)
-    lines = ["| group | pages | before | after | change (95% interval) | pages up | pages down |",
-             "|---|---:|---:|---:|---:|---:|---:|"]
+    lines = [
+        "| group | pages | before | after | change (95% interval) | pages up | pages down |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
     for name, ids in groups(before).items():
         ids = [i for i in ids if i in after]
         if not ids:
@@ -82,8 +89,10 @@ def changes(before: dict[str, dict], after: dict[str, dict]) -> str:
         lo, hi = interval(deltas, rng)
         b = sum(before[i]["f1"] for i in ids) / len(ids)
         a = sum(after[i]["f1"] for i in ids) / len(ids)
-        lines.append(f"| {name} | {len(ids)} | {b:.3f} | {a:.3f} | {a - b:+.4f} ({lo:+.4f}–{hi:+.4f}) | "
-                     f"{sum(d > .01 for d in deltas)} | {sum(d < -.01 for d in deltas)} |")
+        lines.append(
+            f"| {name} | {len(ids)} | {b:.3f} | {a:.3f} | {a - b:+.4f} ({lo:+.4f}–{hi:+.4f}) | "
+            f"{sum(d > 0.01 for d in deltas)} | {sum(d < -0.01 for d in deltas)} |"
+        )
     return "\n".join(lines)
 
 

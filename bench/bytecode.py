@@ -18,5 +18,8 @@ PACKAGE = Path(__file__).resolve().parents[1] / "native_host"
 def compile_pith() -> str:
     """Write native_host's bytecode beside its sources (git ignores __pycache__); a line saying so."""
     ok = compileall.compile_dir(str(PACKAGE), quiet=1)
-    return ("native_host's bytecode compiled, as an installed copy has it" if ok
-            else "native_host's bytecode could not all be compiled: its process starts include compiling")
+    return (
+        "native_host's bytecode compiled, as an installed copy has it"
+        if ok
+        else "native_host's bytecode could not all be compiled: its process starts include compiling"
+    )

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import argparse
 import statistics
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Callable, Iterator
 
 from export import corpus
 from export.data import iter_records
@@ -22,8 +22,12 @@ def dev_options(doc: str, argv: list[str] | None, live: bool = True) -> argparse
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--limit", type=int, default=None, help="pages per dataset")
     if live:
-        parser.add_argument("--snapshots", type=Path, default=corpus.default_path("dev"),
-                            help="recorded live snapshots (python -m export.record; skipped if absent)")
+        parser.add_argument(
+            "--snapshots",
+            type=Path,
+            default=corpus.default_path("dev"),
+            help="recorded live snapshots (python -m export.record; skipped if absent)",
+        )
     return parser.parse_args(argv)
 
 

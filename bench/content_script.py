@@ -26,8 +26,8 @@ import json
 import statistics
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from bench.synthetic import section
 from export.browsers import KINDS, extension_browser
@@ -36,14 +36,18 @@ from native_host import snapshot_from_html
 
 def sections_page(sections: int) -> str:
     """An article page of `sections` sections of bench/synthetic.py (each about ten blocks, a table among them)."""
-    return ("<!doctype html><html lang='en'><head><title>Synthetic</title></head><body>"
-            "<nav><a href='/'>Home</a> <a href='/a'>About</a></nav><main>"
-            + "".join(section(i) for i in range(sections)) + "</main><footer>Footer</footer></body></html>")
+    return (
+        "<!doctype html><html lang='en'><head><title>Synthetic</title></head><body>"
+        "<nav><a href='/'>Home</a> <a href='/a'>About</a></nav><main>"
+        + "".join(section(i) for i in range(sections))
+        + "</main><footer>Footer</footer></body></html>"
+    )
 
 
 def page_with_elements(target: int, build: Callable[[int], str] = sections_page) -> tuple[str, int]:
     """The page `build(k)` with about `target` elements (k the number of repeated parts), and its exact
     element count (as the snapshot sees it)."""
+
     def elements(html: str) -> int:
         return sum(n["tag"] != "#text" for n in snapshot_from_html(html)["nodes"])
 
@@ -56,7 +60,8 @@ def page_with_elements(target: int, build: Callable[[int], str] = sections_page)
 def measure(browser, name: str, repeats: int) -> dict:
     page = browser.open(name)
     tab = browser.tab_id(page)
-    runs = browser.call("""async ([tabId, repeats]) => {
+    runs = browser.call(
+        """async ([tabId, repeats]) => {
         const out = [];
         for (let i = 0; i < repeats; i++) {
           const t0 = performance.now();
@@ -67,19 +72,27 @@ def measure(browser, name: str, repeats: int) -> dict:
                     bytes: reply.bytes});
         }
         return out;
-    }""", [tab, repeats + 1])
+    }""",
+        [tab, repeats + 1],
+    )
     page.close()
     warm = [r["ms"] for r in runs[1:]]
-    return {"first": runs[0]["ms"], "median": statistics.median(warm), "max": max(warm),
-            "json": statistics.median(r["jsonMs"] for r in runs[1:]),
-            "round_trip": statistics.median(r["roundTrip"] for r in runs[1:]), "nodes": runs[0]["nodes"],
-            "mb": runs[0]["bytes"] / 1e6}
+    return {
+        "first": runs[0]["ms"],
+        "median": statistics.median(warm),
+        "max": max(warm),
+        "json": statistics.median(r["jsonMs"] for r in runs[1:]),
+        "round_trip": statistics.median(r["roundTrip"] for r in runs[1:]),
+        "nodes": runs[0]["nodes"],
+        "mb": runs[0]["bytes"] / 1e6,
+    }
 
 
 def measure_highlight(browser, name: str, repeats: int) -> dict:
     page = browser.open(name)
     tab = browser.tab_id(page)
-    runs = browser.call("""async ([tabId, repeats]) => {
+    runs = browser.call(
+        """async ([tabId, repeats]) => {
         const out = [];
         for (let i = 0; i < 2 * repeats + 1; i++) {
           const t0 = performance.now();
@@ -88,7 +101,9 @@ def measure_highlight(browser, name: str, repeats: int) -> dict:
           if (reply.highlighted) out.push({ms: performance.now() - t0, host: reply.timings.host});
         }
         return out;
-    }""", [tab, repeats])
+    }""",
+        [tab, repeats],
+    )
     page.close()
     warm = runs[1:]
     return {"action": statistics.median(r["ms"] for r in warm), "host": statistics.median(r["host"] for r in warm)}
@@ -112,8 +127,9 @@ def main() -> None:
             (pages / f"page-{size}.html").write_text(html)
         rows = []
         host = "installed" if args.host else "missing"
-        with extension_browser(args.browser, root / "browser", host=host, model_dir=args.model_dir,
-                               pages=pages) as browser:
+        with extension_browser(
+            args.browser, root / "browser", host=host, model_dir=args.model_dir, pages=pages
+        ) as browser:
             version = f"{args.browser} {browser.version}"
             for size in args.sizes:
                 result = measure(browser, f"page-{size}.html", args.repeats)
@@ -121,12 +137,16 @@ def main() -> None:
                     result.update(measure_highlight(browser, f"page-{size}.html", args.repeats))
                 rows.append((counts[size], result))
     print(f"{version}, headless; {args.repeats} warm runs per page after the first\n")
-    print("| elements | nodes | first (ms) | median (ms) | max (ms) | JSON.stringify (ms) | round trip (ms) | "
-          "snapshot JSON (MB) |")
+    print(
+        "| elements | nodes | first (ms) | median (ms) | max (ms) | JSON.stringify (ms) | round trip (ms) | "
+        "snapshot JSON (MB) |"
+    )
     print("|---:|---:|---:|---:|---:|---:|---:|---:|")
     for elements, r in rows:
-        print(f"| {elements:,} | {r['nodes']:,} | {r['first']:.1f} | {r['median']:.1f} | {r['max']:.1f} | "
-              f"{r['json']:.1f} | {r['round_trip']:.1f} | {r['mb']:.2f} |")
+        print(
+            f"| {elements:,} | {r['nodes']:,} | {r['first']:.1f} | {r['median']:.1f} | {r['max']:.1f} | "
+            f"{r['json']:.1f} | {r['round_trip']:.1f} | {r['mb']:.2f} |"
+        )
     if args.host:
         print("\n| elements | Highlight, message to outlines (ms) | of which the host (ms) |\n|---:|---:|---:|")
         for elements, r in rows:

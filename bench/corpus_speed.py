@@ -35,7 +35,7 @@ from .evaluate import machine
 from .warc_build import bench_pages, write_warcs
 
 PEERS = ("trafilatura", "resiliparse")
-CC_SEGMENT_PAGES = 90_000 * 30_000   # a Common Crawl segment: ~90,000 WARC files of ~30,000 pages
+CC_SEGMENT_PAGES = 90_000 * 30_000  # a Common Crawl segment: ~90,000 WARC files of ~30,000 pages
 
 
 def run_pith(engine: str, workers: int, warc_dir: Path, out: Path) -> dict:
@@ -58,8 +58,13 @@ def run_pith(engine: str, workers: int, warc_dir: Path, out: Path) -> dict:
         finally:
             ray.shutdown()
     end = time.perf_counter()
-    return {"pages": tally.pages, "failed": sum(tally.failed.values()), "wall": end - t0, "start": started - t0,
-            "cpu": tally.cpu_s}
+    return {
+        "pages": tally.pages,
+        "failed": sum(tally.failed.values()),
+        "wall": end - t0,
+        "start": started - t0,
+        "cpu": tally.cpu_s,
+    }
 
 
 def run_peer(name: str, warc_dir: Path) -> dict:
@@ -77,8 +82,14 @@ def run_peer(name: str, warc_dir: Path) -> dict:
                 peer.fn(decode_html(page.html, page.charset), page.url)
             except Exception:
                 failed += 1
-    return {"pages": pages, "failed": failed, "wall": time.perf_counter() - t0, "start": 0.0,
-            "cpu": time.process_time() - cpu0, "version": peer.version}
+    return {
+        "pages": pages,
+        "failed": failed,
+        "wall": time.perf_counter() - t0,
+        "start": 0.0,
+        "cpu": time.process_time() - cpu0,
+        "version": peer.version,
+    }
 
 
 def main() -> None:
@@ -106,24 +117,29 @@ def main() -> None:
                 engine, workers = name.split("-")
                 runs[name] = run_pith(engine, int(workers), warc_dir, out)
     print(f"## Corpus throughput: {args.pages} pages in {args.files} WARC files ({size:.0f} MB gzipped)\n")
-    print(f"{machine()}; load average {os.getloadavg()[0]:.1f} at the end (the machine is shared: read the "
-          "ratios)\n")
-    print("| run | pages | failed | wall s | of it starting | pages/s (wall) | pages per CPU-s | per CPU-s vs "
-          "trafilatura | core-hours for a CC segment |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print(f"{machine()}; load average {os.getloadavg()[0]:.1f} at the end (the machine is shared: read the ratios)\n")
+    print(
+        "| run | pages | failed | wall s | of it starting | pages/s (wall) | pages per CPU-s | per CPU-s vs "
+        "trafilatura | core-hours for a CC segment |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+    )
     base = runs.get("trafilatura")
     for name, r in runs.items():
         per_cpu = r["pages"] / r["cpu"] if r["cpu"] else float("nan")
         ratio = f"{per_cpu / (base['pages'] / base['cpu']):.2f}" if base else "-"
         label = f"{name} {r['version']}" if "version" in r else f"pith {name}"
-        print(f"| {label} | {r['pages']} | {r['failed']} | {r['wall']:.1f} | {r['start']:.1f} | "
-              f"{r['pages'] / r['wall']:.1f} | {per_cpu:.1f} | {ratio} | {CC_SEGMENT_PAGES / per_cpu / 3600:,.0f} |")
+        print(
+            f"| {label} | {r['pages']} | {r['failed']} | {r['wall']:.1f} | {r['start']:.1f} | "
+            f"{r['pages'] / r['wall']:.1f} | {per_cpu:.1f} | {ratio} | {CC_SEGMENT_PAGES / per_cpu / 3600:,.0f} |"
+        )
     if base and "local-2" in runs:
         # trafilatura runs one page at a time here: on two cores it would do at best twice its one-core rate.
         pith2 = runs["local-2"]["pages"] / runs["local-2"]["wall"]
         ratio = pith2 / (2 * base["pages"] / base["wall"])
-        print(f"\npith local-2 pages/s (wall, start included) ÷ trafilatura's on two cores (twice its one-core "
-              f"rate) = {ratio:.2f} × (target ≥ {targets.BATCH_PAGES_PER_S} ×: "
-              f"{targets.verdict(ratio, targets.BATCH_PAGES_PER_S, at_most=False)})")
+        print(
+            f"\npith local-2 pages/s (wall, start included) ÷ trafilatura's on two cores (twice its one-core "
+            f"rate) = {ratio:.2f} × (target ≥ {targets.BATCH_PAGES_PER_S} ×: "
+            f"{targets.verdict(ratio, targets.BATCH_PAGES_PER_S, at_most=False)})"
+        )
 
 
 if __name__ == "__main__":

@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import TextIO
 
 from export.data import Record, iter_records
-from native_host.errors import PithError
 from export.metric import snippet_accuracy, word_prf, words
+from native_host.errors import PithError
 from native_host.progress import progress
 
 from . import extractors as registry
@@ -40,9 +40,22 @@ def score_page(record: Record, loaded: list[registry.Loaded], timeout_s: float) 
     for ex in loaded:
         outcome = registry.call(ex, record, timeout_s)
         p, r, f1 = word_prf(outcome.text, gold)
-        scores.append(PageScore(record["id"], record["dataset"], record.get("page_type"), ex.name, p, r, f1,
-                                snippet_accuracy(outcome.text, record.get("with"), record.get("without")),
-                                outcome.seconds, outcome.error, len(outcome.text), len(words(outcome.text))))
+        scores.append(
+            PageScore(
+                record["id"],
+                record["dataset"],
+                record.get("page_type"),
+                ex.name,
+                p,
+                r,
+                f1,
+                snippet_accuracy(outcome.text, record.get("with"), record.get("without")),
+                outcome.seconds,
+                outcome.error,
+                len(outcome.text),
+                len(words(outcome.text)),
+            )
+        )
     return scores
 
 
@@ -62,12 +75,27 @@ def machine() -> str:
     return f"{platform.system()} {cpu_model()}, {os.cpu_count()} cores, Python {platform.python_version()}"
 
 
-def evaluate(names: list[str], datasets: list[str] | None, split: str, limit: int | None,
-             timeout_s: float = registry.PAGE_TIMEOUT_S, jsonl: TextIO | None = None, command: str = ""
-             ) -> tuple[str, RunInfo]:
+def evaluate(
+    names: list[str],
+    datasets: list[str] | None,
+    split: str,
+    limit: int | None,
+    timeout_s: float = registry.PAGE_TIMEOUT_S,
+    jsonl: TextIO | None = None,
+    command: str = "",
+) -> tuple[str, RunInfo]:
     """Run the extractors named over the pages chosen; the markdown report and the run's facts."""
-    loaded, info = [], RunInfo(command=command, date=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-                               machine=machine(), split=split, versions={}, unavailable={})
+    loaded, info = (
+        [],
+        RunInfo(
+            command=command,
+            date=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+            machine=machine(),
+            split=split,
+            versions={},
+            unavailable={},
+        ),
+    )
     for name in names:
         try:
             ex = registry.load(name)
@@ -106,19 +134,26 @@ def positive_int(text: str) -> int:
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    ap = argparse.ArgumentParser(prog="python -m bench.evaluate", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--extractors", default=DEFAULT_EXTRACTORS,
-                    help=f"comma-separated, from: {', '.join(registry.REGISTRY)}; NAME:ARG passes ARG to the "
-                         f"loader (pith:DIR scores the model in DIR) (default: %(default)s)")
+    ap = argparse.ArgumentParser(
+        prog="python -m bench.evaluate", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument(
+        "--extractors",
+        default=DEFAULT_EXTRACTORS,
+        help=f"comma-separated, from: {', '.join(registry.REGISTRY)}; NAME:ARG passes ARG to the "
+        f"loader (pith:DIR scores the model in DIR) (default: %(default)s)",
+    )
     ap.add_argument("--datasets", default=None, help="comma-separated dataset names (default: all)")
     ap.add_argument("--split", default="dev", choices=["dev", "train"], help="(default: %(default)s)")
     ap.add_argument("--limit", type=positive_int, default=None, help="at most N pages per dataset (quick runs)")
-    ap.add_argument("--timeout", type=float, default=registry.PAGE_TIMEOUT_S,
-                    help="seconds one extractor may take on one page; past it the page counts as empty and an "
-                         "error (0 = no limit) (default: %(default)s)")
-    ap.add_argument("--out", type=Path, default=None,
-                    help="markdown report to write (default: runs/eval-SPLIT.md)")
+    ap.add_argument(
+        "--timeout",
+        type=float,
+        default=registry.PAGE_TIMEOUT_S,
+        help="seconds one extractor may take on one page; past it the page counts as empty and an "
+        "error (0 = no limit) (default: %(default)s)",
+    )
+    ap.add_argument("--out", type=Path, default=None, help="markdown report to write (default: runs/eval-SPLIT.md)")
     ap.add_argument("--jsonl", type=Path, default=None, help="also write one JSON line per page and extractor")
     return ap.parse_args(argv)
 

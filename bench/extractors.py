@@ -15,9 +15,9 @@ from __future__ import annotations
 import signal
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
-
+from typing import Any
 
 # An extraction function: (html, url) -> main text, or for gold-using extractors (the oracle): record -> text.
 ExtractFn = Callable[..., "str | None"]
@@ -33,7 +33,7 @@ class Unavailable(Exception):
 class Spec:
     name: str
     load: Loader
-    uses_gold: bool = False   # called with the whole record (gold included) instead of (html, url)
+    uses_gold: bool = False  # called with the whole record (gold included) instead of (html, url)
     about: str = ""
 
 
@@ -41,7 +41,7 @@ class Spec:
 class Loaded:
     """An extractor ready to call."""
 
-    name: str                 # as asked for, argument included ("pith:runs/model")
+    name: str  # as asked for, argument included ("pith:runs/model")
     fn: ExtractFn
     version: str
     uses_gold: bool
@@ -128,6 +128,7 @@ def call(extractor: Loaded, record: dict, timeout_s: float = PAGE_TIMEOUT_S) -> 
 
 # --- the peers --------------------------------------------------------------------------------------------
 
+
 def _no_argument(name: str, arg: str | None) -> None:
     if arg is not None:
         raise Unavailable(f"{name} takes no argument (got {name}:{arg})")
@@ -141,9 +142,10 @@ def _load_trafilatura(arg: str | None):
 
 
 # Elements after which readability's HTML breaks a line of text; cells are separated by a space instead.
-_BLOCK_TAGS = frozenset("address article aside blockquote br dd div dl dt figcaption figure footer form h1 h2 "
-                        "h3 h4 h5 h6 header hr li main nav ol p pre section table tbody thead tfoot tr ul"
-                        .split())
+_BLOCK_TAGS = frozenset(
+    "address article aside blockquote br dd div dl dt figcaption figure footer form h1 h2 "
+    "h3 h4 h5 h6 header hr li main nav ol p pre section table tbody thead tfoot tr ul".split()
+)
 _CELL_TAGS = frozenset(("td", "th"))
 
 
@@ -196,13 +198,16 @@ def _load_resiliparse(arg: str | None):
 
 # --- Pith and the oracle (the lead's code; loaded only when asked for) --------------------------------------
 
+
 def _load_pith(model_dir: str | None):
     from native_host import Extractor
 
     extractor = Extractor(model_dir=model_dir)
     info = extractor.info
     # Text only, as every peer gives: the reader views (html, markdown) are built only when asked for.
-    return (lambda html, url: extractor.extract_html(html, url=url, views=()).text), f"{info['version']} {info['model_id']}"
+    return (
+        lambda html, url: extractor.extract_html(html, url=url, views=()).text
+    ), f"{info['version']} {info['model_id']}"
 
 
 def _load_pith_with_header(model_dir: str | None):
@@ -232,12 +237,23 @@ def _load_oracle(arg: str | None):
 
 
 register("trafilatura", _load_trafilatura, about="trafilatura.extract(html, url=url), default settings")
-register("readability-lxml", _load_readability,
-         about="readability.Document(html).summary(), as text with one line per block")
+register(
+    "readability-lxml", _load_readability, about="readability.Document(html).summary(), as text with one line per block"
+)
 register("resiliparse", _load_resiliparse, about="extract_plain_text(html, main_content=True)")
-register("pith", _load_pith, about="native_host.Extractor().extract_html(html, url, views=()).text; pith:DIR for a "
-         "model folder")
-register("pith-with-header", _load_pith_with_header, about="pith's title and byline, then its text (the body); "
-         "pith-with-header:DIR for a model folder")
-register("oracle", _load_oracle, uses_gold=True,
-         about="the blocks the gold alignment labels main (an upper bound for Pith's block classifier)")
+register(
+    "pith",
+    _load_pith,
+    about="native_host.Extractor().extract_html(html, url, views=()).text; pith:DIR for a model folder",
+)
+register(
+    "pith-with-header",
+    _load_pith_with_header,
+    about="pith's title and byline, then its text (the body); pith-with-header:DIR for a model folder",
+)
+register(
+    "oracle",
+    _load_oracle,
+    uses_gold=True,
+    about="the blocks the gold alignment labels main (an upper bound for Pith's block classifier)",
+)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import gc
 import statistics
 import sys
-from typing import Iterable
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -30,9 +30,13 @@ KINDS = ("features, compiled counts", "features, Python", "tokenizer part alone 
 
 
 def same_inputs(a: PageInputs, b: PageInputs) -> bool:
-    return all(x.dtype == y.dtype and np.array_equal(x, y) for x, y in
-               zip((a.text_ids, a.tag_ids, a.class_ids, a.class_level, a.numeric),
-                   (b.text_ids, b.tag_ids, b.class_ids, b.class_level, b.numeric)))
+    return all(
+        x.dtype == y.dtype and np.array_equal(x, y)
+        for x, y in zip(
+            (a.text_ids, a.tag_ids, a.class_ids, a.class_level, a.numeric),
+            (b.text_ids, b.tag_ids, b.class_ids, b.class_level, b.numeric),
+        )
+    )
 
 
 def measure(featurize: Featurizer, pages: Iterable[dict], repeats: int) -> tuple[int, int, dict[str, list[float]]]:

@@ -48,7 +48,8 @@ def pages(every: int) -> list[tuple[str, str | bytes, str | None]]:
     from export.data import iter_records
 
     out: list[tuple[str, str | bytes, str | None]] = [
-        (str(p.relative_to(ROOT)), p.read_bytes(), None) for p in sorted((ROOT / "tests" / "pages").rglob("*.html"))]
+        (str(p.relative_to(ROOT)), p.read_bytes(), None) for p in sorted((ROOT / "tests" / "pages").rglob("*.html"))
+    ]
     for k, record in enumerate(iter_records(split="dev")):
         if k % every == 0:
             out.append((record["id"], record["html"], record.get("url")))
@@ -66,9 +67,13 @@ def outputs(extractor, html: str | bytes, url: str | None) -> dict:
     _, types = extractor.model.predict(inputs)
     result = extractor.extract_html(html, url=url).to_dict()
     result.pop("timings")
-    return {"snapshot": snapshot, "blocks": [asdict(b) for b in blocks],
-            "inputs": {name: getattr(inputs, name) for name in ARRAYS}, "result": result,
-            "page_type_scores": None if types is None else types}
+    return {
+        "snapshot": snapshot,
+        "blocks": [asdict(b) for b in blocks],
+        "inputs": {name: getattr(inputs, name) for name in ARRAYS},
+        "result": result,
+        "page_type_scores": None if types is None else types,
+    }
 
 
 def asset_digests(model_dir: Path) -> dict[str, str]:
@@ -76,8 +81,9 @@ def asset_digests(model_dir: Path) -> dict[str, str]:
     from native_host.pipeline.features import FILES as FEATURIZER_FILES
     from native_host.pipeline.inference import MODEL_FILE
 
-    return {name: hashlib.sha256((model_dir / name).read_bytes()).hexdigest()
-            for name in (MODEL_FILE, *FEATURIZER_FILES)}
+    return {
+        name: hashlib.sha256((model_dir / name).read_bytes()).hexdigest() for name in (MODEL_FILE, *FEATURIZER_FILES)
+    }
 
 
 def repo_pages() -> list[Path]:
@@ -91,9 +97,14 @@ def pinned(extractor) -> dict:
     from native_host.pipeline.extractor import result_from_scores
     from native_host.result import PAGE_TYPES
 
-    out = {"assets": asset_digests(extractor.model.dir), "threshold": extractor.threshold,
-           "labels": list(extractor.model.labels), "score_tolerance": SCORE_TOLERANCE,
-           "decision_margin": DECISION_MARGIN, "pages": {}}
+    out = {
+        "assets": asset_digests(extractor.model.dir),
+        "threshold": extractor.threshold,
+        "labels": list(extractor.model.labels),
+        "score_tolerance": SCORE_TOLERANCE,
+        "decision_margin": DECISION_MARGIN,
+        "pages": {},
+    }
     for path in repo_pages():
         stages = outputs(extractor, path.read_bytes(), PAGE_URL + path.name)
         snapshot = stages["snapshot"]
@@ -105,8 +116,9 @@ def pinned(extractor) -> dict:
         stages["decided"] = decisions(scores[:, 0].tolist(), extractor.threshold)
         stages["page_type_scores"] = None if types is None else types.tolist()
         stages["predicted_type"] = predicted
-        stages["result"] = result_from_scores(snapshot, blocks, scores, extractor.model.labels,
-                                              extractor.threshold, predicted_type=predicted).to_dict()
+        stages["result"] = result_from_scores(
+            snapshot, blocks, scores, extractor.model.labels, extractor.threshold, predicted_type=predicted
+        ).to_dict()
         stages["result"].pop("timings")
         out["pages"][str(path.relative_to(ROOT))] = stages
     return out
@@ -120,8 +132,10 @@ def decisions(main_scores: list[float], threshold: float) -> list[bool | None]:
 
 def _pinned_json(data: dict) -> str:
     """One line per page, so a change to one page's stages reads as one line of the diff."""
-    pages = ",\n".join(f"  {json.dumps(name)}: {json.dumps(stages, ensure_ascii=False, separators=(',', ':'))}"
-                        for name, stages in data["pages"].items())
+    pages = ",\n".join(
+        f"  {json.dumps(name)}: {json.dumps(stages, ensure_ascii=False, separators=(',', ':'))}"
+        for name, stages in data["pages"].items()
+    )
     head = "".join(f" {json.dumps(key)}: {json.dumps(value)},\n" for key, value in data.items() if key != "pages")
     return f'{{\n{head} "pages": {{\n{pages}\n }}\n}}\n'
 
@@ -134,16 +148,20 @@ def differences(before: dict, after: dict) -> list[str]:
             found.append(stage)
     for name in ARRAYS:
         a, b = before["inputs"][name], after["inputs"][name]
-        same = a.shape == b.shape and a.dtype == b.dtype and (
-            np.allclose(a, b, rtol=0, atol=1e-6) if a.dtype.kind == "f" else np.array_equal(a, b))
+        same = (
+            a.shape == b.shape
+            and a.dtype == b.dtype
+            and (np.allclose(a, b, rtol=0, atol=1e-6) if a.dtype.kind == "f" else np.array_equal(a, b))
+        )
         if not same:
             found.append(f"inputs.{name}")
     return found
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m bench.golden", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="python -m bench.golden", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("action", choices=["write", "check", "pin"])
     ap.add_argument("path", type=Path, nargs="?", default=None)
     ap.add_argument("--every", type=int, default=3, help="take every N-th dev page (default: %(default)s)")
@@ -156,9 +174,11 @@ def main(argv: list[str] | None = None) -> int:
         PINNED.parent.mkdir(parents=True, exist_ok=True)
         PINNED.write_text(_pinned_json(data), encoding="utf-8")
         decided = [d for page in data["pages"].values() for d in page["decided"]]
-        print(f"golden: {PINNED.relative_to(ROOT)} rewritten: {len(data['pages'])} pages, {len(decided)} blocks, "
-              f"{decided.count(None)} within {DECISION_MARGIN} of the threshold {data['threshold']:.4f} (not pinned "
-              "as decisions)")
+        print(
+            f"golden: {PINNED.relative_to(ROOT)} rewritten: {len(data['pages'])} pages, {len(decided)} blocks, "
+            f"{decided.count(None)} within {DECISION_MARGIN} of the threshold {data['threshold']:.4f} (not pinned "
+            "as decisions)"
+        )
         return 0
     if args.path is None:
         ap.error(f"{args.action} needs a path")

@@ -24,8 +24,8 @@ import math
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from native_host import limits
 from native_host.browser.client import HostProcess, host_command
@@ -34,9 +34,9 @@ from native_host.browser.identity import chromium_origin
 
 from .hostile import outcome, peak_rss_mb, total_text_at_limit
 
-DECODE_FACTOR = 17        # bytes of memory per byte of frame, decoded (the cases below: 15.8 at most)
-PAGE_WORK_MB = 400        # the most a valid page's work adds (bench.hostile: million_elements, total_text_at_limit)
-MODEL_HOST_MB = 100       # a host that answered hello, model loaded (bench.hostile's baseline: 82 MB)
+DECODE_FACTOR = 17  # bytes of memory per byte of frame, decoded (the cases below: 15.8 at most)
+PAGE_WORK_MB = 400  # the most a valid page's work adds (bench.hostile: million_elements, total_text_at_limit)
+MODEL_HOST_MB = 100  # a host that answered hello, model loaded (bench.hostile's baseline: 82 MB)
 BOUND_MB = MODEL_HOST_MB + PAGE_WORK_MB + DECODE_FACTOR * limits.HOST_BYTES_IN_FLIGHT / 1e6
 TIMEOUT_S = 900.0
 
@@ -44,8 +44,10 @@ TIMEOUT_S = 900.0
 def _extract_frame(nodes: bytes, size: int, first: bytes = b"") -> bytes:
     """An extract request of `size` bytes whose snapshot's nodes are `first` (if any), then `nodes` repeated
     (comma-joined)."""
-    head = (b'{"v":1,"id":1,"type":"extract","snapshot":{"format":"pith-snapshot","version":1,"source":"live",'
-            b'"nodes":[' + (first + b"," if first else b""))
+    head = (
+        b'{"v":1,"id":1,"type":"extract","snapshot":{"format":"pith-snapshot","version":1,"source":"live",'
+        b'"nodes":[' + (first + b"," if first else b"")
+    )
     count = max(1, (size - len(head) - 4) // (len(nodes) + 1))
     return head + nodes + (b"," + nodes) * (count - 1) + b"]}}"
 
@@ -55,7 +57,7 @@ def _extract_frame(nodes: bytes, size: int, first: bytes = b"") -> bytes:
 NUMBER = b"-6"
 STRING = b'"ab"'
 # One character outside the Basic Multilingual Plane makes the frame's text 4 bytes a character.
-WIDE = '"\U0001F600"'.encode()
+WIDE = '"\U0001f600"'.encode()
 
 
 def containers(size: int) -> bytes:
@@ -116,8 +118,10 @@ def code_page(size: int) -> bytes:
     while total > 0:
         n = min(total, limits.MAX_NODE_TEXT)
         p = len(nodes)
-        nodes += [{"id": p, "parent": 1, "depth": 2, "tag": "pre"},
-                  {"id": p + 1, "parent": p, "depth": 3, "tag": "#text", "text": (CODE * (n // len(CODE) + 1))[:n]}]
+        nodes += [
+            {"id": p, "parent": 1, "depth": 2, "tag": "pre"},
+            {"id": p + 1, "parent": p, "depth": 3, "tag": "#text", "text": (CODE * (n // len(CODE) + 1))[:n]},
+        ]
         total -= n
     snapshot = {"format": "pith-snapshot", "version": 1, "source": "live", "nodes": nodes}
     return encode_message({"v": 1, "id": 1, "type": "extract", "snapshot": snapshot})
@@ -149,10 +153,16 @@ class Case:
 
 CASES = (
     Case("containers", "one frame of `[{}]`", lambda cap: [containers(cap)]),
-    Case("containers_at_limit", "one frame: `[{}]` up to MAX_REQUEST_CONTAINERS, then `-6`, its text wide",
-         lambda cap: [containers_at_limit(cap)]),
-    Case("keys_at_limit", "one frame: an object of MAX_REQUEST_KEYS distinct keys, then `-6`, its text wide",
-         lambda cap: [keys_at_limit(cap)]),
+    Case(
+        "containers_at_limit",
+        "one frame: `[{}]` up to MAX_REQUEST_CONTAINERS, then `-6`, its text wide",
+        lambda cap: [containers_at_limit(cap)],
+    ),
+    Case(
+        "keys_at_limit",
+        "one frame: an object of MAX_REQUEST_KEYS distinct keys, then `-6`, its text wide",
+        lambda cap: [keys_at_limit(cap)],
+    ),
     Case("short_strings", 'one frame of `"ab"`', lambda cap: [short_strings(cap)]),
     Case("small_numbers", "one frame of `-6`", lambda cap: [small_numbers(cap)]),
     Case("wide_numbers", "one frame of `-6`, its text wide", lambda cap: [wide_numbers(cap)]),
@@ -160,10 +170,16 @@ CASES = (
     Case("backslashes", "one frame of escaped backslashes, then a lone surrogate", lambda cap: [backslashes(cap)]),
     Case("lone_surrogates", "one frame of lone surrogate escapes", lambda cap: [lone_surrogates(cap)]),
     Case("code_page", "a valid page of 20,000,000 characters of code", lambda cap: [code_page(cap)]),
-    Case("pipelined", "a slow page, then 3 frames of `-6`, their text wide, written at once",
-         lambda cap: [_slow_page(cap)] + [wide_numbers(cap)] * 3),
-    Case("pipelined_fill", "a slow page, then 3 frames of `-6`, their text wide, that fit beside it in the "
-         "bytes in flight", lambda cap: [_slow_page(cap)] + [wide_numbers(cap - len(_slow_page(cap)) - 4)] * 3),
+    Case(
+        "pipelined",
+        "a slow page, then 3 frames of `-6`, their text wide, written at once",
+        lambda cap: [_slow_page(cap)] + [wide_numbers(cap)] * 3,
+    ),
+    Case(
+        "pipelined_fill",
+        "a slow page, then 3 frames of `-6`, their text wide, that fit beside it in the bytes in flight",
+        lambda cap: [_slow_page(cap)] + [wide_numbers(cap - len(_slow_page(cap)) - 4)] * 3,
+    ),
 )
 
 
@@ -194,12 +210,16 @@ def run_case(case: Case, cap: int) -> Row:
 
 
 def table(rows: list[Row], check: bool) -> str:
-    lines = ["| case | frames MB | time s | host peak RSS MB | bound MB | replies | within |",
-             "|---|---|---|---|---|---|---|"]
+    lines = [
+        "| case | frames MB | time s | host peak RSS MB | bound MB | replies | within |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for r in rows:
         within = ("yes" if r.peak_mb <= BOUND_MB else "NO") if check else "-"
-        lines.append(f"| {r.case} | {r.frames_mb:.1f} | {r.seconds:.2f} | {r.peak_mb:.0f} | {BOUND_MB:.0f} | "
-                     f"{r.replies} | {within} |")
+        lines.append(
+            f"| {r.case} | {r.frames_mb:.1f} | {r.seconds:.2f} | {r.peak_mb:.0f} | {BOUND_MB:.0f} | "
+            f"{r.replies} | {within} |"
+        )
     return "\n".join(lines)
 
 
@@ -216,8 +236,10 @@ def main(argv: list[str] | None = None) -> int:
             rows.append(run_case(case, cap))
             print(table(rows[-1:], check).splitlines()[-1], file=sys.stderr, flush=True)
     print(table(rows, check))
-    print(f"\nbound: {MODEL_HOST_MB} MB (host, model) + {PAGE_WORK_MB} MB (a page's work) + {DECODE_FACTOR} x "
-          f"{limits.HOST_BYTES_IN_FLIGHT / 1e6:.1f} MB (requests in flight, decoded) = {BOUND_MB:.0f} MB")
+    print(
+        f"\nbound: {MODEL_HOST_MB} MB (host, model) + {PAGE_WORK_MB} MB (a page's work) + {DECODE_FACTOR} x "
+        f"{limits.HOST_BYTES_IN_FLIGHT / 1e6:.1f} MB (requests in flight, decoded) = {BOUND_MB:.0f} MB"
+    )
     over = [r for r in rows if not r.ok or (check and (math.isnan(r.peak_mb) or r.peak_mb > BOUND_MB))]
     return 1 if over else 0
 

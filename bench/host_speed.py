@@ -29,9 +29,9 @@ import itertools
 import statistics
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
 from native_host.browser.client import HostProcess, host_command
 from native_host.browser.framing import encode_message, frame
@@ -43,8 +43,11 @@ from .synthetic import live_snapshot
 
 # (how the snapshot travels, want): the extension's highlight and reader actions (extension/background/actions.js),
 # then a Python caller's request with every block's scores and every view.
-REQUESTS = (("snapshot_json", ["outline", "text"]), ("snapshot_json", ["outline", "article", "markdown", "text"]),
-            ("snapshot", ["highlight", "article", "text", "markdown"]))
+REQUESTS = (
+    ("snapshot_json", ["outline", "text"]),
+    ("snapshot_json", ["outline", "article", "markdown", "text"]),
+    ("snapshot", ["highlight", "article", "text", "markdown"]),
+)
 STAGES = ("validate", "blocks", "features", "inference", "article")
 
 
@@ -59,8 +62,8 @@ class Row:
 
     snapshot: dict
     blocks: int
-    megabytes: float          # the snapshot's JSON
-    carried: str              # "snapshot" (the object) or "snapshot_json" (its JSON text)
+    megabytes: float  # the snapshot's JSON
+    carried: str  # "snapshot" (the object) or "snapshot_json" (its JSON text)
     want: list[str]
     engine_ms: list[float]
     host_ms: list[float]
@@ -80,8 +83,9 @@ def renewed(snapshot: dict) -> dict:
     return {**snapshot, "nodes": nodes}
 
 
-def warm(host: HostProcess, snapshot: dict, carried: str, want: list[str], repeats: int
-         ) -> tuple[list[float], list[float], list[float], int, dict[str, list[float]]]:
+def warm(
+    host: HostProcess, snapshot: dict, carried: str, want: list[str], repeats: int
+) -> tuple[list[float], list[float], list[float], int, dict[str, list[float]]]:
     """Engine, host and round-trip ms of `repeats` requests after a first one, the last reply's frame count,
     and each engine stage's ms. The snapshot goes as `carried` names: the object, or its JSON text; each
     request's texts are new (`renewed`)."""
@@ -147,8 +151,9 @@ def model_files(model_dir: Path) -> list[tuple[str, float]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m bench.host_speed", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="python -m bench.host_speed", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--nodes", type=int, nargs="+", default=[1_000, 5_000, 20_000])
     ap.add_argument("--repeats", type=int, default=9)
     ap.add_argument("--model-dir", default=None, help="model directory (default: the shipped model)")
@@ -156,16 +161,21 @@ def main(argv: list[str] | None = None) -> int:
     median = statistics.median
     snapshots = [live_snapshot(n) for n in args.nodes]
     print("### Host round trip, live snapshots through the real framing (medians, ms)\n")
-    print("| nodes | blocks | snapshot JSON | sent as | want | " + " | ".join(STAGES)
-          + " | engine | host | round trip | reply frames |")
+    print(
+        "| nodes | blocks | snapshot JSON | sent as | want | "
+        + " | ".join(STAGES)
+        + " | engine | host | round trip | reply frames |"
+    )
     print("|---:|---:|---:|---|---|" + "---:|" * (len(STAGES) + 4))
     with _start(args.model_dir) as host:
         info = host.request({"v": 1, "id": 0, "type": "hello"})
         for r in sweep(host, snapshots, args.repeats):
             cells = " | ".join(f"{median(r.stages[s]):.1f}" for s in STAGES)
-            print(f"| {len(r.snapshot['nodes']):,} | {r.blocks:,} | {r.megabytes:.2f} MB | {r.carried} | {'+'.join(r.want)} | "
-                  f"{cells} | {median(r.engine_ms):.1f} | {median(r.host_ms):.1f} | {median(r.trip_ms):.1f} | "
-                  f"{r.frames} |")
+            print(
+                f"| {len(r.snapshot['nodes']):,} | {r.blocks:,} | {r.megabytes:.2f} MB | {r.carried} | {'+'.join(r.want)} | "
+                f"{cells} | {median(r.engine_ms):.1f} | {median(r.host_ms):.1f} | {median(r.trip_ms):.1f} | "
+                f"{r.frames} |"
+            )
         rss = peak_rss_mb(host.proc.pid)
     smallest = min(snapshots, key=lambda s: len(s[0]["nodes"]))[0]
     bytecode = compile_pith()
@@ -173,16 +183,22 @@ def main(argv: list[str] | None = None) -> int:
     print("\n### Cold start, memory, size\n")
     print("| measure | value |\n|---|---:|")
     print(f"| process start → hello answered (model loaded), median | {median(to_hello):.0f} ms |")
-    print(f"| process start → first extract answered ({len(smallest['nodes']):,} nodes), median | "
-          f"{median(to_extract):.0f} ms |")
-    print(f"| host peak RSS after all the requests above | "
-          + (f"{rss:.0f} MB |" if rss is not None else "n/a (no /proc) |"))
+    print(
+        f"| process start → first extract answered ({len(smallest['nodes']):,} nodes), median | "
+        f"{median(to_extract):.0f} ms |"
+    )
+    print(
+        "| host peak RSS after all the requests above | "
+        + (f"{rss:.0f} MB |" if rss is not None else "n/a (no /proc) |")
+    )
     files = model_files(Path(args.model_dir) if args.model_dir else default_model_dir())
     for name, mb in files:
         print(f"| model file {name} | {mb:.2f} MB |")
     print(f"| model files, total | {sum(mb for _, mb in files):.2f} MB |")
-    print(f"\nmodel {info.get('model_id')} on {', '.join(info.get('providers', []))}; {args.repeats} warm repeats; "
-          f"{bytecode}")
+    print(
+        f"\nmodel {info.get('model_id')} on {', '.join(info.get('providers', []))}; {args.repeats} warm repeats; "
+        f"{bytecode}"
+    )
     return 0
 
 

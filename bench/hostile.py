@@ -22,10 +22,10 @@ import math
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
-from native_host import snapshot_from_html, limits
+from native_host import limits, snapshot_from_html
 from native_host.browser.client import HostProcess, host_command
 from native_host.browser.framing import HEADER, encode_message
 from native_host.browser.identity import chromium_origin
@@ -62,18 +62,31 @@ def _over_containers(count: int) -> str:
 
 
 def _extract(snapshot: dict) -> bytes:
-    return encode_message({"v": 1, "id": 1, "type": "extract", "snapshot": snapshot,
-                           "want": ["highlight", "article", "text", "markdown"]})
+    return encode_message(
+        {"v": 1, "id": 1, "type": "extract", "snapshot": snapshot, "want": ["highlight", "article", "text", "markdown"]}
+    )
 
 
 def _page(body: str, head: str = "<title>Hostile</title>") -> bytes:
-    return _extract(snapshot_from_html(f"<!doctype html><html><head>{head}</head><body>{body}</body></html>",
-                                       url="https://hostile.example/"))
+    return _extract(
+        snapshot_from_html(
+            f"<!doctype html><html><head>{head}</head><body>{body}</body></html>", url="https://hostile.example/"
+        )
+    )
 
 
 def _nodes_snapshot(nodes: list[dict], **fields) -> dict:
-    return {"format": "pith-snapshot", "version": 1, "source": "live", "url": "https://hostile.example/",
-            "title": "Hostile", "lang": None, "viewport": {"width": 1280, "height": 800}, "nodes": nodes, **fields}
+    return {
+        "format": "pith-snapshot",
+        "version": 1,
+        "source": "live",
+        "url": "https://hostile.example/",
+        "title": "Hostile",
+        "lang": None,
+        "viewport": {"width": 1280, "height": 800},
+        "nodes": nodes,
+        **fields,
+    }
 
 
 def million_elements(scale: float) -> bytes:
@@ -105,8 +118,10 @@ def text_100mb_as_is(scale: float) -> bytes:
     """One text node of 100 MB, uncut: over the 64 MiB frame cap at full size."""
     size = _n(100_000_000, scale)
     head = encode_message(_extract_envelope()).rstrip(b"}")
-    nodes = (b'[{"id":0,"parent":-1,"depth":0,"tag":"html"},{"id":1,"parent":0,"depth":1,"tag":"body"},'
-             b'{"id":2,"parent":1,"depth":2,"tag":"#text","text":"' + b"a" * size + b'"}]')
+    nodes = (
+        b'[{"id":0,"parent":-1,"depth":0,"tag":"html"},{"id":1,"parent":0,"depth":1,"tag":"body"},'
+        b'{"id":2,"parent":1,"depth":2,"tag":"#text","text":"' + b"a" * size + b'"}]'
+    )
     snapshot = json.dumps(_nodes_snapshot([])).encode().replace(b'"nodes": []', b'"nodes": ' + nodes)
     return head + b',"snapshot":' + snapshot + b"}"
 
@@ -121,8 +136,11 @@ def identical_blocks(scale: float) -> bytes:
 
 def link_menu(scale: float) -> bytes:
     """One list of 100,000 links: a menu the segmenter combines."""
-    return _page("<ul>" + "".join(f"<li><a href='/p/{i}'>page {i}</a></li>" for i in range(_n(100_000, scale)))
-                 + f"</ul><p>{SENTENCE * 5}</p>")
+    return _page(
+        "<ul>"
+        + "".join(f"<li><a href='/p/{i}'>page {i}</a></li>" for i in range(_n(100_000, scale)))
+        + f"</ul><p>{SENTENCE * 5}</p>"
+    )
 
 
 def empty_body(scale: float) -> bytes:
@@ -131,15 +149,20 @@ def empty_body(scale: float) -> bytes:
 
 def frameset(scale: float) -> bytes:
     frames = "".join(f"<frame src='/f{i}.html'>" for i in range(_n(1_000, scale)))
-    return _extract(snapshot_from_html(f"<html><head><title>F</title></head><frameset cols='50%,50%'>{frames}"
-                                       "</frameset><noframes><p>No frames.</p></noframes></html>"))
+    return _extract(
+        snapshot_from_html(
+            f"<html><head><title>F</title></head><frameset cols='50%,50%'>{frames}"
+            "</frameset><noframes><p>No frames.</p></noframes></html>"
+        )
+    )
 
 
 def svg_mathml(scale: float) -> bytes:
     shapes = "".join(f"<circle cx='{i}' r='1'/><text>label {i}</text>" for i in range(_n(50_000, scale)))
     maths = "".join(f"<math><mi>x</mi><mo>=</mo><mn>{i}</mn></math>" for i in range(_n(20_000, scale)))
-    return _page(f"<svg>{shapes}</svg><p>{SENTENCE * 3}</p>{maths}<svg><foreignObject><p>in svg</p>"
-                 "</foreignObject></svg>")
+    return _page(
+        f"<svg>{shapes}</svg><p>{SENTENCE * 3}</p>{maths}<svg><foreignObject><p>in svg</p></foreignObject></svg>"
+    )
 
 
 def unicode_soup(scale: float) -> bytes:
@@ -149,8 +172,9 @@ def unicode_soup(scale: float) -> bytes:
     rtl = "".join(f"<p>\u202e{SENTENCE}\u202c \u2066isolate\u2069 \x00nul \ufeff\u200d</p>" for _ in range(n))
     zalgo = "<p>Z" + "\u0336\u0337" * _n(5_000, scale) + "</p>"
     word = "<p>" + "W" * _n(1_000_000, scale) + "</p>"
-    message = _page(f"<h1>\u202egnp.exe</h1>{rtl}{zalgo}{word}<p>LONE_SURROGATES</p>",
-                    head="<title>\u202e\u0000..\\..\\CON</title>")
+    message = _page(
+        f"<h1>\u202egnp.exe</h1>{rtl}{zalgo}{word}<p>LONE_SURROGATES</p>", head="<title>\u202e\u0000..\\..\\CON</title>"
+    )
     return message.replace(b"LONE_SURROGATES", b"\\ud800 high \\udfff low \\ud83d\\ude00 pair" * n)
 
 
@@ -161,8 +185,15 @@ def _text_nodes(total: int) -> list[dict]:
         size = min(total, limits.MAX_NODE_TEXT)
         p = len(nodes)
         nodes.append({"id": p, "parent": 1, "depth": 2, "tag": "p"})
-        nodes.append({"id": p + 1, "parent": p, "depth": 3, "tag": "#text",
-                      "text": (SENTENCE * (size // len(SENTENCE) + 1))[:size]})
+        nodes.append(
+            {
+                "id": p + 1,
+                "parent": p,
+                "depth": 3,
+                "tag": "#text",
+                "text": (SENTENCE * (size // len(SENTENCE) + 1))[:size],
+            }
+        )
         total -= size
     return nodes
 
@@ -182,35 +213,72 @@ def empty_containers_as_is(scale: float) -> bytes:
     """A frame just under 64 MiB of empty arrays, the JSON that costs the most memory per byte to decode (no
     builder sends it: a node is an object with at least four fields)."""
     count = _n((limits.MAX_REQUEST_BYTES - 1000) // 3, scale)
-    return (b'{"v":1,"id":1,"type":"extract","snapshot":{"format":"pith-snapshot","version":1,"source":"live",'
-            b'"nodes":[' + b"[]," * (count - 1) + b"[]]}}")
+    return (
+        b'{"v":1,"id":1,"type":"extract","snapshot":{"format":"pith-snapshot","version":1,"source":"live",'
+        b'"nodes":[' + b"[]," * (count - 1) + b"[]]}}"
+    )
 
 
 CASES = (
-    Case("million_elements", "1,000,000 <p> elements, built as the content script does (cut at MAX_NODES)",
-         million_elements,
-         lambda s: "truncated" if _n(1_000_000, s) >= limits.MAX_BLOCKS else "result"),
-    Case("million_elements_as_is", "1,000,000 element nodes, uncut (over MAX_NODES)", million_elements_as_is,
-         lambda s: _over_containers(max(_n(1_000_000, s), limits.MAX_NODES + 1))),
+    Case(
+        "million_elements",
+        "1,000,000 <p> elements, built as the content script does (cut at MAX_NODES)",
+        million_elements,
+        lambda s: "truncated" if _n(1_000_000, s) >= limits.MAX_BLOCKS else "result",
+    ),
+    Case(
+        "million_elements_as_is",
+        "1,000,000 element nodes, uncut (over MAX_NODES)",
+        million_elements_as_is,
+        lambda s: _over_containers(max(_n(1_000_000, s), limits.MAX_NODES + 1)),
+    ),
     Case("deep_nesting", "<div> nested 100,000 deep", deep_nesting, _always("result")),
-    Case("text_100mb", "a 100 MB text node, built as the content script does (cut at MAX_NODE_TEXT)", text_100mb,
-         lambda s: "truncated" if _n(100_000_000, s) > limits.MAX_NODE_TEXT else "result"),
-    Case("text_100mb_as_is", "a 100 MB text node, uncut (a 100 MB frame)", text_100mb_as_is,
-         lambda s: "too_large" if _n(100_000_000, s) > limits.MAX_REQUEST_BYTES else "bad_snapshot"),
-    Case("identical_blocks", "50,000 identical paragraphs", identical_blocks,
-         lambda s: "truncated" if _n(50_000, s) >= limits.MAX_BLOCKS else "result"),
-    Case("link_menu", "one menu of 100,000 links", link_menu,
-         lambda s: "truncated" if 3 * _n(100_000, s) > limits.MAX_NODES else "result"),
+    Case(
+        "text_100mb",
+        "a 100 MB text node, built as the content script does (cut at MAX_NODE_TEXT)",
+        text_100mb,
+        lambda s: "truncated" if _n(100_000_000, s) > limits.MAX_NODE_TEXT else "result",
+    ),
+    Case(
+        "text_100mb_as_is",
+        "a 100 MB text node, uncut (a 100 MB frame)",
+        text_100mb_as_is,
+        lambda s: "too_large" if _n(100_000_000, s) > limits.MAX_REQUEST_BYTES else "bad_snapshot",
+    ),
+    Case(
+        "identical_blocks",
+        "50,000 identical paragraphs",
+        identical_blocks,
+        lambda s: "truncated" if _n(50_000, s) >= limits.MAX_BLOCKS else "result",
+    ),
+    Case(
+        "link_menu",
+        "one menu of 100,000 links",
+        link_menu,
+        lambda s: "truncated" if 3 * _n(100_000, s) > limits.MAX_NODES else "result",
+    ),
     Case("empty_body", "an empty <body>", empty_body, _always("result")),
     Case("frameset", "a <frameset> of 1,000 frames", frameset, _always("result")),
     Case("svg_mathml", "50,000 SVG shapes, 20,000 MathML formulas", svg_mathml, _always("result")),
-    Case("unicode", "RTL overrides, NUL, BOM, lone surrogates, a 10,000-mark combining stack, a 1M-letter word",
-         unicode_soup, lambda s: "truncated" if _n(1_000_000, s) > limits.MAX_NODE_TEXT else "result"),
-    Case("total_text_at_limit", "20,000,000 characters of text (MAX_TOTAL_TEXT) in 100,000-character nodes",
-         total_text_at_limit, _always("result")),
+    Case(
+        "unicode",
+        "RTL overrides, NUL, BOM, lone surrogates, a 10,000-mark combining stack, a 1M-letter word",
+        unicode_soup,
+        lambda s: "truncated" if _n(1_000_000, s) > limits.MAX_NODE_TEXT else "result",
+    ),
+    Case(
+        "total_text_at_limit",
+        "20,000,000 characters of text (MAX_TOTAL_TEXT) in 100,000-character nodes",
+        total_text_at_limit,
+        _always("result"),
+    ),
     Case("total_text_as_is", "64 MiB of text (past MAX_TOTAL_TEXT)", total_text_as_is, _always("bad_snapshot")),
-    Case("empty_containers_as_is", "64 MiB of empty JSON arrays (22 million values)", empty_containers_as_is,
-         lambda s: _over_containers(_n((limits.MAX_REQUEST_BYTES - 1000) // 3, s))),
+    Case(
+        "empty_containers_as_is",
+        "64 MiB of empty JSON arrays (22 million values)",
+        empty_containers_as_is,
+        lambda s: _over_containers(_n((limits.MAX_REQUEST_BYTES - 1000) // 3, s)),
+    ),
 )
 
 
@@ -281,12 +349,16 @@ def baseline(env: dict | None = None) -> Row:
 
 
 def table(rows: list[Row]) -> str:
-    lines = ["| case | request MB | max time s | host peak RSS MB | reply | blocks | as expected |",
-             "|---|---|---|---|---|---|---|"]
+    lines = [
+        "| case | request MB | max time s | host peak RSS MB | reply | blocks | as expected |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for r in rows:
         peak = "-" if math.isnan(r.peak_mb) else f"{r.peak_mb:.0f}"  # "-": the host had ended the session
-        lines.append(f"| {r.case} | {r.request_mb:.1f} | {r.max_s:.2f} | {peak} | {r.got} | {r.blocks} | "
-                     f"{'yes' if r.ok else 'NO'} |")
+        lines.append(
+            f"| {r.case} | {r.request_mb:.1f} | {r.max_s:.2f} | {peak} | {r.got} | {r.blocks} | "
+            f"{'yes' if r.ok else 'NO'} |"
+        )
     return "\n".join(lines)
 
 

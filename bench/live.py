@@ -17,19 +17,21 @@ import statistics
 import sys
 from pathlib import Path
 
-from export.data import iter_records
 from export import corpus
-from native_host.pipeline.extractor import Extractor
+from export.data import iter_records
 from export.metric import word_prf, words
+from native_host.pipeline.extractor import Extractor
 from native_host.progress import progress
 
 INPUTS = ("html", "live", "live, stripped")
 
 
 def page_f1s(extractor: Extractor, record: dict, live: dict) -> dict[str, float]:
-    texts = {"html": extractor.extract_html(record["html"], url=record.get("url")).text,
-             "live": extractor.extract_snapshot(live).text,
-             "live, stripped": extractor.extract_snapshot(corpus.strip_live(live)).text}
+    texts = {
+        "html": extractor.extract_html(record["html"], url=record.get("url")).text,
+        "live": extractor.extract_snapshot(live).text,
+        "live, stripped": extractor.extract_snapshot(corpus.strip_live(live)).text,
+    }
     return {name: word_prf(text, record["main_text"])[2] for name, text in texts.items()}
 
 
@@ -76,8 +78,13 @@ def score(snapshots: Path, models: dict[str, Path | None]) -> tuple[list[tuple[s
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--snapshots", type=Path, default=corpus.default_path("dev"))
-    ap.add_argument("--model", action="append", default=[], metavar="NAME=DIR",
-                    help="a model folder to score (repeatable); 'shipped' alone is native_host/assets")
+    ap.add_argument(
+        "--model",
+        action="append",
+        default=[],
+        metavar="NAME=DIR",
+        help="a model folder to score (repeatable); 'shipped' alone is native_host/assets",
+    )
     ap.add_argument("--out", type=Path, default=None, help="also write the table here")
     args = ap.parse_args(argv)
     if not args.snapshots.is_file():

@@ -55,8 +55,9 @@ def scores(loaded: registry.Loaded, records: list[dict], desc: str) -> dict[str,
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m bench.memorisation", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="python -m bench.memorisation", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--model", default="pith", help="an extractor name the harness knows (default: pith)")
     ap.add_argument("--datasets", default=None, help="comma-separated (default: all)")
     ap.add_argument("--out", type=Path, default=None, help="also write the table here (markdown)")
@@ -71,9 +72,13 @@ def main(argv: list[str] | None = None) -> int:
     dev = [r for r in records if r["split"] == "dev"]
     train = like_dev([r for r in records if r["split"] == "train"], dev, random.Random(SEED))
     dev_f1, train_f1 = scores(loaded, dev, "dev pages"), scores(loaded, train, "train pages")
-    lines = [f"Memorisation check of {args.model} ({loaded.version}): mean word-F1 on dev pages (sites never "
-             f"seen) and on training pages drawn alike", "",
-             "| dataset · page type | dev pages | dev F1 | train pages | train F1 | gap |", "|---|---:|---:|---:|---:|---:|"]
+    lines = [
+        f"Memorisation check of {args.model} ({loaded.version}): mean word-F1 on dev pages (sites never "
+        f"seen) and on training pages drawn alike",
+        "",
+        "| dataset · page type | dev pages | dev F1 | train pages | train F1 | gap |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
     for g in row_order(set(dev_f1) | set(train_f1)):
         d, t = dev_f1.get(g, []), train_f1.get(g, [])
         if not d or not t:

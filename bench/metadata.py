@@ -38,9 +38,9 @@ import sys
 import time
 import unicodedata
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from importlib import metadata as dist_metadata
 from pathlib import Path
-from typing import Callable
 
 from export.data import iter_records
 from export.metric import words
@@ -104,8 +104,17 @@ def _trafilatura() -> tuple[Callable[[str, str | None], dict], str]:
 
     def read(html: str, url: str | None) -> dict:
         found = extract_metadata(html, default_url=url)
-        return {"title": found.title, "author": found.author, "date": found.date, "site_name": found.sitename,
-                "lang": found.language} if found else {}
+        return (
+            {
+                "title": found.title,
+                "author": found.author,
+                "date": found.date,
+                "site_name": found.sitename,
+                "lang": found.language,
+            }
+            if found
+            else {}
+        )
 
     return read, trafilatura.__version__
 
@@ -160,15 +169,19 @@ def pipeline_parts(extractor, html: str, url: str | None):
     return snapshot, blocks, scores, main, structured
 
 
-def run(split: str, limit: int | None, model_dir: str | None, sources: bool, date_libraries: bool,
-        misses: str | None = None) -> str:
+def run(
+    split: str, limit: int | None, model_dir: str | None, sources: bool, date_libraries: bool, misses: str | None = None
+) -> str:
     from native_host import Extractor
     from native_host.pipeline import metadata
 
     extractor = Extractor(model_dir=model_dir)
     traf, traf_version = _trafilatura()
-    records = [r for r in iter_records(split=split, limit=limit)
-               if r.get("title") or r.get("author") or r.get("date") or r.get("lang")]
+    records = [
+        r
+        for r in iter_records(split=split, limit=limit)
+        if r.get("title") or r.get("author") or r.get("date") or r.get("lang")
+    ]
     policy = policy_titles() if split == "dev" else {}
     tally = Tally()
     said: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])  # (field, source) -> pages, says, right
@@ -188,8 +201,11 @@ def run(split: str, limit: int | None, model_dir: str | None, sources: bool, dat
         theirs = traf(html, url)
         clocks["trafilatura"] += time.perf_counter() - t0
         golds = [(gold_name, ours, their_name, record.get(gold_name)) for gold_name, ours, their_name in FIELDS]
-        golds += [("title (policy)", "title", "title", policy.get(record["id"])), ("lang", "lang", "lang", record.get("lang")),
-                  ("site_name", "site_name", "site_name", site_key(record))]
+        golds += [
+            ("title (policy)", "title", "title", policy.get(record["id"])),
+            ("lang", "lang", "lang", record.get("lang")),
+            ("site_name", "site_name", "site_name", site_key(record)),
+        ]
         for gold_name, ours, their_name, gold in golds:
             if not gold:
                 continue
@@ -227,46 +243,68 @@ def run(split: str, limit: int | None, model_dir: str | None, sources: bool, dat
                     dates.add("date", groups, name, right("date", when, record["date"]))
     if wrong_titles:
         wrong_titles.close()
-    out = [f"# Article metadata on the {split} split\n",
-           f"- command: `python -m bench.metadata {shlex.join(sys.argv[1:])}`",
-           f"- date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}", f"- machine: {machine()}",
-           f"- pith: {extractor.info['version']} {extractor.info['model_id']}; trafilatura {traf_version}",
-           f"- rules: title word-F1 >= {TITLE_F1}, author word-F1 of the names >= {AUTHOR_F1}, date the same day",
-           "", tally.table(["pith", "trafilatura"], split=True), "",
-           f"Seconds per page (whole extraction for Pith, metadata only for trafilatura): "
-           f"pith {clocks['pith'] / max(1, len(records)):.3f}, "
-           f"trafilatura {clocks['trafilatura'] / max(1, len(records)):.3f}."]
+    out = [
+        f"# Article metadata on the {split} split\n",
+        f"- command: `python -m bench.metadata {shlex.join(sys.argv[1:])}`",
+        f"- date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}",
+        f"- machine: {machine()}",
+        f"- pith: {extractor.info['version']} {extractor.info['model_id']}; trafilatura {traf_version}",
+        f"- rules: title word-F1 >= {TITLE_F1}, author word-F1 of the names >= {AUTHOR_F1}, date the same day",
+        "",
+        tally.table(["pith", "trafilatura"], split=True),
+        "",
+        f"Seconds per page (whole extraction for Pith, metadata only for trafilatura): "
+        f"pith {clocks['pith'] / max(1, len(records)):.3f}, "
+        f"trafilatura {clocks['trafilatura'] / max(1, len(records)):.3f}.",
+    ]
     if page_types["pages"]:
-        out.append(f"\nPage type stated by the page's structured data on {page_types['pages']} WCXB pages: "
-                   f"{page_types['stated']} say one, {page_types['right']} of them right.")
+        out.append(
+            f"\nPage type stated by the page's structured data on {page_types['pages']} WCXB pages: "
+            f"{page_types['stated']} say one, {page_types['right']} of them right."
+        )
     if sources:
-        out += ["\n## Each source alone\n", "| field | source | pages | says something | right when it does |"
-                " right of all |", "|---|---|---:|---:|---:|---:|"]
+        out += [
+            "\n## Each source alone\n",
+            "| field | source | pages | says something | right when it does | right of all |",
+            "|---|---|---:|---:|---:|---:|",
+        ]
         for (field, source), (pages, says, ok) in sorted(said.items()):
             if says:
-                out.append(f"| {field} | {source} | {pages} | {says / pages:.3f} | {ok / says:.3f} "
-                           f"| {ok / pages:.3f} |")
+                out.append(
+                    f"| {field} | {source} | {pages} | {says / pages:.3f} | {ok / says:.3f} | {ok / pages:.3f} |"
+                )
     if policies["pages"]:
         out += ["\n## Title policies\n", "| policy | right |", "|---|---:|"]
         out += [f"| {name} | {policies[name] / policies['pages']:.3f} |" for name in TITLE_POLICIES]
         out += ["", "| the title's sources where `choose_title`'s rules act | pages | right |", "|---|---:|---:|"]
-        for name, what in (("h1 backed", "h1 backed"), ("h1 backed", "h1 backed, the vote"), ("h1 alone", "h1 alone"),
-                           ("model's guess", "model's guess")):
+        for name, what in (
+            ("h1 backed", "h1 backed"),
+            ("h1 backed", "h1 backed, the vote"),
+            ("h1 alone", "h1 alone"),
+            ("model's guess", "model's guess"),
+        ):
             out.append(f"| {what} | {policies[name]} | {policies[what + ', right'] / max(1, policies[name]):.3f} |")
     if libraries:
-        out += ["\n## Date parsers\n", dates.table(list(libraries)), "",
-                "| parser | seconds on these pages | import (ms) | installed (MB, with its requirements) |",
-                "|---|---:|---:|---:|"]
+        out += [
+            "\n## Date parsers\n",
+            dates.table(list(libraries)),
+            "",
+            "| parser | seconds on these pages | import (ms) | installed (MB, with its requirements) |",
+            "|---|---:|---:|---:|",
+        ]
         for name, (_, module) in libraries.items():
             imp, size = _import_ms(module), _installed_mb(module)
             out.append(f"| {name} | {clocks[name]:.2f} | {imp} | {size} |")
     return "\n".join(out)
 
 
-TITLE_POLICIES = ("the whole <title>, site name and all", "Pith's choice",
-                  f"Pith's choice, the whole <title> on {', '.join(WHOLE_TITLE_GOLDS)}",
-                  "Pith's choice or the whole <title>, whichever is right",
-                  "some source's title right, site name cut")
+TITLE_POLICIES = (
+    "the whole <title>, site name and all",
+    "Pith's choice",
+    f"Pith's choice, the whole <title> on {', '.join(WHOLE_TITLE_GOLDS)}",
+    "Pith's choice or the whole <title>, whichever is right",
+    "some source's title right, site name cut",
+)
 
 
 def _title_policies(record: dict, ours: str | None, snapshot: dict, found: dict) -> dict[str, int]:
@@ -307,8 +345,15 @@ def _title_miss(record: dict, result, snapshot: dict, found: dict) -> dict:
 
     titles = {s: found[s]["title"] for s in ORDER["title"] if found.get(s, {}).get("title")}
     chosen = choose_title(titles)
-    return {"dataset": record["dataset"], "url": record.get("url"), "gold": record["title"], "pith": result.title,
-            "source": chosen[0] if chosen else None, "titles": titles, "title_tag": snapshot.get("title")}
+    return {
+        "dataset": record["dataset"],
+        "url": record.get("url"),
+        "gold": record["title"],
+        "pith": result.title,
+        "source": chosen[0] if chosen else None,
+        "titles": titles,
+        "title_tag": snapshot.get("title"),
+    }
 
 
 def _date_libraries() -> dict[str, tuple[Callable, str | None]]:
@@ -325,6 +370,7 @@ def _date_libraries() -> dict[str, tuple[Callable, str | None]]:
     except ImportError:
         dateparser = None
     if dateparser is not None:
+
         def dateparser_in_pith(search: bool) -> Callable:
             def parse(text, lang=None):
                 if not isinstance(text, str) or not text.strip():
@@ -352,6 +398,7 @@ def _date_libraries() -> dict[str, tuple[Callable, str | None]]:
     except ImportError:
         find_date = None
     if find_date is not None:
+
         def with_htmldate(record, *rest):
             return find_date(record["html"], url=record.get("url"), original_date=True)
 
@@ -366,8 +413,9 @@ def _import_ms(module: str | None) -> str:
     module = module or "native_host.pipeline.dates"  # (its package is the engine's anyway: not counted)
     found = []
     for _ in range(5):
-        out = subprocess.run([sys.executable, "-X", "importtime", "-c", code], capture_output=True,
-                             text=True, check=True).stderr
+        out = subprocess.run(
+            [sys.executable, "-X", "importtime", "-c", code], capture_output=True, text=True, check=True
+        ).stderr
         for line in out.splitlines():
             parts = [p.strip() for p in line.split("|")]
             if len(parts) == 3 and parts[2] == module:
@@ -399,15 +447,20 @@ def _installed_mb(module: str | None) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m bench.metadata", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="python -m bench.metadata", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--split", default="dev", choices=["dev", "train"])
     ap.add_argument("--limit", type=int, default=None, help="at most N pages per dataset")
     ap.add_argument("--model-dir", default=None, help="score the model in this folder instead of the shipped one")
     ap.add_argument("--sources", action="store_true", help="also score each metadata source alone")
     ap.add_argument("--date-libraries", action="store_true", help="also score dateparser and htmldate for dates")
-    ap.add_argument("--misses", metavar="FILE", default=None,
-                    help="write each page whose title Pith gets wrong to FILE (JSON lines), with every source's title")
+    ap.add_argument(
+        "--misses",
+        metavar="FILE",
+        default=None,
+        help="write each page whose title Pith gets wrong to FILE (JSON lines), with every source's title",
+    )
     args = ap.parse_args(argv)
     try:
         print(run(args.split, args.limit, args.model_dir, args.sources, args.date_libraries, args.misses))

@@ -14,7 +14,7 @@ from export.data import DATASETS, PAGE_TYPES, PARSER_GOLDS
 
 ALL = "all pages"
 HUMAN = "pages with human golds"  # all but the datasets whose golds per-site parsers made (narrower)
-SEP = " · "   # between a dataset and its page type in a row name
+SEP = " · "  # between a dataset and its page type in a row name
 ROWS = "dataset · page type"
 
 
@@ -29,11 +29,11 @@ class PageScore:
     precision: float
     recall: float
     f1: float
-    snippet_accuracy: float | None   # None where the page has no snippets
+    snippet_accuracy: float | None  # None where the page has no snippets
     seconds: float
     error: str | None
-    chars: int                       # length of the extracted text
-    words: int                       # words in the extracted text
+    chars: int  # length of the extracted text
+    words: int  # words in the extracted text
 
 
 @dataclass
@@ -45,9 +45,9 @@ class GroupStats:
     f1_median: float
     precision: float
     recall: float
-    snippet_accuracy: float | None   # mean over the pages that have snippets; None if none has
+    snippet_accuracy: float | None  # mean over the pages that have snippets; None if none has
     seconds_per_page: float
-    empty: int                       # pages where the extractor returned no word (errors included)
+    empty: int  # pages where the extractor returned no word (errors included)
     errors: int
 
 
@@ -59,17 +59,21 @@ class RunInfo:
     date: str
     machine: str
     split: str
-    versions: dict[str, str]                  # extractor -> version, for those that ran
-    unavailable: dict[str, str]               # extractor -> why it could not run
-    sees_gold: set[str] = field(default_factory=set)        # ceilings (the oracle): never bolded as best
-    pages: dict[str, int] = field(default_factory=dict)     # group -> pages scored
-    skipped: dict[str, int] = field(default_factory=dict)   # group -> pages skipped (gold without words)
+    versions: dict[str, str]  # extractor -> version, for those that ran
+    unavailable: dict[str, str]  # extractor -> why it could not run
+    sees_gold: set[str] = field(default_factory=set)  # ceilings (the oracle): never bolded as best
+    pages: dict[str, int] = field(default_factory=dict)  # group -> pages scored
+    skipped: dict[str, int] = field(default_factory=dict)  # group -> pages skipped (gold without words)
 
 
 def groups_of(dataset: str, page_type: str | None) -> list[str]:
     """The report rows a page counts in."""
-    return ([ALL] + ([HUMAN] if dataset not in PARSER_GOLDS else []) + [dataset]
-            + ([f"{dataset}{SEP}{page_type}"] if page_type else []))
+    return (
+        [ALL]
+        + ([HUMAN] if dataset not in PARSER_GOLDS else [])
+        + [dataset]
+        + ([f"{dataset}{SEP}{page_type}"] if page_type else [])
+    )
 
 
 def row_order(present: set[str]) -> list[str]:
@@ -138,27 +142,36 @@ def render(info: RunInfo, stats: dict[tuple[str, str], GroupStats], extractors: 
     """The markdown report: run facts, a mean-F1 overview (best per row in bold), then one table per
     extractor with every figure."""
     groups = [g for g in row_order(set(info.pages) | set(info.skipped)) if not _repeats_its_dataset(g, info)]
-    out = [f"# Evaluation on the {info.split} split", "",
-           f"- command: `{info.command}`",
-           f"- date: {info.date}",
-           f"- machine: {info.machine}",
-           f"- pages scored: {info.pages.get(ALL, 0)}; skipped (gold main text without words): "
-           f"{info.skipped.get(ALL, 0)}"]
+    out = [
+        f"# Evaluation on the {info.split} split",
+        "",
+        f"- command: `{info.command}`",
+        f"- date: {info.date}",
+        f"- machine: {info.machine}",
+        f"- pages scored: {info.pages.get(ALL, 0)}; skipped (gold main text without words): {info.skipped.get(ALL, 0)}",
+    ]
     for name in extractors:
         if name in info.versions:
             out.append(f"- {name}: {info.versions[name]}")
     for name, why in info.unavailable.items():
         out.append(f"- {name}: **unavailable**: {why}")
-    out += ["", "Metric: word-bag F1 between extracted text and gold main text (words are lower-cased `\\w+` "
-            "runs), averaged over pages; snippet accuracy only where the page has with/without snippets "
-            "(WCXB). Seconds per page time the extractor call alone, one page at a time in one process.", ""]
+    out += [
+        "",
+        "Metric: word-bag F1 between extracted text and gold main text (words are lower-cased `\\w+` "
+        "runs), averaged over pages; snippet accuracy only where the page has with/without snippets "
+        "(WCXB). Seconds per page time the extractor call alone, one page at a time in one process.",
+        "",
+    ]
 
     ran = [e for e in extractors if e in info.versions]
     competing = [e for e in ran if e not in info.sees_gold]
     out += ["## Mean F1", ""]
     if info.sees_gold & set(ran):
-        out += [f"Best per row in bold, leaving out {', '.join(e for e in ran if e in info.sees_gold)}, which "
-                "sees the gold.", ""]
+        out += [
+            f"Best per row in bold, leaving out {', '.join(e for e in ran if e in info.sees_gold)}, which "
+            "sees the gold.",
+            "",
+        ]
     rows = []
     for g in groups:
         best = max((stats[(g, e)].f1_mean for e in competing if (g, e) in stats), default=None)
@@ -178,8 +191,22 @@ def render(info: RunInfo, stats: dict[tuple[str, str], GroupStats], extractors: 
             c = stats.get((g, e))
             if c is None:
                 continue
-            rows.append([g, str(c.pages), _num(c.f1_mean), _num(c.f1_median), _num(c.precision), _num(c.recall),
-                         _num(c.snippet_accuracy), _seconds(c.seconds_per_page), str(c.empty), str(c.errors)])
-        out += _table([ROWS, "pages", "F1 mean", "F1 median", "precision", "recall", "snippet acc.", "s/page",
-                       "empty", "errors"], rows) + [""]
+            rows.append(
+                [
+                    g,
+                    str(c.pages),
+                    _num(c.f1_mean),
+                    _num(c.f1_median),
+                    _num(c.precision),
+                    _num(c.recall),
+                    _num(c.snippet_accuracy),
+                    _seconds(c.seconds_per_page),
+                    str(c.empty),
+                    str(c.errors),
+                ]
+            )
+        out += _table(
+            [ROWS, "pages", "F1 mean", "F1 median", "precision", "recall", "snippet acc.", "s/page", "empty", "errors"],
+            rows,
+        ) + [""]
     return "\n".join(out)

@@ -21,7 +21,8 @@ import argparse
 import statistics
 import sys
 import time
-from typing import Annotated, Callable, Literal
+from collections.abc import Callable
+from typing import Annotated, Literal
 
 from native_host import limits
 from native_host.browser.framing import _without_lone_surrogates, decode_message, encode_message
@@ -90,8 +91,12 @@ def structs():
         dir: Literal["ltr", "rtl", "auto"] | None | UnsetType = UNSET
         meta: Annotated[list[MetaTag], Meta(max_length=limits.MAX_META)] | UnsetType = UNSET
         links: Annotated[list[Link], Meta(max_length=limits.MAX_LINKS)] | UnsetType = UNSET
-        json_ld: Annotated[list[Annotated[str, Meta(max_length=limits.MAX_JSON_LD_CHARS)]],
-                           Meta(max_length=limits.MAX_JSON_LD)] | UnsetType = UNSET
+        json_ld: (
+            Annotated[
+                list[Annotated[str, Meta(max_length=limits.MAX_JSON_LD_CHARS)]], Meta(max_length=limits.MAX_JSON_LD)
+            ]
+            | UnsetType
+        ) = UNSET
         viewport: Viewport | None | UnsetType = UNSET
         truncated: bool | UnsetType = UNSET
 
@@ -133,8 +138,9 @@ def cpu_ms(fn: Callable[[], object]) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m bench.schema_speed", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="python -m bench.schema_speed", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--nodes", type=int, nargs="+", default=[1_500, 5_000])
     ap.add_argument("--repeats", type=int, default=15)
     args = ap.parse_args(argv)
@@ -164,8 +170,10 @@ def main(argv: list[str] | None = None) -> int:
 
     median = statistics.median
     print(f"### Snapshot decode + validation, CPU ms (medians of {args.repeats}, alternating)\n")
-    print("| nodes | JSON | today: json.loads + validate | msgspec → structs | ratio | msgspec → structs → dicts "
-          "| ratio | dict: validate_snapshot | dict: msgspec.convert | ratio |")
+    print(
+        "| nodes | JSON | today: json.loads + validate | msgspec → structs | ratio | msgspec → structs → dicts "
+        "| ratio | dict: validate_snapshot | dict: msgspec.convert | ratio |"
+    )
     print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for n in args.nodes:
         snapshot, _ = live_snapshot(n)
@@ -179,9 +187,11 @@ def main(argv: list[str] | None = None) -> int:
             times["validate"].append(cpu_ms(lambda: validate_snapshot(snapshot)))
             times["convert"].append(cpu_ms(lambda: convert(snapshot)))
         m = {k: median(v) for k, v in times.items()}
-        print(f"| {len(snapshot['nodes']):,} | {len(payload) / 1e6:.2f} MB | {m['today']:.1f} | {m['structs']:.1f} | "
-              f"{m['today'] / m['structs']:.2f}× | {m['dicts']:.1f} | {m['today'] / m['dicts']:.2f}× | "
-              f"{m['validate']:.1f} | {m['convert']:.1f} | {m['validate'] / m['convert']:.2f}× |")
+        print(
+            f"| {len(snapshot['nodes']):,} | {len(payload) / 1e6:.2f} MB | {m['today']:.1f} | {m['structs']:.1f} | "
+            f"{m['today'] / m['structs']:.2f}× | {m['dicts']:.1f} | {m['today'] / m['dicts']:.2f}× | "
+            f"{m['validate']:.1f} | {m['convert']:.1f} | {m['validate'] / m['convert']:.2f}× |"
+        )
     print(f"\nmsgspec {msgspec.__version__}; ratio = today's time / msgspec's (above 1: msgspec is faster)")
     return 0
 

@@ -30,8 +30,10 @@ def main(argv: list[str] | None = None) -> int:
         print("the compiled segmenter is not in use here (not built, failed its probe, or PITH_PURE_PYTHON)")
         return 1
     failed = 0
-    print("| snapshots | count | differ | handed to Python | compiled: median (ms) | compiled: p95 (ms) "
-          "| Python: median (ms) | Python: p95 (ms) | Python ÷ compiled (median) |")
+    print(
+        "| snapshots | count | differ | handed to Python | compiled: median (ms) | compiled: p95 (ms) "
+        "| Python: median (ms) | Python: p95 (ms) | Python ÷ compiled (median) |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 
     def switch(on: bool) -> None:
@@ -46,11 +48,16 @@ def main(argv: list[str] | None = None) -> int:
                 count += 1
                 handed += blocks.compiled_blocks(segmenter, snap["nodes"]) is None
                 for combine in (True, False):
-                    differ += (blocks.blocks_from_snapshot(snap, combine)
-                               != blocks.python_blocks_from_snapshot(snap, combine))
+                    differ += blocks.blocks_from_snapshot(snap, combine) != blocks.python_blocks_from_snapshot(
+                        snap, combine
+                    )
                 runs: dict[bool, list[float]] = {True: [], False: []}
-                alternate(i, args.repeats, switch,
-                          lambda compiled: runs[compiled].append(cpu_ms(lambda: blocks.blocks_from_snapshot(snap))))
+                alternate(
+                    i,
+                    args.repeats,
+                    switch,
+                    lambda compiled: runs[compiled].append(cpu_ms(lambda: blocks.blocks_from_snapshot(snap))),
+                )
                 for compiled in (True, False):
                     times[compiled].append(statistics.median(runs[compiled]))
                 gc.collect()
@@ -61,9 +68,11 @@ def main(argv: list[str] | None = None) -> int:
             continue
         failed += differ
         c, p = times[True], times[False]
-        print(f"| {kind} | {count} | {differ} | {handed} | {statistics.median(c):.2f} | {pct(c, 0.95):.2f} "
-              f"| {statistics.median(p):.2f} | {pct(p, 0.95):.2f} "
-              f"| {statistics.median(p) / statistics.median(c):.2f} × |")
+        print(
+            f"| {kind} | {count} | {differ} | {handed} | {statistics.median(c):.2f} | {pct(c, 0.95):.2f} "
+            f"| {statistics.median(p):.2f} | {pct(p, 0.95):.2f} "
+            f"| {statistics.median(p) / statistics.median(c):.2f} × |"
+        )
     return 1 if failed else 0
 
 

@@ -32,8 +32,7 @@ from .bytecode import compile_pith
 from .evaluate import machine
 
 PEERS = ("trafilatura", "readability-lxml", "resiliparse")
-STAGES = ("parse", "walk", "snapshot", "blocks", "features", "inference", "decisions", "metadata", "article",
-          "total")
+STAGES = ("parse", "walk", "snapshot", "blocks", "features", "inference", "decisions", "metadata", "article", "total")
 WARMUP = 3
 
 
@@ -46,8 +45,7 @@ def pct(values: list[float], q: float) -> float:
 def load_pages(limit: int | None) -> list[dict]:
     from export.data import iter_records
 
-    return [{"id": r["id"], "html": r["html"], "url": r.get("url")}
-            for r in iter_records(split="dev", limit=limit)]
+    return [{"id": r["id"], "html": r["html"], "url": r.get("url")} for r in iter_records(split="dev", limit=limit)]
 
 
 def per_page(pages: list[dict]) -> tuple[dict[str, list[float]], dict[str, list[float]], list[int]]:
@@ -99,22 +97,29 @@ def print_per_page(totals: dict[str, list[float]], stages: dict[str, list[float]
     print("|---|---:|---:|---:|---:|---:|")
     for name, values in totals.items():
         med, p95 = pct(values, 0.5), pct(values, 0.95)
-        print(f"| {name} | {med:.1f} | {p95:.1f} | {statistics.fmean(values):.1f} | {pith_med / med:.2f} | "
-              f"{pith_p95 / p95:.2f} |")
+        print(
+            f"| {name} | {med:.1f} | {p95:.1f} | {statistics.fmean(values):.1f} | {pith_med / med:.2f} | "
+            f"{pith_p95 / p95:.2f} |"
+        )
     print("\n| Pith stage | median (ms) | p95 (ms) | share of mean total |")
     print("|---|---:|---:|---:|")
     mean_total = statistics.fmean(stages["total"])
     for stage in STAGES:
-        label = {"parse": "parse (lexbor, timed alone)", "walk": "snapshot walk (snapshot − parse)",
-                 "snapshot": "snapshot (parse + walk)"}.get(stage, stage)
+        label = {
+            "parse": "parse (lexbor, timed alone)",
+            "walk": "snapshot walk (snapshot − parse)",
+            "snapshot": "snapshot (parse + walk)",
+        }.get(stage, stage)
         share = statistics.fmean(stages[stage]) / mean_total
         print(f"| {label} | {pct(stages[stage], 0.5):.2f} | {pct(stages[stage], 0.95):.2f} | {share:.0%} |")
     if "trafilatura" in totals:
         med = pith_med / pct(totals["trafilatura"], 0.5)
         p95 = pith_p95 / pct(totals["trafilatura"], 0.95)
-        print(f"\nTargets: median ≤ {targets.PER_PAGE_MEDIAN} × trafilatura's: {med:.2f} × "
-              f"({targets.verdict(med, targets.PER_PAGE_MEDIAN)}); p95 ≤ {targets.PER_PAGE_P95} ×: {p95:.2f} × "
-              f"({targets.verdict(p95, targets.PER_PAGE_P95)}).")
+        print(
+            f"\nTargets: median ≤ {targets.PER_PAGE_MEDIAN} × trafilatura's: {med:.2f} × "
+            f"({targets.verdict(med, targets.PER_PAGE_MEDIAN)}); p95 ≤ {targets.PER_PAGE_P95} ×: {p95:.2f} × "
+            f"({targets.verdict(p95, targets.PER_PAGE_P95)})."
+        )
 
 
 def print_by_size(totals: dict[str, list[float]], nodes: list[int], bands: int = 5) -> None:
@@ -124,15 +129,18 @@ def print_by_size(totals: dict[str, list[float]], nodes: list[int], bands: int =
     print("| nodes (band) | median nodes | " + " | ".join(f"{n} median (ms) | {n} µs/node" for n in names) + " |")
     print("|---|---:|" + "---:|---:|" * len(names))
     for b in range(bands):
-        idx = order[b * len(order) // bands:(b + 1) * len(order) // bands]
+        idx = order[b * len(order) // bands : (b + 1) * len(order) // bands]
         if not idx:
             continue
         cells = []
         for name in names:
             cells.append(f"{pct([totals[name][i] for i in idx], 0.5):.1f}")
             cells.append(f"{pct([totals[name][i] * 1000 / max(1, nodes[i]) for i in idx], 0.5):.1f}")
-        print(f"| {nodes[idx[0]]:,}–{nodes[idx[-1]]:,} | {pct([nodes[i] for i in idx], 0.5):,} | "
-              + " | ".join(cells) + " |")
+        print(
+            f"| {nodes[idx[0]]:,}–{nodes[idx[-1]]:,} | {pct([nodes[i] for i in idx], 0.5):,} | "
+            + " | ".join(cells)
+            + " |"
+        )
 
 
 def cli_throughput(pages: list[dict], workers: tuple[int, ...] = (1, 2)) -> None:
@@ -142,17 +150,32 @@ def cli_throughput(pages: list[dict], workers: tuple[int, ...] = (1, 2)) -> None
         folder.mkdir()
         for k, page in enumerate(pages):
             (folder / f"{k:04d}.html").write_text(page["html"], encoding="utf-8")
-        print(f"\n### `pith extract DIR` throughput, {len(pages)} dev pages (process start and model load "
-              "included)\n")
+        print(f"\n### `pith extract DIR` throughput, {len(pages)} dev pages (process start and model load included)\n")
         print("| command | workers | wall (s) | pages/s |")
         print("|---|---:|---:|---:|")
         rates: dict[tuple[str, int], float] = {}
         for w in workers:
             runs = {
-                "pith extract DIR --out F": [sys.executable, "-m", "native_host", "extract", str(folder),
-                                             "--out", str(Path(tmp) / f"out{w}.jsonl"), "-j", str(w)],
-                "trafilatura --input-dir DIR -o OUT": ["trafilatura", "--input-dir", str(folder), "-o",
-                                                       str(Path(tmp) / f"traf{w}"), "--parallel", str(w)],
+                "pith extract DIR --out F": [
+                    sys.executable,
+                    "-m",
+                    "native_host",
+                    "extract",
+                    str(folder),
+                    "--out",
+                    str(Path(tmp) / f"out{w}.jsonl"),
+                    "-j",
+                    str(w),
+                ],
+                "trafilatura --input-dir DIR -o OUT": [
+                    "trafilatura",
+                    "--input-dir",
+                    str(folder),
+                    "-o",
+                    str(Path(tmp) / f"traf{w}"),
+                    "--parallel",
+                    str(w),
+                ],
             }
             for label, argv in runs.items():
                 t0 = time.perf_counter()
@@ -166,14 +189,19 @@ def cli_throughput(pages: list[dict], workers: tuple[int, ...] = (1, 2)) -> None
         for w in workers:
             if ("pith", w) in rates and ("trafilatura", w) in rates:
                 ratio = rates["pith", w] / rates["trafilatura", w]
-                target = (f" (target ≥ {targets.BATCH_PAGES_PER_S} ×: "
-                          f"{targets.verdict(ratio, targets.BATCH_PAGES_PER_S, at_most=False)})" if w == 2 else "")
+                target = (
+                    f" (target ≥ {targets.BATCH_PAGES_PER_S} ×: "
+                    f"{targets.verdict(ratio, targets.BATCH_PAGES_PER_S, at_most=False)})"
+                    if w == 2
+                    else ""
+                )
                 print(f"\n{w} worker(s): Pith's pages/s ÷ trafilatura's = {ratio:.2f} ×{target}")
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m bench.speed", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="python -m bench.speed", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--limit", type=int, default=None, help="at most N dev pages per dataset (default: all)")
     ap.add_argument("--cli-pages", type=int, default=400, help="pages for the CLI throughput (0: skip)")
     args = ap.parse_args(argv)

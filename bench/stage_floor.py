@@ -22,8 +22,9 @@ from .speed import load_pages, pct
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m bench.stage_floor", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="python -m bench.stage_floor", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--limit", type=int, default=None, help="at most N dev pages per dataset (default: all)")
     args = ap.parse_args(argv)
     from selectolax.lexbor import LexborHTMLParser
@@ -41,6 +42,7 @@ def main(argv: list[str] | None = None) -> int:
                 return fn(*a, **k)
             finally:
                 spent[name] += time.perf_counter() - t0
+
         return call
 
     pith.featurize._encode = timed("tokenizer", pith.featurize._encode)
@@ -49,8 +51,9 @@ def main(argv: list[str] | None = None) -> int:
     pith.model.session.run = timed("model", pith.model.session.run)
     traf = registry.load("trafilatura")
     pages = load_pages(args.limit)
-    rows: dict[str, list[float]] = {k: [] for k in ("parse", "tokenizer", "model", "compiled", "python", "pith",
-                                                     "trafilatura")}
+    rows: dict[str, list[float]] = {
+        k: [] for k in ("parse", "tokenizer", "model", "compiled", "python", "pith", "trafilatura")
+    }
     print(f"{machine()}; load average {os.getloadavg()[0]:.2f} at start\n", flush=True)
     for k, page in enumerate(pages):
         html, url = page["html"], page["url"]
@@ -75,10 +78,15 @@ def main(argv: list[str] | None = None) -> int:
     print(f"### Where Pith's time goes, {len(pages)} dev pages (text only, one inference thread)\n")
     print("| part | median (ms) | p95 (ms) | ÷ trafilatura's median | ÷ trafilatura's p95 |")
     print("|---|---:|---:|---:|---:|")
-    names = {"parse": "lexbor parse", "tokenizer": "tokenizer (Rust)", "model": "model (onnxruntime)",
-             "compiled": "compiled code Pith calls, together",
-             "python": "Pith's own code (its compiled modules and Python)", "pith": "**Pith, all**",
-             "trafilatura": "trafilatura"}
+    names = {
+        "parse": "lexbor parse",
+        "tokenizer": "tokenizer (Rust)",
+        "model": "model (onnxruntime)",
+        "compiled": "compiled code Pith calls, together",
+        "python": "Pith's own code (its compiled modules and Python)",
+        "pith": "**Pith, all**",
+        "trafilatura": "trafilatura",
+    }
     for key, label in names.items():
         med, p95 = pct(rows[key], 0.5), pct(rows[key], 0.95)
         print(f"| {label} | {med:.2f} | {p95:.2f} | {med / tm:.2f} | {p95 / tp:.2f} |")

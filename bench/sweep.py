@@ -32,16 +32,16 @@ import sys
 import tempfile
 import time
 import traceback
+from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
 ROOT = Path(__file__).resolve().parent.parent
 DAMAGES = ("cut", "flip", "repeat")
-REPEATS = 2_000          # copies of the repeated tag
-FLIP_EVERY = 1024        # one flipped byte per this many bytes, at least one
-IN_FLIGHT = 4            # pages queued per worker: memory stays flat however many pages there are
+REPEATS = 2_000  # copies of the repeated tag
+FLIP_EVERY = 1024  # one flipped byte per this many bytes, at least one
+IN_FLIGHT = 4  # pages queued per worker: memory stays flat however many pages there are
 _START_TAG = re.compile(rb"<[A-Za-z][^<>]{0,200}>")  # bounded: the sweep's own regex must not be the slow part
 
 
@@ -59,7 +59,7 @@ def damaged(html: bytes, kind: str, rng: random.Random) -> bytes:
     if not tags:
         return b"<div>" * REPEATS + html
     tag = rng.choice(tags)
-    return html[: tag.start()] + tag.group() * REPEATS + html[tag.end():]
+    return html[: tag.start()] + tag.group() * REPEATS + html[tag.end() :]
 
 
 def variants(record: dict, seed: int) -> Iterator[tuple[str, str | bytes]]:
@@ -89,8 +89,10 @@ class _Caught(logging.Handler):
         if record.exc_info and record.exc_info[1] is not None:
             exc = record.exc_info[1]
             where = traceback.extract_tb(exc.__traceback__)[-1]
-            self.found.append(f"caught: {record.getMessage()}: {type(exc).__name__}: {exc} "
-                              f"({Path(where.filename).name}:{where.lineno})")
+            self.found.append(
+                f"caught: {record.getMessage()}: {type(exc).__name__}: {exc} "
+                f"({Path(where.filename).name}:{where.lineno})"
+            )
 
 
 _EXTRACTOR = None
@@ -167,8 +169,17 @@ def cli_pass(args) -> tuple[int, int, int, list[str]]:
         print("sweep: writing the pages for `pith extract`...", file=sys.stderr, flush=True)
         paths = _write_pages(args, folder)
         out = Path(tmp) / "res.jsonl"
-        command = [sys.executable, "-m", "native_host", "extract", str(folder), "--out", str(out),
-                   "-j", str(max(1, args.workers))]
+        command = [
+            sys.executable,
+            "-m",
+            "native_host",
+            "extract",
+            str(folder),
+            "--out",
+            str(out),
+            "-j",
+            str(max(1, args.workers)),
+        ]
         if args.model_dir:
             command += ["--model-dir", args.model_dir]
         print(f"sweep: {' '.join(command[1:])}", file=sys.stderr, flush=True)
@@ -191,8 +202,9 @@ def _row_outcomes(path: Path) -> Iterator[tuple[str, dict | None]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m bench.sweep", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="python -m bench.sweep", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--datasets", nargs="*", help="datasets to sweep (default: all)")
     ap.add_argument("--limit", type=int, help="pages per dataset (default: all)")
     ap.add_argument("--only", help="one page id: sweep it and its copies, printing whole tracebacks")
@@ -224,9 +236,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"exceptions: {len(errors)}")
     for o in errors:
         print(f"  {o.id} ({o.kind}): {o.error}")
-    print(f"slowest page: {slowest.id} ({slowest.kind}) {slowest.seconds:.2f} s; median {times[len(times) // 2]:.3f} s, "
-          f"99th percentile {times[int(len(times) * 0.99)]:.3f} s; {time.perf_counter() - started:.0f} s in all "
-          f"on {args.workers} worker(s)")
+    print(
+        f"slowest page: {slowest.id} ({slowest.kind}) {slowest.seconds:.2f} s; median {times[len(times) // 2]:.3f} s, "
+        f"99th percentile {times[int(len(times) * 0.99)]:.3f} s; {time.perf_counter() - started:.0f} s in all "
+        f"on {args.workers} worker(s)"
+    )
     failed = bool(errors)
     if not args.no_cli:
         files, rows, bad, problems = cli_pass(args)

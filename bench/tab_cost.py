@@ -39,8 +39,22 @@ def reader_article(html: str) -> dict:
     from native_host import Extractor
 
     r = Extractor().extract_html(html, url="http://127.0.0.1/article.html")
-    article = {field: getattr(r, field) for field in ("title", "byline", "lang", "url", "date", "site_name", "dir",
-                                                      "reading_minutes", "text", "html", "markdown")}
+    article = {
+        field: getattr(r, field)
+        for field in (
+            "title",
+            "byline",
+            "lang",
+            "url",
+            "date",
+            "site_name",
+            "dir",
+            "reading_minutes",
+            "text",
+            "html",
+            "markdown",
+        )
+    }
     return article
 
 
@@ -61,8 +75,9 @@ def chromium_cpu_ms() -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m bench.tab_cost", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="python -m bench.tab_cost", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--repeats", type=int, default=9)
     ap.add_argument("--window", type=float, default=0.5, help="seconds of CPU counted after each call")
     args = ap.parse_args(argv)
@@ -93,8 +108,10 @@ def main(argv: list[str] | None = None) -> int:
                     elif case.startswith("the reader view"):
                         browser.call(CLOSE_READER, tab_id)
             version = browser.version
-    print(f"Chromium {version}, headless, {os.cpu_count()} cores, a {elements:,}-element article open; "
-          f"{args.repeats} runs each, alternating; CPU counted over {args.window:g} s after the call\n")
+    print(
+        f"Chromium {version}, headless, {os.cpu_count()} cores, a {elements:,}-element article open; "
+        f"{args.repeats} runs each, alternating; CPU counted over {args.window:g} s after the call\n"
+    )
     print("| opened | Chromium CPU (ms, median) | min–max |")
     print("|---|---:|---:|")
     for case in CASES:

@@ -22,10 +22,10 @@ import numpy as np
 from export.data import iter_records
 from export.metric import word_prf, words
 from native_host import Extractor
-from native_host.progress import progress
 from native_host.pipeline.blocks import blocks_from_snapshot
 from native_host.pipeline.extractor import result_from_scores
 from native_host.pipeline.snapshot import snapshot_from_html
+from native_host.progress import progress
 from native_host.result import PAGE_TYPES
 
 from .memorisation import SEED, like_dev
@@ -33,8 +33,9 @@ from .memorisation import SEED, like_dev
 THRESHOLDS = (0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5)
 
 
-def f1_by_type(extractor: Extractor, records: list[dict], thresholds: tuple[float, ...], desc: str
-               ) -> dict[str, dict[float, list[float]]]:
+def f1_by_type(
+    extractor: Extractor, records: list[dict], thresholds: tuple[float, ...], desc: str
+) -> dict[str, dict[float, list[float]]]:
     """Predicted page type ("all" too) -> threshold -> word-F1 of each page."""
     out: dict[str, dict[float, list[float]]] = defaultdict(lambda: defaultdict(list))
     for r in progress(records, total=len(records), desc=desc):
@@ -50,22 +51,30 @@ def f1_by_type(extractor: Extractor, records: list[dict], thresholds: tuple[floa
     return out
 
 
-def table(name: str, found: dict[str, dict[float, list[float]]], thresholds: tuple[float, ...], shipped: float
-          ) -> list[str]:
-    lines = [f"{name}:", "", "| predicted type | pages | " + " | ".join(f"{t:g}" for t in thresholds)
-             + " | best | best − shipped |", "|---|---:|" + "---:|" * (len(thresholds) + 2)]
+def table(
+    name: str, found: dict[str, dict[float, list[float]]], thresholds: tuple[float, ...], shipped: float
+) -> list[str]:
+    lines = [
+        f"{name}:",
+        "",
+        "| predicted type | pages | " + " | ".join(f"{t:g}" for t in thresholds) + " | best | best − shipped |",
+        "|---|---:|" + "---:|" * (len(thresholds) + 2),
+    ]
     for group in sorted(found, key=lambda g: (g != "all", -len(found[g][thresholds[0]]), g)):
         means = {t: statistics.mean(found[group][t]) for t in thresholds}
         best = max(thresholds, key=lambda t: (means[t], -abs(t - shipped)))
-        lines.append(f"| {group} | {len(found[group][thresholds[0]])} | "
-                     + " | ".join(f"{means[t]:.4f}" for t in thresholds)
-                     + f" | {best:g} | {means[best] - means.get(shipped, means[best]):+.4f} |")
+        lines.append(
+            f"| {group} | {len(found[group][thresholds[0]])} | "
+            + " | ".join(f"{means[t]:.4f}" for t in thresholds)
+            + f" | {best:g} | {means[best] - means.get(shipped, means[best]):+.4f} |"
+        )
     return lines + [""]
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m bench.thresholds", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="python -m bench.thresholds", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--thresholds", default=",".join(map(str, THRESHOLDS)), help="comma-separated")
     ap.add_argument("--limit", type=int, default=None, help="at most this many dev pages (a quick check)")
     args = ap.parse_args(argv)

@@ -51,9 +51,13 @@ def visible_h1s(html: str) -> list[str]:
         while up is not None and up.tag != "html":
             attrs = up.attributes
             style = (attrs.get("style") or "").replace(" ", "").lower()
-            if (up.tag in ("template", "noscript", "script") or "hidden" in attrs
-                    or (attrs.get("aria-hidden") or "").lower() == "true"
-                    or "display:none" in style or "visibility:hidden" in style):
+            if (
+                up.tag in ("template", "noscript", "script")
+                or "hidden" in attrs
+                or (attrs.get("aria-hidden") or "").lower() == "true"
+                or "display:none" in style
+                or "visibility:hidden" in style
+            ):
                 hidden = True
                 break
             up = up.parent
@@ -86,7 +90,7 @@ def verdict(gold: str, h1s: list[str], site: str | None = None) -> tuple[str, st
 
 
 def registered_name(url: str | None) -> str | None:
-    """"digg" for https://digg.com/..., "ageofconan" for forums.ageofconan.com: the site's own name in its host."""
+    """ "digg" for https://digg.com/..., "ageofconan" for forums.ageofconan.com: the site's own name in its host."""
     from native_host.pipeline.metadata import _registered_name, site_of
 
     host = site_of(url)
@@ -109,8 +113,9 @@ def build() -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m bench.title_policy", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="python -m bench.title_policy", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--unsure", action="store_true", help="list the pages left unsure, with their gold and <h1>s")
     args = ap.parse_args(argv)
     found = build()
@@ -121,8 +126,12 @@ def main(argv: list[str] | None = None) -> int:
         records = {r["id"]: r for r in iter_records(split="dev") if r["id"] in found["pages"]}
         for ident, page in found["pages"].items():
             if page["verdict"] == "unsure":
-                print(json.dumps({"id": ident, "gold": records[ident]["title"],
-                                  "h1": visible_h1s(records[ident]["html"])[:3]}, ensure_ascii=False))
+                print(
+                    json.dumps(
+                        {"id": ident, "gold": records[ident]["title"], "h1": visible_h1s(records[ident]["html"])[:3]},
+                        ensure_ascii=False,
+                    )
+                )
     return 0
 
 

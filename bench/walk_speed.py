@@ -31,8 +31,13 @@ def main(argv: list[str] | None = None) -> int:
         print("the compiled walk is not in use here (not built, another selectolax, or PITH_PURE_PYTHON)")
         return 1
     pages = [(r["html"], r.get("url")) for r in iter_records(split="dev", limit=args.limit)]
-    kinds = ("snapshot, compiled walk", "snapshot, Python walk", "walk alone, compiled", "walk alone, Python",
-             "lexbor parse alone")
+    kinds = (
+        "snapshot, compiled walk",
+        "snapshot, Python walk",
+        "walk alone, compiled",
+        "walk alone, Python",
+        "lexbor parse alone",
+    )
     times: dict[str, list[float]] = {k: [] for k in kinds}
     differ = 0
 
@@ -50,7 +55,8 @@ def main(argv: list[str] | None = None) -> int:
 
             def run(use_compiled: bool) -> None:
                 runs[kinds[0] if use_compiled else kinds[1]].append(
-                    cpu_ms(lambda: snapshot.snapshot_from_html(html, url=url)))
+                    cpu_ms(lambda: snapshot.snapshot_from_html(html, url=url))
+                )
                 if use_compiled:
                     runs[kinds[2]].append(cpu_ms(lambda: compiled.walk(root.mem_id, base, snapshot)))
                     runs[kinds[4]].append(cpu_ms(lambda: LexborHTMLParser(text)))

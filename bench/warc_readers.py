@@ -86,8 +86,10 @@ def main() -> None:
             pages, _, err = read(args.warc)
             best[name] = min(best[name], time.perf_counter() - t0)
             assert err is None, (name, err)
-    print(f"## Read speed: {args.warc.name}, {size_mb:.1f} MB gzipped, {pages} HTML pages (best of {args.repeats}; "
-          f"load average {os.getloadavg()[0]:.1f})\n")
+    print(
+        f"## Read speed: {args.warc.name}, {size_mb:.1f} MB gzipped, {pages} HTML pages (best of {args.repeats}; "
+        f"load average {os.getloadavg()[0]:.1f})\n"
+    )
     print("| reader | version | s | pages/s | MB/s (gzipped) |\n|---|---|---:|---:|---:|")
     for name, s in best.items():
         print(f"| {name} | {md.version(name)} | {s:.2f} | {pages / s:,.0f} | {size_mb / s:.0f} |")

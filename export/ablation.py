@@ -15,7 +15,8 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 NEW_NUMBERS = ["common_words", "text_share", "char_position"] + [
-    f"a{level}_{what}" for level in (1, 2, 3) for what in ("log_chars", "link_density", "log_blocks", "text_share")]
+    f"a{level}_{what}" for level in (1, 2, 3) for what in ("log_chars", "link_density", "log_blocks", "text_share")
+]
 # (row, ModelConfig overrides, train.py knobs): the shipped recipe, then one part taken away per row
 ROWS = [
     ("shipped recipe", dict(), dict()),
@@ -40,8 +41,14 @@ def _run(args) -> dict:
         setattr(T, knob, value)
     summary = T.train(data, out, ModelConfig(**overrides), epochs, log=lambda *_: None, train_limit=train_pages)
     gap = summary["memorisation"]["f1"].get("all", {}).get("gap")
-    return {"row": name, "overrides": overrides, "knobs": knobs, **summary["best"], "memorisation_gap": gap,
-            "parameters": summary["parameters"]}
+    return {
+        "row": name,
+        "overrides": overrides,
+        "knobs": knobs,
+        **summary["best"],
+        "memorisation_gap": gap,
+        "parameters": summary["parameters"],
+    }
 
 
 def _from_run(row: int, run: Path, epochs: int) -> dict | None:
@@ -52,14 +59,20 @@ def _from_run(row: int, run: Path, epochs: int) -> dict | None:
     except (OSError, ValueError):
         return None
     gap = summary.get("memorisation", {}).get("f1", {}).get("all", {}).get("gap")
-    return {"row": ROWS[row][0], "overrides": ROWS[row][1], "knobs": ROWS[row][2], **summary["best"],
-            "memorisation_gap": gap, "parameters": summary["parameters"],
-            "epochs_done": len(summary["history"]), "epochs": epochs}
+    return {
+        "row": ROWS[row][0],
+        "overrides": ROWS[row][1],
+        "knobs": ROWS[row][2],
+        **summary["best"],
+        "memorisation_gap": gap,
+        "parameters": summary["parameters"],
+        "epochs_done": len(summary["history"]),
+        "epochs": epochs,
+    }
 
 
 def table(results: list[dict]) -> str:
-    lines = ["| recipe | " + " | ".join(COLUMNS) + " | memorisation gap |",
-             "|---|" + "---:|" * (len(COLUMNS) + 1)]
+    lines = ["| recipe | " + " | ".join(COLUMNS) + " | memorisation gap |", "|---|" + "---:|" * (len(COLUMNS) + 1)]
     for r in results:
         gap = r.get("memorisation_gap")
         cells = [f"{r[c]:.3f}" if c in r else "–" for c in COLUMNS] + ["–" if gap is None else f"{gap:+.3f}"]
@@ -78,8 +91,11 @@ def main(argv=None) -> None:
     ap.add_argument("--train-pages", type=int, default=2000)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--rows", default=None, help="comma-separated row numbers to run (default: all)")
-    ap.add_argument("--report", action="store_true",
-                    help="only rebuild the table from the rows' train.json in --out (runs cut short included)")
+    ap.add_argument(
+        "--report",
+        action="store_true",
+        help="only rebuild the table from the rows' train.json in --out (runs cut short included)",
+    )
     args = ap.parse_args(argv)
     chosen = [int(i) for i in args.rows.split(",")] if args.rows else range(len(ROWS))
     if args.report:
@@ -89,8 +105,10 @@ def main(argv=None) -> None:
         (args.out / "ablation.md").write_text(text + "\n")
         print(text)
         return
-    jobs = [(ROWS[i][0], ROWS[i][1], ROWS[i][2], args.data, args.out / str(i), args.epochs, args.train_pages, 1)
-            for i in chosen]
+    jobs = [
+        (ROWS[i][0], ROWS[i][1], ROWS[i][2], args.data, args.out / str(i), args.epochs, args.train_pages, 1)
+        for i in chosen
+    ]
     with ProcessPoolExecutor(args.jobs) as pool:
         results = list(pool.map(_run, jobs))
     args.out.mkdir(parents=True, exist_ok=True)

@@ -26,8 +26,9 @@ import queue
 import subprocess
 import threading
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from native_host.browser.identity import CHROMIUM_EXTENSION_ID, FIREFOX_EXTENSION_ID, HOST_NAME
@@ -49,6 +50,7 @@ _API = "const api = globalThis.browser ?? globalThis.chrome;"
 
 # ---------------------------------------------------------------------------------------------------------------
 # Pages on 127.0.0.1
+
 
 class PageServer(http.server.ThreadingHTTPServer):
     """Serves in-memory pages (`pages`: path -> bytes, e.g. a page being recorded or written by a test) and,
@@ -80,8 +82,15 @@ class PageServer(http.server.ThreadingHTTPServer):
             super().handle_error(request, client_address)
 
 
-_TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css", ".js": "text/javascript",
-          ".png": "image/png", ".jpg": "image/jpeg", ".svg": "image/svg+xml", ".json": "application/json"}
+_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".css": "text/css",
+    ".js": "text/javascript",
+    ".png": "image/png",
+    ".jpg": "image/jpeg",
+    ".svg": "image/svg+xml",
+    ".json": "application/json",
+}
 
 
 class _Handler(http.server.BaseHTTPRequestHandler):
@@ -122,13 +131,19 @@ def serve(directory: Path | None = None) -> Iterator[PageServer]:
 # ---------------------------------------------------------------------------------------------------------------
 # Chromium, through Playwright
 
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 @contextlib.contextmanager
-def chromium(profile: Path, extension: Path = EXTENSION, env: dict | None = None,
-             downloads: Path | None = None) -> Iterator[tuple[Any, Any]]:
+def chromium(
+    profile: Path, extension: Path = EXTENSION, env: dict | None = None, downloads: Path | None = None
+) -> Iterator[tuple[Any, Any]]:
     """Headless Chromium with the unpacked `extension` in the profile directory `profile`; yields (Playwright
     context, the extension's service worker). `downloads`: where saved files land, as a user's would."""
     from playwright.sync_api import sync_playwright
@@ -136,16 +151,24 @@ def chromium(profile: Path, extension: Path = EXTENSION, env: dict | None = None
     profile.mkdir(parents=True, exist_ok=True)
     if downloads is not None:
         (profile / "Default").mkdir(exist_ok=True)
-        (profile / "Default" / "Preferences").write_text(json.dumps({
-            "download": {"default_directory": str(downloads), "prompt_for_download": False}}))
+        (profile / "Default" / "Preferences").write_text(
+            json.dumps({"download": {"default_directory": str(downloads), "prompt_for_download": False}})
+        )
     with sync_playwright() as p:
         context = p.chromium.launch_persistent_context(
-            str(profile), executable_path=CHROMIUM, headless=True, env={**os.environ, **(env or {})},
+            str(profile),
+            executable_path=CHROMIUM,
+            headless=True,
+            env={**os.environ, **(env or {})},
             accept_downloads=True,
-            args=[*CHROMIUM_ARGS, f"--load-extension={extension}", f"--disable-extensions-except={extension}"])
+            args=[*CHROMIUM_ARGS, f"--load-extension={extension}", f"--disable-extensions-except={extension}"],
+        )
         try:
-            worker = context.service_workers[0] if context.service_workers else \
-                context.wait_for_event("serviceworker", timeout=START_TIMEOUT_S * 1000)
+            worker = (
+                context.service_workers[0]
+                if context.service_workers
+                else context.wait_for_event("serviceworker", timeout=START_TIMEOUT_S * 1000)
+            )
             yield context, worker
         finally:
             context.close()
@@ -153,6 +176,7 @@ def chromium(profile: Path, extension: Path = EXTENSION, env: dict | None = None
 
 # ---------------------------------------------------------------------------------------------------------------
 # Firefox, over WebDriver BiDi
+
 
 class BiDiError(RuntimeError):
     """A BiDi command answered with an error, or a script threw."""
@@ -214,32 +238,55 @@ class BiDi:
 
 def firefox_prefs(downloads: Path | None) -> dict:
     """The profile's preferences: the extension's fixed internal UUID, downloads without a dialog."""
-    prefs: dict[str, Any] = {"extensions.webextensions.uuids": json.dumps({FIREFOX_EXTENSION_ID: FIREFOX_UUID}),
-                             "browser.shell.checkDefaultBrowser": False, "app.update.auto": False,
-                             "extensions.update.enabled": False, "browser.aboutwelcome.enabled": False}
+    prefs: dict[str, Any] = {
+        "extensions.webextensions.uuids": json.dumps({FIREFOX_EXTENSION_ID: FIREFOX_UUID}),
+        "browser.shell.checkDefaultBrowser": False,
+        "app.update.auto": False,
+        "extensions.update.enabled": False,
+        "browser.aboutwelcome.enabled": False,
+    }
     if downloads is not None:
-        prefs.update({"browser.download.folderList": 2, "browser.download.dir": str(downloads),
-                      "browser.download.useDownloadDir": True, "browser.download.always_ask_before_handling_new_types": False,
-                      "browser.download.alwaysOpenPanel": False})
+        prefs.update(
+            {
+                "browser.download.folderList": 2,
+                "browser.download.dir": str(downloads),
+                "browser.download.useDownloadDir": True,
+                "browser.download.always_ask_before_handling_new_types": False,
+                "browser.download.alwaysOpenPanel": False,
+            }
+        )
     return prefs
 
 
 @contextlib.contextmanager
-def firefox(workdir: Path, extension: Path = EXTENSION, env: dict | None = None,
-            downloads: Path | None = None) -> Iterator[BiDi]:
+def firefox(
+    workdir: Path, extension: Path = EXTENSION, env: dict | None = None, downloads: Path | None = None
+) -> Iterator[BiDi]:
     """Headless Firefox with `extension` installed as a temporary add-on, in a fresh profile under `workdir`;
     HOME is `workdir/home` (where Firefox looks for host manifests). Yields a BiDi session."""
     profile = workdir / "firefox-profile"
     profile.mkdir(parents=True)
     (workdir / "home").mkdir(exist_ok=True)
-    (profile / "user.js").write_text("".join(f"user_pref({json.dumps(k)}, {json.dumps(v)});\n"
-                                             for k, v in firefox_prefs(downloads).items()))
+    (profile / "user.js").write_text(
+        "".join(f"user_pref({json.dumps(k)}, {json.dumps(v)});\n" for k, v in firefox_prefs(downloads).items())
+    )
     log = open(workdir / "firefox.log", "wb")
     process = subprocess.Popen(
-        [FIREFOX, "-headless", "-no-remote", "-profile", str(profile), "--remote-debugging-port", "0",
-         "-remote-allow-system-access"],
+        [
+            FIREFOX,
+            "-headless",
+            "-no-remote",
+            "-profile",
+            str(profile),
+            "--remote-debugging-port",
+            "0",
+            "-remote-allow-system-access",
+        ],
         env={**os.environ, "HOME": str(workdir / "home"), "MOZ_CRASHREPORTER_DISABLE": "1", **(env or {})},
-        stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
     bidi = None
     try:
         server = profile / "WebDriverBiDiServer.json"  # Firefox writes the port it chose here
@@ -292,7 +339,7 @@ def _poll(probe: Callable[[], Any], timeout: float, what: str) -> Any:
 class Tab:
     """One browser tab: a page, or one of the extension's own pages."""
 
-    def __init__(self, browser: "ExtensionBrowser", handle: Any):
+    def __init__(self, browser: ExtensionBrowser, handle: Any):
         self.browser = browser
         self.handle = handle  # Playwright Page, or a BiDi browsing context id
 
@@ -363,7 +410,7 @@ class ReaderView:
     """The reader view over `page`, reached where it lives: the extension's page reader/reader.html in the frame
     the content script lays over the page (another origin: the page's own scripts cannot look in)."""
 
-    def __init__(self, b: "ExtensionBrowser", page: Tab):
+    def __init__(self, b: ExtensionBrowser, page: Tab):
         self.b, self.page = b, page
 
     def evaluate(self, function: str, arg: Any = None) -> Any:
@@ -380,6 +427,7 @@ class ReaderView:
                 return self.evaluate(found, arg)
             except FrameMissing:
                 return None
+
         return _poll(probe, timeout, f"{function} in the reader over {self.page.url}")
 
     def text(self, selector: str) -> str:
@@ -412,7 +460,7 @@ class ReaderView:
     def wait_closed(self) -> None:
         _poll(lambda: not self.shown(), WAIT_TIMEOUT_S, f"the reader over {self.page.url} to close")
 
-    def wait_ready(self) -> "ReaderView":
+    def wait_ready(self) -> ReaderView:
         """Wait until the whole article is in the view (`data-ready` on the frame's root)."""
         self.wait_for("(root) => root.documentElement.dataset.ready === 'true'")
         return self
@@ -420,11 +468,13 @@ class ReaderView:
     def settle_images(self) -> None:
         """Wait until every image of the view has loaded or failed (lazy ones made eager, so none waits for a
         scroll): an error handler, were one left, has run by then. A condition, not a sleep."""
-        self.wait_for("(root) => [...root.querySelectorAll('img')].every((img) => { img.loading = 'eager';"
-                      " return img.complete; })")
+        self.wait_for(
+            "(root) => [...root.querySelectorAll('img')].every((img) => { img.loading = 'eager';"
+            " return img.complete; })"
+        )
 
 
-def shown_note(b: "ExtensionBrowser", page: Tab, state: str | None = None, timeout: float = WAIT_TIMEOUT_S) -> dict:
+def shown_note(b: ExtensionBrowser, page: Tab, state: str | None = None, timeout: float = WAIT_TIMEOUT_S) -> dict:
     """The note over `page` once it shows one (in `state`, when given): {state, title, text, fix, height}, each
     part null where the note has none."""
     read = """() => { const part = (c) => { const e = document.querySelector(`.note .${c}`); return e ? e.textContent : null; };
@@ -438,6 +488,7 @@ def shown_note(b: "ExtensionBrowser", page: Tab, state: str | None = None, timeo
             return note if note and state in (None, note["state"]) else None
         except FrameMissing:
             return None
+
     return _poll(probe, timeout, f"a note over {page.url}")
 
 
@@ -446,7 +497,7 @@ class ExtensionBrowser:
     the extension's messages from, as the popup does."""
 
     kind: str
-    origin: str          # the extension's own pages: chrome-extension://ID or moz-extension://UUID
+    origin: str  # the extension's own pages: chrome-extension://ID or moz-extension://UUID
     version: str
 
     def __init__(self, server: PageServer, downloads: Path | None):
@@ -475,8 +526,7 @@ class ExtensionBrowser:
     def tab_id(self, tab: Tab) -> int:
         # Firefox's tabs.query({url}) matches nothing for a pattern with a port: filter here instead.
         url = tab.url
-        ids = self.call("(url) => api.tabs.query({}).then((t) => t.filter((x) => x.url === url).map((x) => x.id))",
-                        url)
+        ids = self.call("(url) => api.tabs.query({}).then((t) => t.filter((x) => x.url === url).map((x) => x.id))", url)
         assert len(ids) == 1, f"expected one tab at {url}, found {len(ids)}"
         return ids[0]
 
@@ -504,9 +554,12 @@ class ExtensionBrowser:
     def in_content_world(self, tab: Tab, path: str) -> Any:
         """A value (dotted path from globalThis, e.g. "__pithToast.last") in the extension's isolated world of
         `tab`, where the content scripts live and the page's own scripts cannot look."""
-        return self.call("""([tabId, path]) => api.scripting.executeScript({target: {tabId}, args: [path],
+        return self.call(
+            """([tabId, path]) => api.scripting.executeScript({target: {tabId}, args: [path],
                    func: (p) => p.split('.').reduce((o, k) => (o == null ? o : o[k]), globalThis)})
-               .then((r) => r[0].result)""", [self.tab_id(tab), path])
+               .then((r) => r[0].result)""",
+            [self.tab_id(tab), path],
+        )
 
     def tab_by_id(self, tab_id: int, timeout: float = WAIT_TIMEOUT_S) -> Tab:
         """The driver's handle on the tab the extension knows as `tab_id` (one it opened itself)."""
@@ -628,7 +681,9 @@ class ChromiumBrowser(ExtensionBrowser):
         return self._evaluate_in(tab.handle, function, arg)
 
     def _frames(self, tab: Tab) -> list[tuple[Any, str]]:
-        return [(frame, frame.url or self._address(frame)) for frame in tab.handle.frames if frame.parent_frame is not None]
+        return [
+            (frame, frame.url or self._address(frame)) for frame in tab.handle.frames if frame.parent_frame is not None
+        ]
 
     @staticmethod
     def _address(frame: Any) -> str:
@@ -672,8 +727,15 @@ class ChromiumBrowser(ExtensionBrowser):
 
 
 # WebDriver's codes for the keys tests press (the WebDriver specification's key table).
-_KEYS = {"Escape": "\ue00c", "Enter": "\ue007", "Tab": "\ue004", "PageDown": "\ue00f", "Space": " ",
-         "ArrowDown": "\ue015", "ArrowRight": "\ue014"}
+_KEYS = {
+    "Escape": "\ue00c",
+    "Enter": "\ue007",
+    "Tab": "\ue004",
+    "PageDown": "\ue00f",
+    "Space": " ",
+    "ArrowDown": "\ue015",
+    "ArrowRight": "\ue014",
+}
 
 
 class FirefoxBrowser(ExtensionBrowser):
@@ -723,16 +785,25 @@ class FirefoxBrowser(ExtensionBrowser):
             for child in context.get("children") or []:
                 found.append((child["context"], child["url"]))
                 below(child)
+
         for context in self.bidi.send("browsingContext.getTree", {"root": tab.handle})["contexts"]:
             below(context)
         return found
 
     def _evaluate_in(self, frame: Any, function: str, arg: Any) -> Any:
-        wrapper = (f"async (json) => {{ {_API} const value = await ({function})(JSON.parse(json));"
-                   " return value === undefined ? 'null' : JSON.stringify(value); }")
-        result = self.bidi.send("script.callFunction", {
-            "functionDeclaration": wrapper, "awaitPromise": True, "target": {"context": frame},
-            "arguments": [{"type": "string", "value": json.dumps(arg)}]})
+        wrapper = (
+            f"async (json) => {{ {_API} const value = await ({function})(JSON.parse(json));"
+            " return value === undefined ? 'null' : JSON.stringify(value); }"
+        )
+        result = self.bidi.send(
+            "script.callFunction",
+            {
+                "functionDeclaration": wrapper,
+                "awaitPromise": True,
+                "target": {"context": frame},
+                "arguments": [{"type": "string", "value": json.dumps(arg)}],
+            },
+        )
         if result.get("type") == "exception":
             details = result["exceptionDetails"]
             raise BiDiError(f"{details.get('text')}")
@@ -742,19 +813,42 @@ class FirefoxBrowser(ExtensionBrowser):
         code = _KEYS.get(key, key)
         self.bidi.send("browsingContext.activate", {"context": tab.handle})
         try:
-            self.bidi.send("input.performActions", {"context": tab.handle, "actions": [
-                {"type": "key", "id": "keyboard", "actions": [{"type": "keyDown", "value": code},
-                                                              {"type": "keyUp", "value": code}]}]})
+            self.bidi.send(
+                "input.performActions",
+                {
+                    "context": tab.handle,
+                    "actions": [
+                        {
+                            "type": "key",
+                            "id": "keyboard",
+                            "actions": [{"type": "keyDown", "value": code}, {"type": "keyUp", "value": code}],
+                        }
+                    ],
+                },
+            )
         except BiDiError:
             if any(t.handle == tab.handle for t in self.tabs()):  # a key may close its own tab: no error
                 raise
 
     def _click_at(self, tab: Tab, x: int, y: int) -> None:
         self.bidi.send("browsingContext.activate", {"context": tab.handle})
-        self.bidi.send("input.performActions", {"context": tab.handle, "actions": [
-            {"type": "pointer", "id": "mouse", "actions": [{"type": "pointerMove", "x": x, "y": y},
-                                                          {"type": "pointerDown", "button": 0},
-                                                          {"type": "pointerUp", "button": 0}]}]})
+        self.bidi.send(
+            "input.performActions",
+            {
+                "context": tab.handle,
+                "actions": [
+                    {
+                        "type": "pointer",
+                        "id": "mouse",
+                        "actions": [
+                            {"type": "pointerMove", "x": x, "y": y},
+                            {"type": "pointerDown", "button": 0},
+                            {"type": "pointerUp", "button": 0},
+                        ],
+                    }
+                ],
+            },
+        )
 
     def _errors(self, tab: Tab) -> list[str]:
         return list(self.script_errors.get(tab.handle, []))
@@ -766,8 +860,9 @@ class FirefoxBrowser(ExtensionBrowser):
         Path(path).write_bytes(base64.b64decode(data))
 
     def _resize(self, tab: Tab, width: int, height: int) -> None:
-        self.bidi.send("browsingContext.setViewport", {"context": tab.handle,
-                                                        "viewport": {"width": width, "height": height}})
+        self.bidi.send(
+            "browsingContext.setViewport", {"context": tab.handle, "viewport": {"width": width, "height": height}}
+        )
 
     def _close(self, tab: Tab) -> None:
         self.bidi.send("browsingContext.close", {"context": tab.handle})
@@ -775,6 +870,7 @@ class FirefoxBrowser(ExtensionBrowser):
 
 # ---------------------------------------------------------------------------------------------------------------
 # The host, as the browser finds it
+
 
 def host_manifest_dir(kind: str, workdir: Path) -> Path:
     """Where the browser started by extension_browser looks for host manifests."""
@@ -791,8 +887,9 @@ def install_host(kind: str, workdir: Path) -> None:
     where = ["--user-data-dir", str(workdir / "profile")] if kind == "chromium" else ["--browser", "firefox"]
     said = io.StringIO()
     with contextlib.redirect_stdout(said):
-        status = pith_main(["install", *where, "--home", str(workdir / "home"),
-                            "--data-dir", str(workdir / "pith-data")])
+        status = pith_main(
+            ["install", *where, "--home", str(workdir / "home"), "--data-dir", str(workdir / "pith-data")]
+        )
     if status != 0:
         raise RuntimeError(f"pith install failed: {said.getvalue()}")
 
@@ -803,16 +900,28 @@ def register_launcher(kind: str, workdir: Path, launcher: Path) -> None:
 
     directory = host_manifest_dir(kind, workdir)
     directory.mkdir(parents=True, exist_ok=True)
-    allowed = ({"allowed_origins": [chromium_origin()]} if kind == "chromium"
-               else {"allowed_extensions": [FIREFOX_EXTENSION_ID]})
-    (directory / f"{HOST_NAME}.json").write_text(json.dumps({
-        "name": HOST_NAME, "description": "test host", "path": str(launcher), "type": "stdio", **allowed}))
+    allowed = (
+        {"allowed_origins": [chromium_origin()]}
+        if kind == "chromium"
+        else {"allowed_extensions": [FIREFOX_EXTENSION_ID]}
+    )
+    (directory / f"{HOST_NAME}.json").write_text(
+        json.dumps({"name": HOST_NAME, "description": "test host", "path": str(launcher), "type": "stdio", **allowed})
+    )
 
 
 @contextlib.contextmanager
-def extension_browser(kind: str, workdir: Path, *, host: str = "installed", model_dir: str | None = None,
-                      launcher: Path | None = None, downloads: Path | None = None, pages: Path | None = None,
-                      extension: Path = EXTENSION) -> Iterator[ExtensionBrowser]:
+def extension_browser(
+    kind: str,
+    workdir: Path,
+    *,
+    host: str = "installed",
+    model_dir: str | None = None,
+    launcher: Path | None = None,
+    downloads: Path | None = None,
+    pages: Path | None = None,
+    extension: Path = EXTENSION,
+) -> Iterator[ExtensionBrowser]:
     """`kind` ("chromium" or "firefox") with the Pith extension, in a fresh profile under `workdir`, serving
     `pages` on 127.0.0.1.
 
@@ -826,8 +935,11 @@ def extension_browser(kind: str, workdir: Path, *, host: str = "installed", mode
         install_host(kind, workdir)
     elif host == "launcher":
         register_launcher(kind, workdir, launcher)
-    env = {"PITH_LOG_DIR": str(workdir / "logs"), "XDG_CONFIG_HOME": str(workdir / "xdg-config"),
-           "XDG_CACHE_HOME": str(workdir / "xdg-cache")}
+    env = {
+        "PITH_LOG_DIR": str(workdir / "logs"),
+        "XDG_CONFIG_HOME": str(workdir / "xdg-config"),
+        "XDG_CACHE_HOME": str(workdir / "xdg-cache"),
+    }
     if model_dir:
         env["PITH_MODEL_DIR"] = str(model_dir)
     with serve(pages) as server:
@@ -839,8 +951,9 @@ def extension_browser(kind: str, workdir: Path, *, host: str = "installed", mode
                 if downloads is not None:
                     # Playwright routes downloads to its own folder under random names; give them back to the
                     # browser's normal handling (the profile's Preferences), so a file lands as a user's would.
-                    context.new_cdp_session(browser.control.handle).send("Browser.setDownloadBehavior",
-                                                                         {"behavior": "default"})
+                    context.new_cdp_session(browser.control.handle).send(
+                        "Browser.setDownloadBehavior", {"behavior": "default"}
+                    )
                 yield browser
         else:
             with firefox(workdir, extension, env, downloads) as bidi:

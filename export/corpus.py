@@ -80,7 +80,7 @@ class Writer:
         os.fsync(self._f.fileno())
         self._f.close()
 
-    def __enter__(self) -> "Writer":
+    def __enter__(self) -> Writer:
         return self
 
     def __exit__(self, *exc) -> None:

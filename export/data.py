@@ -10,8 +10,9 @@ from __future__ import annotations
 import gzip
 import json
 import os
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator, TypedDict
+from typing import TypedDict
 
 from native_host.errors import PithError
 from native_host.result import PAGE_TYPES  # noqa: F401 (WCXB's seven: one list, trained and served)
@@ -21,6 +22,7 @@ class DataError(PithError):
     """The training and evaluation pages cannot be read (missing folder or file, unknown dataset, bad line)."""
 
     code = "data_unavailable"
+
 
 # dataset name (the records' "dataset" field) -> file in the data folder
 FILES = {
@@ -51,22 +53,25 @@ _UTF16_BOMS = ("\xff\xfe", "\xfe\xff")
 
 
 # One page as the data README describes it ("with" is a Python keyword, hence the functional form).
-Record = TypedDict("Record", {
-    "id": str,
-    "dataset": str,
-    "split": str,              # "train" or "dev", fixed by a hash of the site
-    "url": "str | None",
-    "site": "str | None",       # the registered domain; the split is drawn by site (no site on both sides)
-    "lang": "str | None",
-    "page_type": "str | None",  # WCXB only
-    "title": "str | None",
-    "author": "str | None",     # gold byline (WCXB, zh-cwce, fundus)
-    "date": "str | None",       # gold publish date, YYYY-MM-DD (same datasets)
-    "main_text": "str | None",  # gold main content, blocks separated by newlines; may be empty
-    "with": list[str],         # snippets a correct extraction contains (WCXB only)
-    "without": list[str],      # snippets it must not contain
-    "html": str,
-})
+Record = TypedDict(
+    "Record",
+    {
+        "id": str,
+        "dataset": str,
+        "split": str,  # "train" or "dev", fixed by a hash of the site
+        "url": "str | None",
+        "site": "str | None",  # the registered domain; the split is drawn by site (no site on both sides)
+        "lang": "str | None",
+        "page_type": "str | None",  # WCXB only
+        "title": "str | None",
+        "author": "str | None",  # gold byline (WCXB, zh-cwce, fundus)
+        "date": "str | None",  # gold publish date, YYYY-MM-DD (same datasets)
+        "main_text": "str | None",  # gold main content, blocks separated by newlines; may be empty
+        "with": list[str],  # snippets a correct extraction contains (WCXB only)
+        "without": list[str],  # snippets it must not contain
+        "html": str,
+    },
+)
 
 
 def data_dir() -> Path:
@@ -75,8 +80,9 @@ def data_dir() -> Path:
     path = Path(env) if env else (Path(__file__).resolve().parents[1].parent / "shared" / "data")
     if not path.is_dir():
         source = "$PITH_DATA" if env else "the default ../shared/data (relative to the project root)"
-        raise DataError(f"data folder {path} not found ({source}); set PITH_DATA to the folder holding "
-                        f"{', '.join(FILES.values())}")
+        raise DataError(
+            f"data folder {path} not found ({source}); set PITH_DATA to the folder holding {', '.join(FILES.values())}"
+        )
     return path
 
 
@@ -104,14 +110,17 @@ def _lines(path: Path) -> Iterator[dict]:
             try:
                 yield json.loads(line)
             except json.JSONDecodeError as exc:
-                raise DataError(f"{path}:{n}: not a JSON record ({exc.msg}); the file is damaged, fetch it "
-                                f"again") from exc
+                raise DataError(
+                    f"{path}:{n}: not a JSON record ({exc.msg}); the file is damaged, fetch it again"
+                ) from exc
 
 
 def _sidecar(path: Path) -> dict[str, dict]:
     if not path.is_file():
-        raise DataError(f"{path} not found; it carries the site-disjoint split of {path.name.split('.')[0]}: "
-                        f"set PITH_DATA to the folder holding it")
+        raise DataError(
+            f"{path} not found; it carries the site-disjoint split of {path.name.split('.')[0]}: "
+            f"set PITH_DATA to the folder holding it"
+        )
     return {row["id"]: row for row in _lines(path)}
 
 
@@ -128,8 +137,9 @@ def _records_in(path: Path, sidecar: dict[str, dict] | None = None) -> Iterator[
         yield record
 
 
-def iter_records(datasets: list[str] | None = None, split: str | None = None, limit: int | None = None
-                 ) -> Iterator[Record]:
+def iter_records(
+    datasets: list[str] | None = None, split: str | None = None, limit: int | None = None
+) -> Iterator[Record]:
     """Records of `datasets` (default: all, in DATASETS order), of one `split` if given, at most `limit` per
     dataset (after the split filter)."""
     if split is not None and split not in SPLITS:

@@ -22,7 +22,7 @@ from native_host.result import LABELS  # noqa: F401 (the label order, one list f
 from .metric import words
 
 MAIN_SHARE = 0.5
-META_CHARS = 200      # a byline or date block is short: a sentence that names the author is not a byline
+META_CHARS = 200  # a byline or date block is short: a sentence that names the author is not a byline
 _DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 
 
@@ -64,14 +64,16 @@ def label_blocks(blocks: list[Block], gold_text: str, page_title: str | None = N
             text = _norm(b.text)
             if f["heading"] and ("h1" in b.tag_path or (title and text and text in title)):
                 is_title, title_done = 1, True
-        labels.append({
-            "main": main,
-            "title": is_title,
-            "heading": int(main and f["heading"] and not is_title),
-            "paragraph": int(main and f["paragraph"] and not f["heading"]),
-            "list": int(main and f["list"] and not f["table"]),
-            "table": int(main and f["table"]),
-        })
+        labels.append(
+            {
+                "main": main,
+                "title": is_title,
+                "heading": int(main and f["heading"] and not is_title),
+                "paragraph": int(main and f["paragraph"] and not f["heading"]),
+                "list": int(main and f["list"] and not f["table"]),
+                "table": int(main and f["table"]),
+            }
+        )
     return labels
 
 

@@ -32,18 +32,18 @@ class ModelConfig:
     tag_dim: int = 32
     class_dim: int = 48
     numeric_dim: int = 32
-    d_model: int = 192     # 3 x 192 told a forum from a blog's comments better than 2 x 128
+    d_model: int = 192  # 3 x 192 told a forum from a blog's comments better than 2 x 128
     layers: int = 3
     heads: int = 6
     ff: int = 384
     dropout: float = 0.1
-    sequence: str = "transformer"      # or "bilstm"
+    sequence: str = "transformer"  # or "bilstm"
     use_text: bool = True
     use_tags: bool = True
     use_classes: bool = True
     use_numeric: bool = True
     depth_task: bool = True
-    numeric_off: list[str] = field(default_factory=list)   # NUMERIC columns zeroed (ablation)
+    numeric_off: list[str] = field(default_factory=list)  # NUMERIC columns zeroed (ablation)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -65,8 +65,11 @@ class BlockEncoder(nn.Module):
         self.cls = nn.Embedding(c.class_vocab, c.class_dim, padding_idx=0)
         self.cls_level = nn.Embedding(F.CLASS_LEVELS, c.class_dim)
         self.numeric = nn.Linear(len(F.NUMERIC), c.numeric_dim)
-        self.register_buffer("numeric_on", torch.tensor([n not in c.numeric_off for n in F.NUMERIC_NAMES],
-                                                        dtype=torch.float32), persistent=False)
+        self.register_buffer(
+            "numeric_on",
+            torch.tensor([n not in c.numeric_off for n in F.NUMERIC_NAMES], dtype=torch.float32),
+            persistent=False,
+        )
         width = c.text_dim + c.tag_dim + c.class_dim + c.numeric_dim
         self.proj = nn.Sequential(nn.Linear(width, c.d_model), nn.GELU(), nn.LayerNorm(c.d_model))
 
@@ -123,12 +126,18 @@ class ContentModel(nn.Module):
         if c.sequence == "transformer":
             self.seq = nn.ModuleList(EncoderLayer(c.d_model, c.heads, c.ff, c.dropout) for _ in range(c.layers))
         else:
-            self.seq = nn.LSTM(c.d_model, c.d_model // 2, num_layers=c.layers, batch_first=True,
-                               bidirectional=True, dropout=c.dropout if c.layers > 1 else 0.0)
+            self.seq = nn.LSTM(
+                c.d_model,
+                c.d_model // 2,
+                num_layers=c.layers,
+                batch_first=True,
+                bidirectional=True,
+                dropout=c.dropout if c.layers > 1 else 0.0,
+            )
         self.norm = nn.LayerNorm(c.d_model)
         self.labels = nn.Linear(c.d_model, len(LABELS))
         self.depth = nn.Linear(c.d_model, 1)
-        self.pool = nn.Linear(c.d_model, 1)       # attention weights of the blocks for the page's type
+        self.pool = nn.Linear(c.d_model, 1)  # attention weights of the blocks for the page's type
         self.page_type = nn.Linear(c.d_model, len(PAGE_TYPES))
 
     def forward(self, text_ids, tag_ids, class_ids, class_level, numeric, pad_mask=None):

@@ -15,7 +15,6 @@ import argparse
 import hashlib
 import json
 import shutil
-import statistics
 import sys
 import tempfile
 from pathlib import Path
@@ -50,15 +49,24 @@ class _Serving(torch.nn.Module):
 def export_fp32(model: ContentModel, example, path: Path) -> None:
     dyn = {name: {1: "blocks"} for name in INPUT_NAMES}
     dyn.update({"labels": {1: "blocks"}, "depth": {1: "blocks"}})
-    torch.onnx.export(_Serving(model).eval(), tuple(example), str(path), input_names=list(INPUT_NAMES),
-                      output_names=["labels", PAGE_TYPE_OUTPUT, "depth"], dynamic_axes=dyn, opset_version=OPSET,
-                      dynamo=False)
+    torch.onnx.export(
+        _Serving(model).eval(),
+        tuple(example),
+        str(path),
+        input_names=list(INPUT_NAMES),
+        output_names=["labels", PAGE_TYPE_OUTPUT, "depth"],
+        dynamic_axes=dyn,
+        opset_version=OPSET,
+        dynamo=False,
+    )
 
 
 def quantize(src: Path, dst: Path) -> None:
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
-    quantize_dynamic(str(src), str(dst), weight_type=QuantType.QInt8, op_types_to_quantize=["MatMul", "Gather"], per_channel=True)
+    quantize_dynamic(
+        str(src), str(dst), weight_type=QuantType.QInt8, op_types_to_quantize=["MatMul", "Gather"], per_channel=True
+    )
     simplify_file(dst)  # before the digest below: the shipped file is the one the id names
 
 
@@ -68,8 +76,12 @@ def main(argv=None) -> int:
     ap.add_argument("--run", type=Path, default=Path("runs/model"))
     ap.add_argument("--assets", type=Path, default=Path("native_host/assets"))
     ap.add_argument("--limit-pages", type=int, default=None)
-    ap.add_argument("--max-drop", type=float, default=MAX_PARITY_DROP,
-                    help="largest dev word-F1 drop int8 may cost (default %(default)s; smoke tests raise it)")
+    ap.add_argument(
+        "--max-drop",
+        type=float,
+        default=MAX_PARITY_DROP,
+        help="largest dev word-F1 drop int8 may cost (default %(default)s; smoke tests raise it)",
+    )
     args = ap.parse_args(argv)
 
     summary = json.loads((args.run / "train.json").read_text())
@@ -90,10 +102,17 @@ def main(argv=None) -> int:
         for name in FEATURIZER_FILES:
             shutil.copy(args.data / name, staging / name)
         digest = hashlib.sha256((staging / MODEL_FILE).read_bytes()).hexdigest()[:12]
-        meta = {"model_id": f"pith-content-{digest}", "threshold": threshold, "labels": list(LABELS),
-                "page_types": list(PAGE_TYPES), "config": summary["config"], "parameters": summary["parameters"],
-                "trained_epochs": summary["best"]["epoch"], "dev_torch": summary["best"],
-                "memorisation": summary.get("memorisation")}
+        meta = {
+            "model_id": f"pith-content-{digest}",
+            "threshold": threshold,
+            "labels": list(LABELS),
+            "page_types": list(PAGE_TYPES),
+            "config": summary["config"],
+            "parameters": summary["parameters"],
+            "trained_epochs": summary["best"]["epoch"],
+            "dev_torch": summary["best"],
+            "memorisation": summary.get("memorisation"),
+        }
         (staging / CONFIG_FILE).write_text(json.dumps(meta, indent=1))
 
         onnx_model = OnnxModel(staging)
@@ -111,16 +130,20 @@ def main(argv=None) -> int:
         meta["parity"] = {"max_score_diff": max_diff, "worst_dataset_drop": worst}
         (staging / CONFIG_FILE).write_text(json.dumps(meta, indent=1))
         if worst > args.max_drop:
-            print(f"parity check FAILED: word-F1 drop {worst:.4f} > {args.max_drop}; assets left unchanged",
-                  file=sys.stderr)
+            print(
+                f"parity check FAILED: word-F1 drop {worst:.4f} > {args.max_drop}; assets left unchanged",
+                file=sys.stderr,
+            )
             return 1
         args.assets.mkdir(parents=True, exist_ok=True)
         shipped = (MODEL_FILE, CONFIG_FILE, *FEATURIZER_FILES)
         for name in shipped:
             shutil.copy(staging / name, args.assets / name)
         sizes = {n: (args.assets / n).stat().st_size for n in shipped}
-        print(f"parity ok (worst drop {worst:+.4f}); wrote {args.assets}: "
-              + ", ".join(f"{n} {s / 1e6:.2f} MB" for n, s in sizes.items()))
+        print(
+            f"parity ok (worst drop {worst:+.4f}); wrote {args.assets}: "
+            + ", ".join(f"{n} {s / 1e6:.2f} MB" for n, s in sizes.items())
+        )
     return 0
 
 

@@ -31,9 +31,8 @@ import numpy as np
 from export import corpus
 from native_host.pipeline import features as F
 from native_host.pipeline.blocks import blocks_from_snapshot
-from native_host.progress import progress
 from native_host.pipeline.snapshot import snapshot_from_html
-
+from native_host.progress import progress
 from native_host.result import LABELS, PAGE_TYPES
 
 from .data import iter_records
@@ -41,9 +40,9 @@ from .labels import label_blocks, labelled_metadata
 
 TEXT_VOCAB = 8192
 CLASS_VOCAB = 4096
-CLASS_MIN_SITES = 5       # a class word enters the vocabulary only if this many sites use it
-COMMON_TOP = 30           # a site's most frequent gold-text words that vote for the common-word list
-COMMON_MIN_SITES = 20      # a word is common when it is among the COMMON_TOP of at least this many sites
+CLASS_MIN_SITES = 5  # a class word enters the vocabulary only if this many sites use it
+COMMON_TOP = 30  # a site's most frequent gold-text words that vote for the common-word list
+COMMON_MIN_SITES = 20  # a word is common when it is among the COMMON_TOP of at least this many sites
 # Datasets whose pages are all articles (news and blogs): their page type is known without a gold field.
 ARTICLE_DATASETS = frozenset({"cleanportaleval", "dragnet", "l3s-gn1", "daniel", "fundus", "msv-big5"})
 
@@ -57,17 +56,17 @@ class Page:
     split: str
     page_type: str | None
     title: str | None
-    gold: str                  # gold main text, for word-F1
+    gold: str  # gold main text, for word-F1
     with_: list[str]
     without: list[str]
-    texts: list[str]           # block texts
-    labels: np.ndarray         # float32 [N, len(LABELS)]
-    depth: np.ndarray          # float32 [N], the auxiliary target
+    texts: list[str]  # block texts
+    labels: np.ndarray  # float32 [N, len(LABELS)]
+    depth: np.ndarray  # float32 [N], the auxiliary target
     inputs: F.PageInputs
-    source: str = "html"       # "html": built by snapshot_from_html; "live": recorded in the browser
-    site: str | None = None    # registered domain: training draws a few pages of a site per epoch
-    known: np.ndarray | None = None   # bool [len(LABELS)]: labels the gold tells (byline, date need its fields)
-    page_type_id: int = -1     # index in PAGE_TYPES, -1 where the dataset does not say
+    source: str = "html"  # "html": built by snapshot_from_html; "live": recorded in the browser
+    site: str | None = None  # registered domain: training draws a few pages of a site per epoch
+    known: np.ndarray | None = None  # bool [len(LABELS)]: labels the gold tells (byline, date need its fields)
+    page_type_id: int = -1  # index in PAGE_TYPES, -1 where the dataset does not say
 
 
 def site_of(record: dict) -> str:
@@ -107,8 +106,9 @@ def attach_snapshots(records: list[dict], corpora: dict[str, Path], mix: bool = 
             kept.append(record)
         path, index = spans[split]
         if record["id"] in index:
-            kept.append({**{k: v for k, v in record.items() if k != "html"},
-                         "snapshot_at": (str(path), index[record["id"]])})
+            kept.append(
+                {**{k: v for k, v in record.items() if k != "html"}, "snapshot_at": (str(path), index[record["id"]])}
+            )
         else:
             missing += 1
     return kept, missing
@@ -137,8 +137,9 @@ def train_tokenizer(texts, path: Path, vocab_size: int = TEXT_VOCAB) -> None:
     tok = Tokenizer(models.BPE(byte_fallback=True))
     tok.normalizer = normalizers.Sequence([normalizers.NFKC(), normalizers.Lowercase()])
     tok.pre_tokenizer = pre_tokenizers.Whitespace()
-    trainer = trainers.BpeTrainer(vocab_size=vocab_size - len(BYTE_TOKENS), min_frequency=2,
-                                  special_tokens=["<pad>"], show_progress=False)
+    trainer = trainers.BpeTrainer(
+        vocab_size=vocab_size - len(BYTE_TOKENS), min_frequency=2, special_tokens=["<pad>"], show_progress=False
+    )
     tok.train_from_iterator(texts, trainer)
     spec = json.loads(tok.to_str())
     vocab = spec["model"]["vocab"]
@@ -188,22 +189,43 @@ def make_page(record: dict, assets: Path) -> Page | None:
     for lab, meta in zip(labs, labelled_metadata(blocks, record.get("author"), record.get("date"))):
         lab.update(meta)
     labels = np.array([[lab[k] for k in LABELS] for lab in labs], dtype=np.float32).reshape(-1, len(LABELS))
-    known = np.array([k not in ("byline", "date") or bool(record.get("author" if k == "byline" else "date"))
-                      for k in LABELS])
+    known = np.array(
+        [k not in ("byline", "date") or bool(record.get("author" if k == "byline" else "date")) for k in LABELS]
+    )
     depth = np.array([min(b.depth, 64) / 32 for b in blocks], dtype=np.float32)
     page_type = page_type_of(record)
-    return Page(record["id"], record["dataset"], record["split"], record.get("page_type"), record.get("title"),
-                gold, record.get("with") or [], record.get("without") or [], [b.text for b in blocks], labels,
-                depth, _featurizer(assets)(snapshot, blocks), "live" if "snapshot_at" in record else "html",
-                site_of(record), known, PAGE_TYPES.index(page_type) if page_type else -1)
+    return Page(
+        record["id"],
+        record["dataset"],
+        record["split"],
+        record.get("page_type"),
+        record.get("title"),
+        gold,
+        record.get("with") or [],
+        record.get("without") or [],
+        [b.text for b in blocks],
+        labels,
+        depth,
+        _featurizer(assets)(snapshot, blocks),
+        "live" if "snapshot_at" in record else "html",
+        site_of(record),
+        known,
+        PAGE_TYPES.index(page_type) if page_type else -1,
+    )
 
 
 def _make_page(args):
     return make_page(*args)
 
 
-def prepare(out: Path, datasets=None, limit: int | None = None, workers: int = os.cpu_count() or 1,
-            snapshots: dict[str, Path] | None = None, mix: bool = False) -> list[Page]:
+def prepare(
+    out: Path,
+    datasets=None,
+    limit: int | None = None,
+    workers: int = os.cpu_count() or 1,
+    snapshots: dict[str, Path] | None = None,
+    mix: bool = False,
+) -> list[Page]:
     """Train tokenizer and class vocabulary on the train split, then segment, label and featurize every page.
     `snapshots` (split -> corpus file) takes those splits' snapshots from recorded corpora, or with `mix` adds
     them beside the HTML ones."""
@@ -213,12 +235,13 @@ def prepare(out: Path, datasets=None, limit: int | None = None, workers: int = o
         records, missing = attach_snapshots(records, snapshots, mix)
         print(f"{missing} pages have no recorded snapshot" + ("" if mix else " and are left out"))
     train = [r for r in records if r["split"] == "train" and not (mix and "snapshot_at" in r)]
-    texts_of: dict[str, set[str]] = collections.defaultdict(set)     # site -> its distinct block texts
-    class_of: dict[str, set[str]] = collections.defaultdict(set)     # site -> its class words
+    texts_of: dict[str, set[str]] = collections.defaultdict(set)  # site -> its distinct block texts
+    class_of: dict[str, set[str]] = collections.defaultdict(set)  # site -> its class words
     tokens_of: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)  # site -> gold words
     with ProcessPoolExecutor(workers) as pool:
-        for site, texts, words, tokens in progress(pool.map(_vocab_material, train, chunksize=8),
-                                                   total=len(train), desc="vocabulary"):
+        for site, texts, words, tokens in progress(
+            pool.map(_vocab_material, train, chunksize=8), total=len(train), desc="vocabulary"
+        ):
             texts_of[site] |= texts
             class_of[site] |= words
             tokens_of[site].update(tokens)
@@ -227,8 +250,9 @@ def prepare(out: Path, datasets=None, limit: int | None = None, workers: int = o
     write_common_words(tokens_of, out / F.COMMON_WORDS_FILE)
     pages: list[Page] = []
     with ProcessPoolExecutor(workers) as pool:
-        for page in progress(pool.map(_make_page, [(r, out) for r in records], chunksize=8), total=len(records),
-                             desc="pages"):
+        for page in progress(
+            pool.map(_make_page, [(r, out) for r in records], chunksize=8), total=len(records), desc="pages"
+        ):
             if page is not None:
                 pages.append(page)
     with open(out / "pages.pkl", "wb") as f:
@@ -247,10 +271,17 @@ def main(argv=None) -> None:
     ap.add_argument("--datasets", default=None, help="comma-separated; default all")
     ap.add_argument("--limit", type=int, default=None, help="pages per dataset (smoke runs)")
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
-    ap.add_argument("--snapshots", default=None, metavar="SPLIT=FILE,...",
-                    help="recorded msgpack corpora per split, e.g. train=a.msgpack,dev=b.msgpack, or all=c.msgpack")
-    ap.add_argument("--mix", action="store_true",
-                    help="keep the HTML snapshots of the --snapshots splits and add the recorded ones beside them")
+    ap.add_argument(
+        "--snapshots",
+        default=None,
+        metavar="SPLIT=FILE,...",
+        help="recorded msgpack corpora per split, e.g. train=a.msgpack,dev=b.msgpack, or all=c.msgpack",
+    )
+    ap.add_argument(
+        "--mix",
+        action="store_true",
+        help="keep the HTML snapshots of the --snapshots splits and add the recorded ones beside them",
+    )
     args = ap.parse_args(argv)
     corpora = None
     if args.snapshots:
@@ -266,8 +297,9 @@ def main(argv=None) -> None:
 
     if args.mix and not corpora:
         ap.error("--mix adds recorded snapshots beside the HTML ones: name them with --snapshots SPLIT=FILE")
-    pages = prepare(args.out, args.datasets.split(",") if args.datasets else None, args.limit, args.workers, corpora,
-                    args.mix)
+    pages = prepare(
+        args.out, args.datasets.split(",") if args.datasets else None, args.limit, args.workers, corpora, args.mix
+    )
     print(f"{len(pages)} pages, {sum(len(p.texts) for p in pages)} blocks -> {args.out}")
 
 

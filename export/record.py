@@ -17,12 +17,12 @@ import logging
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from export import corpus
-from native_host.progress import progress
 from native_host.pipeline.page_values import url_host
+from native_host.progress import progress
 
 from .browsers import CHROMIUM_ORIGIN, chromium, serve
 from .data import iter_records
@@ -69,7 +69,8 @@ def snapshot_page(context, control, url: str, timeout_s: float) -> dict:
             """([tabId, ms]) => Promise.race([
                    chrome.runtime.sendMessage({type: 'pith.snapshot', tabId}),
                    new Promise((r) => setTimeout(() => r({ok: false, error: 'timed out'}), ms))])""",
-            [tab, int(timeout_s * 1000)])
+            [tab, int(timeout_s * 1000)],
+        )
         if not reply.get("ok"):
             raise RuntimeError(f"snapshot failed: {reply.get('error')}")
         return {"snapshot": reply["snapshot"], "ms": reply.get("ms"), "loaded": loaded}
@@ -77,14 +78,24 @@ def snapshot_page(context, control, url: str, timeout_s: float) -> dict:
         page.close()
 
 
-def record(out: Path, split: str | None, datasets: list[str] | None = None, limit: int | None = None,
-           timeout_s: float = 30.0, records=None) -> dict:
+def record(
+    out: Path,
+    split: str | None,
+    datasets: list[str] | None = None,
+    limit: int | None = None,
+    timeout_s: float = 30.0,
+    records=None,
+) -> dict:
     """Record every page of `split` (or the given `records`) into `out`; returns counts and timing."""
     todo = list(records if records is not None else iter_records(datasets=datasets, split=split, limit=limit))
     started = time.perf_counter()
     stats = {"recorded": 0, "skipped": 0, "failed": 0}
-    with corpus.Writer(out) as writer, tempfile.TemporaryDirectory(prefix="pith-record-") as tmp, \
-            serve() as server, browser(Path(tmp)) as (context, control):
+    with (
+        corpus.Writer(out) as writer,
+        tempfile.TemporaryDirectory(prefix="pith-record-") as tmp,
+        serve() as server,
+        browser(Path(tmp)) as (context, control),
+    ):
         pending = [r for r in todo if r["id"] not in writer.done]
         stats["skipped"] = len(todo) - len(pending)
         for n, rec in enumerate(progress(pending, desc="recording")):
@@ -105,8 +116,9 @@ def record(out: Path, split: str | None, datasets: list[str] | None = None, limi
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--split", choices=("train", "dev", "all"), default="dev",
-                    help="all: every page of both splits in one corpus")
+    ap.add_argument(
+        "--split", choices=("train", "dev", "all"), default="dev", help="all: every page of both splits in one corpus"
+    )
     ap.add_argument("--out", type=Path, default=None, help="corpus file (default: the cache dir)")
     ap.add_argument("--datasets", default=None, help="comma-separated; default all")
     ap.add_argument("--limit", type=int, default=None, help="pages per dataset")

@@ -32,38 +32,46 @@ import torch.nn.functional as nnf
 
 from native_host.pipeline import features as F
 from native_host.pipeline.inference import windowed
-from native_host.result import LABELS, PAGE_TYPES
+from native_host.result import LABELS
 
 from .metric import words
 from .model import ContentModel, ModelConfig
 from .prepare import Page, load_pages
 
-EPOCHS = 12             # the shipped run: its time on 2 cores is in docs/model.md
-BATCH_BLOCKS = 6000      # blocks per batch (pages are packed up to this many, padded)
-CROP = 512               # training windows: longer pages are cropped at a random place each epoch
+EPOCHS = 12  # the shipped run: its time on 2 cores is in docs/model.md
+BATCH_BLOCKS = 6000  # blocks per batch (pages are packed up to this many, padded)
+CROP = 512  # training windows: longer pages are cropped at a random place each epoch
 LR = 2e-3
 WEIGHT_DECAY = 0.01
-STRUCT_WEIGHT = 0.3      # loss weight of the other labels (structure, byline, date)
-PAGE_TYPE_WEIGHT = 0.2   # loss weight of the page type
-DEPTH_WEIGHT = 0.2       # loss weight of the auxiliary depth task
-SITE_PAGES = 4           # pages of one site drawn per epoch (a different few each epoch)
-CLASS_DROP = 0.15        # share of pages trained without their class names
-TEXT_DROP = 0.05         # share of pages trained without their text tokens
+STRUCT_WEIGHT = 0.3  # loss weight of the other labels (structure, byline, date)
+PAGE_TYPE_WEIGHT = 0.2  # loss weight of the page type
+DEPTH_WEIGHT = 0.2  # loss weight of the auxiliary depth task
+SITE_PAGES = 4  # pages of one site drawn per epoch (a different few each epoch)
+CLASS_DROP = 0.15  # share of pages trained without their class names
+TEXT_DROP = 0.05  # share of pages trained without their text tokens
 # WCXB's non-article pages are a sixth of the training pages, and the older datasets (news, blogs) teach the
 # opposite of what a forum or a shop needs: these types are seen two or three times an epoch (docs/model.md).
-OVERSAMPLE: dict[str, int] = {"wcxb/forum": 3, "wcxb/product": 3, "wcxb/collection": 3, "wcxb/documentation": 3,
-                              "wcxb/listing": 3, "wcxb/service": 2}   # "dataset[/page_type]" -> copies per epoch
+OVERSAMPLE: dict[str, int] = {
+    "wcxb/forum": 3,
+    "wcxb/product": 3,
+    "wcxb/collection": 3,
+    "wcxb/documentation": 3,
+    "wcxb/listing": 3,
+    "wcxb/service": 2,
+}  # "dataset[/page_type]" -> copies per epoch
 # Knobs beyond the shipped recipe (docs/model.md says which were tried and what they gave).
-TOKEN_DROPOUT = 0.0               # share of text tokens hidden in training
-WORD_WEIGHT = False               # weight the main loss by log(1 + words): F1 counts words, not blocks
+TOKEN_DROPOUT = 0.0  # share of text tokens hidden in training
+WORD_WEIGHT = False  # weight the main loss by log(1 + words): F1 counts words, not blocks
 THRESHOLDS = [round(0.05 * i, 2) for i in range(4, 17)]
-MEMO_PAGES = 300                  # training pages scored at the end, like the dev pages, for memorisation
+MEMO_PAGES = 300  # training pages scored at the end, like the dev pages, for memorisation
 SEED = 1234
 
 
 def _tensors(inputs: F.PageInputs) -> tuple[torch.Tensor, ...]:
-    return tuple(torch.from_numpy(a) for a in (inputs.text_ids, inputs.tag_ids, inputs.class_ids,
-                                              inputs.class_level, inputs.numeric))
+    return tuple(
+        torch.from_numpy(a)
+        for a in (inputs.text_ids, inputs.tag_ids, inputs.class_ids, inputs.class_level, inputs.numeric)
+    )
 
 
 def _batches(pages: list[Page], rng: random.Random):
@@ -93,8 +101,10 @@ def _collate(batch, rng: np.random.Generator | None = None):
     n = max(stop - start for _, start, stop in batch)
     b = len(batch)
     first = batch[0][0].inputs
-    arrays = [np.zeros((b, n) + a.shape[1:], dtype=a.dtype) for a in
-              (first.text_ids, first.tag_ids, first.class_ids, first.class_level, first.numeric)]
+    arrays = [
+        np.zeros((b, n) + a.shape[1:], dtype=a.dtype)
+        for a in (first.text_ids, first.tag_ids, first.class_ids, first.class_level, first.numeric)
+    ]
     labels = np.zeros((b, n, len(LABELS)), dtype=np.float32)
     known = np.ones((b, len(LABELS)), dtype=bool)
     page_type = np.full(b, -1, dtype=np.int64)
@@ -119,19 +129,26 @@ def _collate(batch, rng: np.random.Generator | None = None):
             text[rng.random(text.shape) < TOKEN_DROPOUT] = 0
         class_ids[rng.random(b) < CLASS_DROP] = 0
         text[rng.random(b) < TEXT_DROP] = 0
-    return Batch([torch.from_numpy(a) for a in arrays], torch.from_numpy(labels), torch.from_numpy(known),
-                 torch.from_numpy(page_type), torch.from_numpy(weight), torch.from_numpy(depth), torch.from_numpy(pad))
+    return Batch(
+        [torch.from_numpy(a) for a in arrays],
+        torch.from_numpy(labels),
+        torch.from_numpy(known),
+        torch.from_numpy(page_type),
+        torch.from_numpy(weight),
+        torch.from_numpy(depth),
+        torch.from_numpy(pad),
+    )
 
 
 @dataclass
 class Batch:
     inputs: list[torch.Tensor]
-    labels: torch.Tensor      # [B, N, len(LABELS)]
-    known: torch.Tensor       # [B, len(LABELS)]: labels the page's gold tells
-    page_type: torch.Tensor   # [B], -1 unknown
-    weight: torch.Tensor      # [B, N] of the main loss
-    depth: torch.Tensor       # [B, N]
-    pad: torch.Tensor         # [B, N]
+    labels: torch.Tensor  # [B, N, len(LABELS)]
+    known: torch.Tensor  # [B, len(LABELS)]: labels the page's gold tells
+    page_type: torch.Tensor  # [B], -1 unknown
+    weight: torch.Tensor  # [B, N] of the main loss
+    depth: torch.Tensor  # [B, N]
+    pad: torch.Tensor  # [B, N]
 
 
 _WORD_WEIGHTS: dict[tuple[str, str], np.ndarray] = {}
@@ -235,8 +252,11 @@ def evaluate(pages: list[Page], scores: list[np.ndarray], thresholds=THRESHOLDS)
         means = {k: statistics.mean(v) for k, v in per[t].items()}
         picks = []
         for suffix in ("", LIVE):
-            datasets = [v for k, v in means.items() if "/" not in k and k.endswith(suffix) and
-                        (suffix or not k.endswith(LIVE)) and not k.startswith("all")]
+            datasets = [
+                v
+                for k, v in means.items()
+                if "/" not in k and k.endswith(suffix) and (suffix or not k.endswith(LIVE)) and not k.startswith("all")
+            ]
             if datasets:
                 means["macro" + suffix] = statistics.mean(datasets)
                 picks.append((means["all" + suffix] + means["macro" + suffix]) / 2)
@@ -248,7 +268,9 @@ def evaluate(pages: list[Page], scores: list[np.ndarray], thresholds=THRESHOLDS)
 
 def page_type_accuracy(pages: list[Page], types: list[np.ndarray | None]) -> float | None:
     """Share of the pages whose type the data gives that the model types right."""
-    scored = [int(np.argmax(t)) == p.page_type_id for p, t in zip(pages, types) if p.page_type_id >= 0 and t is not None]
+    scored = [
+        int(np.argmax(t)) == p.page_type_id for p, t in zip(pages, types) if p.page_type_id >= 0 and t is not None
+    ]
     return statistics.mean(scored) if scored else None
 
 
@@ -267,8 +289,9 @@ def epoch_groups(variants: dict[str, list[Page]], rng: random.Random) -> list[Pa
     return chosen
 
 
-def memorisation(model: ContentModel, dev: list[Page], train_pages: list[Page], threshold: float,
-                 rng: random.Random) -> dict:
+def memorisation(
+    model: ContentModel, dev: list[Page], train_pages: list[Page], threshold: float, rng: random.Random
+) -> dict:
     """Word-F1 of the model on training pages drawn like the dev pages (same dataset and page type mix, HTML
     snapshots, at most MEMO_PAGES) beside its dev F1: the gap is what it learnt of the pages themselves."""
     pool: dict[tuple[str, str | None], list[Page]] = defaultdict(list)
@@ -289,9 +312,13 @@ def memorisation(model: ContentModel, dev: list[Page], train_pages: list[Page], 
         scores = [page_scores(model, p) for p in pages]
         result[name] = evaluate(pages, scores, [threshold])["scores"]
     keys = sorted(k for k in result["train"] if k in result["dev"] and k != "select")
-    return {"pages": {"train": len(sample), "dev": len(dev_html)},
-            "f1": {k: {"train": result["train"][k], "dev": result["dev"][k],
-                       "gap": result["train"][k] - result["dev"][k]} for k in keys}}
+    return {
+        "pages": {"train": len(sample), "dev": len(dev_html)},
+        "f1": {
+            k: {"train": result["train"][k], "dev": result["dev"][k], "gap": result["train"][k] - result["dev"][k]}
+            for k in keys
+        },
+    }
 
 
 def resplit(pages: list[Page], bucket: int) -> None:
@@ -302,8 +329,16 @@ def resplit(pages: list[Page], bucket: int) -> None:
         p.split = "dev" if int(hashlib.sha1((p.site or p.id).encode()).hexdigest(), 16) % 10 == bucket else "train"
 
 
-def train(data: Path, out: Path, config: ModelConfig, epochs: int = EPOCHS, limit_pages: int | None = None,
-          log=print, train_limit: int | None = None, holdout: int = 0) -> dict:
+def train(
+    data: Path,
+    out: Path,
+    config: ModelConfig,
+    epochs: int = EPOCHS,
+    limit_pages: int | None = None,
+    log=print,
+    train_limit: int | None = None,
+    holdout: int = 0,
+) -> dict:
     """Train, keep the best epoch by dev word-F1 (`select`); `train_limit` caps only the training pages;
     `holdout` other than 0 holds out another tenth of the sites as dev (`resplit`)."""
     random.seed(SEED)
@@ -327,8 +362,10 @@ def train(data: Path, out: Path, config: ModelConfig, epochs: int = EPOCHS, limi
     model = ContentModel(config)
     params = sum(p.numel() for p in model.parameters())
     live = sum(p.source == "live" for p in train_pages), sum(p.source == "live" for p in dev_pages)
-    log(f"{len(train_pages)} train pages, {len(dev_pages)} dev pages ({live[0]} and {live[1]} of them recorded "
-        f"live), {params:,} parameters")
+    log(
+        f"{len(train_pages)} train pages, {len(dev_pages)} dev pages ({live[0]} and {live[1]} of them recorded "
+        f"live), {params:,} parameters"
+    )
     opt = torch.optim.AdamW(model.parameters(), lr=LR, weight_decay=WEIGHT_DECAY)
     rng = random.Random(SEED)
     np_rng = np.random.default_rng(SEED)
@@ -340,7 +377,8 @@ def train(data: Path, out: Path, config: ModelConfig, epochs: int = EPOCHS, limi
     steps_per_epoch = len(_batches(epoch_groups(variants, random.Random(0)), random.Random(0)))
     total = max(1, epochs * steps_per_epoch)
     sched = torch.optim.lr_scheduler.LambdaLR(
-        opt, lambda s: min(1.0, (s + 1) / 50) * 0.5 * (1 + math.cos(math.pi * min(s, total) / total)))
+        opt, lambda s: min(1.0, (s + 1) / 50) * 0.5 * (1 + math.cos(math.pi * min(s, total) / total))
+    )
     out.mkdir(parents=True, exist_ok=True)
     best = {"select": -1.0}
     history = []
@@ -354,11 +392,13 @@ def train(data: Path, out: Path, config: ModelConfig, epochs: int = EPOCHS, limi
             b = _collate(batch, np_rng)
             logits, type_logits, depth_pred = model(*b.inputs, pad_mask=b.pad)
             keep = ~b.pad
-            main_loss = nnf.binary_cross_entropy_with_logits(logits[..., 0][keep], b.labels[..., 0][keep],
-                                                             weight=b.weight[keep])
+            main_loss = nnf.binary_cross_entropy_with_logits(
+                logits[..., 0][keep], b.labels[..., 0][keep], weight=b.weight[keep]
+            )
             other = (keep[..., None] & b.known[:, None, :] & struct).float()
-            struct_loss = (nnf.binary_cross_entropy_with_logits(logits, b.labels, reduction="none") * other).sum() \
-                / other.sum().clamp(min=1.0)
+            struct_loss = (
+                nnf.binary_cross_entropy_with_logits(logits, b.labels, reduction="none") * other
+            ).sum() / other.sum().clamp(min=1.0)
             loss = main_loss + STRUCT_WEIGHT * struct_loss
             if (b.page_type >= 0).any():
                 loss = loss + PAGE_TYPE_WEIGHT * nnf.cross_entropy(type_logits, b.page_type, ignore_index=-1)
@@ -375,28 +415,53 @@ def train(data: Path, out: Path, config: ModelConfig, epochs: int = EPOCHS, limi
         result = evaluate(dev_pages, [s for s, _ in predictions])
         s = result["scores"]
         type_acc = page_type_accuracy(dev_pages, [t for _, t in predictions])
-        row = {"epoch": epoch + 1, "loss": statistics.mean(losses), "threshold": result["threshold"], **s,
-               "page_type_accuracy": type_acc, "pages": len(epoch_pages), "seconds": time.time() - t0}
+        row = {
+            "epoch": epoch + 1,
+            "loss": statistics.mean(losses),
+            "threshold": result["threshold"],
+            **s,
+            "page_type_accuracy": type_acc,
+            "pages": len(epoch_pages),
+            "seconds": time.time() - t0,
+        }
         history.append(row)
-        log(f"epoch {epoch + 1:2d} loss {row['loss']:.4f} dev {s['select']:.4f} @ {result['threshold']} "
+        log(
+            f"epoch {epoch + 1:2d} loss {row['loss']:.4f} dev {s['select']:.4f} @ {result['threshold']} "
             + " ".join(f"{k} {v:.3f}" for k, v in sorted(s.items()) if "/" not in k and k != "select")
-            + (f" type {type_acc:.3f}" if type_acc is not None else "") + f" ({row['seconds']:.0f}s)")
+            + (f" type {type_acc:.3f}" if type_acc is not None else "")
+            + f" ({row['seconds']:.0f}s)"
+        )
         if s["select"] > best["select"]:
             best = {**s, "epoch": epoch + 1, "threshold": result["threshold"], "page_type_accuracy": type_acc}
             torch.save(model.state_dict(), out / "model.pt")
         # Written every epoch, so a run stopped early still leaves a usable best checkpoint with its summary.
-        summary = {"config": config.to_dict(), "threshold": best["threshold"], "best": best, "history": history,
-                   "parameters": params, "train_pages": len(train_pages), "dev_pages": len(dev_pages),
-                   "knobs": {"oversample": OVERSAMPLE, "site_pages": SITE_PAGES, "class_drop": CLASS_DROP,
-                             "text_drop": TEXT_DROP, "token_dropout": TOKEN_DROPOUT, "word_weight": WORD_WEIGHT}}
+        summary = {
+            "config": config.to_dict(),
+            "threshold": best["threshold"],
+            "best": best,
+            "history": history,
+            "parameters": params,
+            "train_pages": len(train_pages),
+            "dev_pages": len(dev_pages),
+            "knobs": {
+                "oversample": OVERSAMPLE,
+                "site_pages": SITE_PAGES,
+                "class_drop": CLASS_DROP,
+                "text_drop": TEXT_DROP,
+                "token_dropout": TOKEN_DROPOUT,
+                "word_weight": WORD_WEIGHT,
+            },
+        }
         (out / "train.json").write_text(json.dumps(summary, indent=1))
     model.load_state_dict(torch.load(out / "model.pt"))
     model.eval()
     summary["memorisation"] = memorisation(model, dev_pages, train_pages, best["threshold"], random.Random(SEED))
     (out / "train.json").write_text(json.dumps(summary, indent=1))
     gaps = summary["memorisation"]["f1"]
-    log("memorisation (train F1 - dev F1 on like pages): " + " ".join(
-        f"{k} {v['gap']:+.3f}" for k, v in gaps.items() if "/" not in k))
+    log(
+        "memorisation (train F1 - dev F1 on like pages): "
+        + " ".join(f"{k} {v['gap']:+.3f}" for k, v in gaps.items() if "/" not in k)
+    )
     return summary
 
 
@@ -421,12 +486,21 @@ def main(argv=None) -> None:
     ap.add_argument("--limit-pages", type=int, default=None, help="smoke runs: pages per split")
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--set", nargs="*", default=[], help="ModelConfig overrides, e.g. layers=3 sequence=bilstm")
-    ap.add_argument("--oversample", nargs="*", default=None,
-                    help="copies per epoch, replacing the shipped recipe's, e.g. wcxb/forum=3 wcxb=2 "
-                         "(given with no pairs: no oversampling)")
+    ap.add_argument(
+        "--oversample",
+        nargs="*",
+        default=None,
+        help="copies per epoch, replacing the shipped recipe's, e.g. wcxb/forum=3 wcxb=2 "
+        "(given with no pairs: no oversampling)",
+    )
     ap.add_argument("--token-dropout", type=float, default=TOKEN_DROPOUT)
-    ap.add_argument("--holdout", type=int, default=0, choices=range(10),
-                    help="hold out the sites of this hash bucket as dev instead of the data's split (0)")
+    ap.add_argument(
+        "--holdout",
+        type=int,
+        default=0,
+        choices=range(10),
+        help="hold out the sites of this hash bucket as dev instead of the data's split (0)",
+    )
     ap.add_argument("--site-pages", type=int, default=SITE_PAGES, help="pages of a site per epoch (0: all)")
     ap.add_argument("--class-drop", type=float, default=CLASS_DROP, help="share of pages without class names")
     ap.add_argument("--text-drop", type=float, default=TEXT_DROP, help="share of pages without text tokens")

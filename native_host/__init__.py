@@ -12,8 +12,17 @@ from .pipeline.schema import validate_snapshot
 from .pipeline.snapshot import snapshot_from_html
 from .version import __version__
 
-__all__ = ["Extractor", "Result", "snapshot_from_html", "validate_snapshot", "PithError", "SnapshotError",
-           "ModelError", "InputError", "__version__"]
+__all__ = [
+    "Extractor",
+    "InputError",
+    "ModelError",
+    "PithError",
+    "Result",
+    "SnapshotError",
+    "__version__",
+    "snapshot_from_html",
+    "validate_snapshot",
+]
 
 
 def __getattr__(name):

@@ -14,9 +14,10 @@ import os
 import re
 import tempfile
 import unicodedata
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Iterator
+from typing import IO
 
 from .errors import InputError
 from .limits import MAX_FILENAME_BYTES, MAX_FILENAME_CHARS
@@ -95,7 +96,7 @@ def replaced_atomically(target: Path, encoding: str | None = "utf-8") -> Iterato
         raise InputError(f"{target.parent} does not exist; create it or choose another place for {target.name}")
     fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")
     try:
-        with (os.fdopen(fd, "wb") if encoding is None else os.fdopen(fd, "w", encoding=encoding)) as out:
+        with os.fdopen(fd, "wb") if encoding is None else os.fdopen(fd, "w", encoding=encoding) as out:
             yield out
         mask = os.umask(0)
         os.umask(mask)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import gc
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 _lock = threading.Lock()
 _pausers = 0

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Iterable, Iterator, TextIO, TypeVar
+from collections.abc import Iterable, Iterator
+from typing import TextIO, TypeVar
 
 T = TypeVar("T")
 
-BAR_WIDTH = 24          # characters of the bar between [ and ]
-REDRAW_EVERY_S = 0.1    # a terminal line is redrawn at most this often
-LOG_STEPS = 10          # lines printed over a whole run when stderr is not a terminal
+BAR_WIDTH = 24  # characters of the bar between [ and ]
+REDRAW_EVERY_S = 0.1  # a terminal line is redrawn at most this often
+LOG_STEPS = 10  # lines printed over a whole run when stderr is not a terminal
 LOG_EVERY_UNKNOWN = 100  # items between lines when the total is unknown and stderr is not a terminal
 
 
@@ -28,8 +29,9 @@ def render(desc: str, done: int, total: int | None, elapsed: float) -> str:
     return f"{desc}  {done}/{total} [{'#' * filled}{' ' * (BAR_WIDTH - filled)}] {rate:.1f} p/s"
 
 
-def progress(iterable: Iterable[T], total: int | None = None, desc: str = "", stream: TextIO | None = None
-             ) -> Iterator[T]:
+def progress(
+    iterable: Iterable[T], total: int | None = None, desc: str = "", stream: TextIO | None = None
+) -> Iterator[T]:
     """Yield from `iterable` unchanged while reporting how far it got on `stream` (stderr by default)."""
     out = stream if stream is not None else sys.stderr
     if total is None and hasattr(iterable, "__len__"):

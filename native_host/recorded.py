@@ -8,8 +8,9 @@ stops there instead of failing. The runtime only replays a recorded page (`pith 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO, Iterator, TypedDict
+from typing import BinaryIO, TypedDict
 
 import msgpack
 

@@ -55,10 +55,12 @@ class Result:
     site_name: str | None = field(default=None, metadata=carried("the site's name", "string", True, True))
     description: str | None = field(default=None, metadata=carried("the page's own summary", "string", True, True))
     canonical_url: str | None = field(
-        default=None, metadata=carried("the URL the page names as its own", "string", True, True))
+        default=None, metadata=carried("the URL the page names as its own", "string", True, True)
+    )
     image: Image | None = field(default=None, metadata=carried("the lead image", "image", True, True))
     page_type: str | None = field(
-        default=None, metadata=carried("article, forum, product, ... (result.PAGE_TYPES)", "string", True, True))
+        default=None, metadata=carried("article, forum, product, ... (result.PAGE_TYPES)", "string", True, True)
+    )
     text: str = field(metadata=carried("the main content as plain text", "string"))
     word_count: int = field(default=0, metadata=carried("words of the main content", "int", True))
     reading_minutes: int = field(default=0, metadata=carried("minutes to read it", "int", True))
@@ -68,14 +70,17 @@ class Result:
     node_ids: list[int] = field(metadata=carried("the snapshot nodes of the content", "int_list"))
     blocks: list[BlockResult] = field(metadata=carried("every block with the model's scores and decision", "blocks"))
     authors: list[str] = field(
-        default_factory=list, metadata=carried("the names in byline, one each, in its order", "string_list",
-                                               from_metadata=True))
+        default_factory=list,
+        metadata=carried("the names in byline, one each, in its order", "string_list", from_metadata=True),
+    )
     tags: list[str] = field(
-        default_factory=list, metadata=carried("the page's keywords, at most metadata.MAX_TAGS", "string_list",
-                                               True, True))
+        default_factory=list,
+        metadata=carried("the page's keywords, at most metadata.MAX_TAGS", "string_list", True, True),
+    )
     headline_block: int | None = field(
-        default=None, metadata=carried("the block holding the page's own headline (main or not), if found",
-                                       from_metadata=True))
+        default=None,
+        metadata=carried("the block holding the page's own headline (main or not), if found", from_metadata=True),
+    )
     timings: dict[str, float] = field(default_factory=dict, metadata=carried("milliseconds per stage"))
 
     def to_dict(self) -> dict:
@@ -86,5 +91,5 @@ def _flagged(flag: str) -> tuple[str, ...]:
     return tuple(f.name for f in fields(Result) if f.metadata[flag])
 
 
-REPLY_FIELDS = _flagged("reply")          # always in a reply's article: small, what a reader's header shows
-FROM_METADATA = _flagged("from_metadata")      # copied from the header read, name for name
+REPLY_FIELDS = _flagged("reply")  # always in a reply's article: small, what a reader's header shows
+FROM_METADATA = _flagged("from_metadata")  # copied from the header read, name for name

@@ -105,8 +105,12 @@ def lint(folder: Path) -> dict:
     tool = web_ext()
     if tool is None:
         raise FileNotFoundError("web-ext is not installed: run `npm install` in the repository root")
-    done = subprocess.run([str(tool), "lint", "--source-dir", str(folder), "--output", "json", "--no-input"],
-                          capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [str(tool), "lint", "--source-dir", str(folder), "--output", "json", "--no-input"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     start = done.stdout.find("{")
     if start < 0:
         raise RuntimeError(f"web-ext lint gave no report (exit {done.returncode}): {done.stderr.strip()[-2000:]}")
@@ -116,8 +120,9 @@ def lint(folder: Path) -> dict:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", type=Path, default=DIST, help="output folder (default: dist/)")
-    parser.add_argument("--lint", action="store_true", help="run `web-ext lint` on the Firefox package; "
-                        "fail on any error or warning")
+    parser.add_argument(
+        "--lint", action="store_true", help="run `web-ext lint` on the Firefox package; fail on any error or warning"
+    )
     args = parser.parse_args(argv)
     for store in STORES:
         target = build(store, args.out)
@@ -128,8 +133,10 @@ def main(argv: list[str] | None = None) -> int:
             for message in report.get(kind, []):
                 print(f"{kind[:-1]}: {message.get('code')}: {message.get('file', '')}: {message.get('message')}")
         summary = report.get("summary", {})
-        print(f"web-ext lint: {summary.get('errors', 0)} errors, {summary.get('warnings', 0)} warnings, "
-              f"{summary.get('notices', 0)} notices")
+        print(
+            f"web-ext lint: {summary.get('errors', 0)} errors, {summary.get('warnings', 0)} warnings, "
+            f"{summary.get('notices', 0)} notices"
+        )
         if summary.get("errors") or summary.get("warnings"):
             return 1
     return 0

@@ -5,13 +5,24 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
-from export.browsers import (CHROMIUM, FIREFOX, NOTE_PAGE, READER_PAGE, SHOW_ARTICLE, ExtensionBrowser,  # noqa: F401
-                             FrameMissing, ReaderView, Tab, extension_browser, shown_note)
+from export.browsers import (  # noqa: F401
+    CHROMIUM,
+    FIREFOX,
+    NOTE_PAGE,
+    READER_PAGE,
+    SHOW_ARTICLE,
+    ExtensionBrowser,
+    FrameMissing,
+    ReaderView,
+    Tab,
+    extension_browser,
+    shown_note,
+)
 
 PAGES = Path(__file__).resolve().parent / "pages" / "extension"
 BINARIES = {"chromium": CHROMIUM, "firefox": FIREFOX}
@@ -67,14 +78,17 @@ def open_popup(b: ExtensionBrowser, page: Tab) -> Tab:
 
 def wait_for_download(b: ExtensionBrowser, download_id: int) -> dict:
     """The downloads API's item once it is no longer in progress (a state saying so after 30 s)."""
-    return b.call("""async (id) => {
+    return b.call(
+        """async (id) => {
         for (const deadline = Date.now() + 30000; Date.now() < deadline;) {
           const [d] = await api.downloads.search({id});
           if (d && d.state !== 'in_progress') return d;
           await new Promise((r) => setTimeout(r, 100));
         }
         return {state: 'still in progress after 30 s'};
-      }""", download_id)
+      }""",
+        download_id,
+    )
 
 
 def close(*tabs: Tab) -> None:

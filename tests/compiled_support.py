@@ -29,8 +29,10 @@ def skip_unless_compiled(module: ModuleType | None, what: str):
     """Skip where `module` is not built, or where PITH_PURE_PYTHON keeps it out of use."""
     return pytest.mark.skipif(
         module is None or PURE_PYTHON,
-        reason="PITH_PURE_PYTHON is set" if PURE_PYTHON else
-        f"{what} is not built here (`pip install -e .` with Cython and a C compiler builds it)")
+        reason="PITH_PURE_PYTHON is set"
+        if PURE_PYTHON
+        else f"{what} is not built here (`pip install -e .` with Cython and a C compiler builds it)",
+    )
 
 
 def pure_python_prints(code: str) -> list[str]:

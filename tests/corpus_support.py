@@ -17,8 +17,10 @@ import pytest
 from native_host.corpus.warc import response_record
 
 PAGES = Path(__file__).parent / "pages"
-RUSSIAN = "<html><body><h1>Новости</h1><p>Привет, мир. Это длинный абзац о погоде в Москве и о том, как " \
-          "меняется климат год от года.</p></body></html>"
+RUSSIAN = (
+    "<html><body><h1>Новости</h1><p>Привет, мир. Это длинный абзац о погоде в Москве и о том, как "
+    "меняется климат год от года.</p></body></html>"
+)
 EXPECTED = [  # (file, url, error code) per row, in order
     ("crawl.warc.gz", "https://gazette.example/tides", None),
     ("crawl.warc.gz", "https://cafe.example/menu", None),
@@ -34,20 +36,33 @@ def write_warcs(directory: Path) -> list[Path]:
     directory.mkdir(parents=True, exist_ok=True)
     article = (PAGES / "article.html").read_bytes()
     last = response_record("https://gazette.example/tides-again", article)
-    crawl = b"".join([
-        response_record("https://gazette.example/tides", article),
-        response_record("https://gazette.example/chart.png", b"\x89PNG\r\n\x1a\n" + bytes(64),
-                        content_type="image/png"),
-        response_record("https://cafe.example/menu", (PAGES / "cp1252.html").read_bytes(),
-                        content_type="text/html; charset=no-such-charset"),
-        response_record("https://news.example/ru", RUSSIAN.encode("koi8-r"), content_type="text/html; charset=KOI8-R"),
-        response_record("https://broken.example/", (PAGES / "broken.html").read_bytes(),
-                        content_type="application/xhtml+xml"),
-        last[: len(last) * 2 // 3],  # the gzip member breaks off inside the record's body
-    ])
-    more = b"".join(gzip.decompress(r) for r in (
-        response_record("https://bom.example/", (PAGES / "utf8-bom.html").read_bytes(), content_type="text/html"),
-        response_record("https://gazette.example/copy", article)))
+    crawl = b"".join(
+        [
+            response_record("https://gazette.example/tides", article),
+            response_record(
+                "https://gazette.example/chart.png", b"\x89PNG\r\n\x1a\n" + bytes(64), content_type="image/png"
+            ),
+            response_record(
+                "https://cafe.example/menu",
+                (PAGES / "cp1252.html").read_bytes(),
+                content_type="text/html; charset=no-such-charset",
+            ),
+            response_record(
+                "https://news.example/ru", RUSSIAN.encode("koi8-r"), content_type="text/html; charset=KOI8-R"
+            ),
+            response_record(
+                "https://broken.example/", (PAGES / "broken.html").read_bytes(), content_type="application/xhtml+xml"
+            ),
+            last[: len(last) * 2 // 3],  # the gzip member breaks off inside the record's body
+        ]
+    )
+    more = b"".join(
+        gzip.decompress(r)
+        for r in (
+            response_record("https://bom.example/", (PAGES / "utf8-bom.html").read_bytes(), content_type="text/html"),
+            response_record("https://gazette.example/copy", article),
+        )
+    )
     (directory / "crawl.warc.gz").write_bytes(crawl)
     (directory / "more.warc").write_bytes(more)
     return [directory / "crawl.warc.gz", directory / "more.warc"]

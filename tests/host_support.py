@@ -14,8 +14,8 @@ from pathlib import Path
 import numpy as np
 
 from native_host.browser.client import HostProcess, host_command
-from native_host.pipeline.features import CLASS_VOCAB_FILE, COMMON_WORDS_FILE, NUMERIC_NAMES, TOKENIZER_FILE
 from native_host.browser.identity import chromium_origin
+from native_host.pipeline.features import CLASS_VOCAB_FILE, COMMON_WORDS_FILE, NUMERIC_NAMES, TOKENIZER_FILE
 from native_host.pipeline.inference import CONFIG_FILE, INPUT_NAMES, MODEL_FILE
 from native_host.result import LABELS
 
@@ -30,18 +30,27 @@ def write_standin_model(directory: Path) -> Path:
     weights = np.zeros((len(NUMERIC_NAMES), len(LABELS)), dtype=np.float32)
     bias = np.zeros(len(LABELS), dtype=np.float32)
     weights[NUMERIC_NAMES.index("log_chars"), LABELS.index("main")] = 16.0  # log_chars is log1p(chars) / 8
-    bias[LABELS.index("main")] = -8.0                                 # main from about 55 characters on
+    bias[LABELS.index("main")] = -8.0  # main from about 55 characters on
     bias[LABELS.index("title")] = -6.0
     for head in ("byline", "date"):  # at 0 every block would reach metadata's cue (0.5) and read as a byline
         bias[LABELS.index(head)] = -6.0
-    int_inputs = [helper.make_tensor_value_info(name, TensorProto.INT64, [1, "blocks", None])
-                  for name in INPUT_NAMES if name != "numeric"]
+    int_inputs = [
+        helper.make_tensor_value_info(name, TensorProto.INT64, [1, "blocks", None])
+        for name in INPUT_NAMES
+        if name != "numeric"
+    ]
     numeric = helper.make_tensor_value_info("numeric", TensorProto.FLOAT, [1, "blocks", len(NUMERIC_NAMES)])
     labels = helper.make_tensor_value_info("labels", TensorProto.FLOAT, [1, "blocks", len(LABELS)])
     graph = helper.make_graph(
-        [helper.make_node("MatMul", ["numeric", "W"], ["scaled"]), helper.make_node("Add", ["scaled", "b"], ["labels"])],
-        "standin", int_inputs + [numeric], [labels],
-        [numpy_helper.from_array(weights, "W"), numpy_helper.from_array(bias, "b")])
+        [
+            helper.make_node("MatMul", ["numeric", "W"], ["scaled"]),
+            helper.make_node("Add", ["scaled", "b"], ["labels"]),
+        ],
+        "standin",
+        int_inputs + [numeric],
+        [labels],
+        [numpy_helper.from_array(weights, "W"), numpy_helper.from_array(bias, "b")],
+    )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
     model.ir_version = 8
     onnx.save(model, directory / MODEL_FILE)
@@ -64,7 +73,9 @@ def write_failing_model(directory: Path) -> Path:
     model = onnx.load(directory / MODEL_FILE)
     graph = model.graph
     del graph.node[:]
-    graph.initializer.append(numpy_helper.from_array(np.full(len(LABELS), 10 * len(NUMERIC_NAMES), dtype=np.int64), "far"))
+    graph.initializer.append(
+        numpy_helper.from_array(np.full(len(LABELS), 10 * len(NUMERIC_NAMES), dtype=np.int64), "far")
+    )
     graph.node.append(helper.make_node("Gather", ["numeric", "far"], ["labels"], axis=2))
     onnx.save(model, directory / MODEL_FILE)
     return directory
@@ -83,14 +94,21 @@ def start_host(log_dir: Path, model_dir: str | None, *options: str, caller=(chro
     return HostProcess(host_command(caller, *options), env)
 
 
-SENTENCE = ("The river valley keeps its old stone bridges, and every spring the town repairs one of them "
-            "with the same grey rock the first builders cut from the hill above the mill. ")
+SENTENCE = (
+    "The river valley keeps its old stone bridges, and every spring the town repairs one of them "
+    "with the same grey rock the first builders cut from the hill above the mill. "
+)
 
 
 def article_html(paragraphs: int, sentences_per_paragraph: int = 4, title: str = "Bridges of the valley") -> str:
     """A plain news-style page: navigation, a long article of numbered paragraphs, a footer."""
-    body = "\n".join(f"<p class='story-text body-copy'>Paragraph {i}. {SENTENCE * sentences_per_paragraph}</p>" for i in range(paragraphs))
-    return (f"<!doctype html><html lang='en'><head><title>{title} - Valley News</title></head><body>"
-            "<nav class='nav'><a href='/'>Home</a> <a href='/news'>News</a> <a href='/about'>About</a></nav>"
-            f"<article><h1>{title}</h1><p class='byline'>By Ada Stone</p>{body}</article>"
-            "<footer><a href='/privacy'>Privacy</a> <a href='/terms'>Terms</a></footer></body></html>")
+    body = "\n".join(
+        f"<p class='story-text body-copy'>Paragraph {i}. {SENTENCE * sentences_per_paragraph}</p>"
+        for i in range(paragraphs)
+    )
+    return (
+        f"<!doctype html><html lang='en'><head><title>{title} - Valley News</title></head><body>"
+        "<nav class='nav'><a href='/'>Home</a> <a href='/news'>News</a> <a href='/about'>About</a></nav>"
+        f"<article><h1>{title}</h1><p class='byline'>By Ada Stone</p>{body}</article>"
+        "<footer><a href='/privacy'>Privacy</a> <a href='/terms'>Terms</a></footer></body></html>"
+    )

@@ -15,16 +15,27 @@ from host_support import write_standin_model
 
 ROOT = Path(__file__).resolve().parent.parent
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
-ARTICLE = {"title": "Tides and crossings at the north pier", "byline": "Morag Ellison", "date": "2026-03-14",
-           "site_name": "Coastline Gazette", "reading_minutes": 3, "lang": "en", "url": "https://news.example/tides",
-           "text": "x", "html": "<p>The harbour board counts every crossing and every tide, and publishes both in"
-           " a table<sup><a href='#n1' id='r1'>1</a></sup> that runs wider than any column of text.</p>"
-           "<h2>The readings</h2><table><caption>Readings by station</caption><thead><tr><th>Station</th>"
-           + "".join(f"<th>Month {m}</th>" for m in range(1, 13)) + "</tr></thead><tbody>"
-           + "".join(f"<tr><th>Pier {r}</th>" + "".join(f"<td>{r}.{m} m</td>" for m in range(1, 13)) + "</tr>"
-                     for r in range(1, 4)) + "</tbody></table><blockquote><p>You can set your watch by her.</p>"
-           "</blockquote><pre><code>tide = load('north-pier')</code></pre>"
-           "<ol><li id='n1'>Published each spring. <a href='#r1'>Back</a></li></ol>"}
+ARTICLE = {
+    "title": "Tides and crossings at the north pier",
+    "byline": "Morag Ellison",
+    "date": "2026-03-14",
+    "site_name": "Coastline Gazette",
+    "reading_minutes": 3,
+    "lang": "en",
+    "url": "https://news.example/tides",
+    "text": "x",
+    "html": "<p>The harbour board counts every crossing and every tide, and publishes both in"
+    " a table<sup><a href='#n1' id='r1'>1</a></sup> that runs wider than any column of text.</p>"
+    "<h2>The readings</h2><table><caption>Readings by station</caption><thead><tr><th>Station</th>"
+    + "".join(f"<th>Month {m}</th>" for m in range(1, 13))
+    + "</tr></thead><tbody>"
+    + "".join(
+        f"<tr><th>Pier {r}</th>" + "".join(f"<td>{r}.{m} m</td>" for m in range(1, 13)) + "</tr>" for r in range(1, 4)
+    )
+    + "</tbody></table><blockquote><p>You can set your watch by her.</p>"
+    "</blockquote><pre><code>tide = load('north-pier')</code></pre>"
+    "<ol><li id='n1'>Published each spring. <a href='#r1'>Back</a></li></ol>",
+}
 RUN = """async (root, tags) => {
   const result = await axe.run(root, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']});
   return result.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 4).map((n) => n.target.join(' ')).join(', ')}`);
@@ -50,8 +61,11 @@ def test_the_reader_view_has_no_wcag_violation(browser, theme):
     reader = show_article(browser, page, ARTICLE)
     # axe's source as the body of the evaluated function: the page's CSP allows no eval
     assert reader.evaluate(f"(root) => {{ {axe_source()}\n; return typeof axe.run; }}") == "function"
-    reader.evaluate("""(root, theme) => { root.querySelector('.view').dataset.theme = theme;
-        root.getElementById('settings').hidden = false; }""", theme)
+    reader.evaluate(
+        """(root, theme) => { root.querySelector('.view').dataset.theme = theme;
+        root.getElementById('settings').hidden = false; }""",
+        theme,
+    )
     assert reader.evaluate(RUN, TAGS) == []
     close(page)
 

@@ -66,9 +66,11 @@ def test_text_is_main_blocks_separated_by_blank_lines():
 
 
 def test_hostile_markup_never_survives():
-    a = article('<p onclick="steal()" style="x">Click <img src=x onerror=alert(1)> '
-                '<a href="javascript:alert(1)">me</a> <a href="data:text/html,x">data</a></p>'
-                '<script>alert(2)</script><p><iframe src="https://evil.example"></iframe>ok</p>')
+    a = article(
+        '<p onclick="steal()" style="x">Click <img src=x onerror=alert(1)> '
+        '<a href="javascript:alert(1)">me</a> <a href="data:text/html,x">data</a></p>'
+        '<script>alert(2)</script><p><iframe src="https://evil.example"></iframe>ok</p>'
+    )
     for bad in ("onclick", "onerror", "style", "javascript", "data:", "<script", "iframe", "alert"):
         assert bad not in a.html and bad not in a.markdown
 
@@ -92,15 +94,19 @@ def test_deep_nesting_renders():
 
 
 def test_page_figure_keeps_its_own_caption_only():
-    a = article('<article><p>Text before the figure.</p><figure><img src="/f.png" alt="alt words">'
-                '<figcaption>The real caption</figcaption></figure><p>Text after it.</p></article>')
+    a = article(
+        '<article><p>Text before the figure.</p><figure><img src="/f.png" alt="alt words">'
+        "<figcaption>The real caption</figcaption></figure><p>Text after it.</p></article>"
+    )
     assert a.html.count("<figure>") == 1 and a.html.count("<figcaption>") == 1
     assert "The real caption" in a.html and "alt words</figcaption>" not in a.html
 
 
 def test_relative_urls_kept_without_a_page_url_dangerous_schemes_never():
-    s = snapshot_from_html('<p>See <a href="/next">next</a>, <a href=" java\tscript:alert(1)">x</a>, '
-                           '<a href="vbscript:x">y</a> <img src="pic.png" alt="p"> end.</p>')
+    s = snapshot_from_html(
+        '<p>See <a href="/next">next</a>, <a href=" java\tscript:alert(1)">x</a>, '
+        '<a href="vbscript:x">y</a> <img src="pic.png" alt="p"> end.</p>'
+    )
     bl = blocks_from_snapshot(s)
     a = build_article(s, bl, [True] * len(bl))
     assert '<a href="/next">next</a>' in a.html and 'src="pic.png"' in a.html
@@ -108,8 +114,10 @@ def test_relative_urls_kept_without_a_page_url_dangerous_schemes_never():
 
 
 def test_markdown_figure_keeps_caption():
-    md = article('<article><p>Before.</p><figure><img src="/f.png" alt="a"><figcaption>Caption here'
-                 '</figcaption></figure><p>After.</p></article>').markdown
+    md = article(
+        '<article><p>Before.</p><figure><img src="/f.png" alt="a"><figcaption>Caption here'
+        "</figcaption></figure><p>After.</p></article>"
+    ).markdown
     assert "![a](https://e.example/f.png)\n\n*Caption here*" in md
 
 
@@ -158,9 +166,11 @@ def test_code_blocks_keep_whitespace_and_their_language():
 
 
 def test_a_code_block_holding_backticks_gets_a_longer_fence():
-    a = article("<html><body><article><p>" + "Words of the article around a code block. " * 3 + "</p>"
-                "<pre><code class='language-md'>```js\nx\n```</code></pre><p>" + "More words. " * 6 + "</p>"
-                "</article></body></html>")
+    a = article(
+        "<html><body><article><p>" + "Words of the article around a code block. " * 3 + "</p>"
+        "<pre><code class='language-md'>```js\nx\n```</code></pre><p>" + "More words. " * 6 + "</p>"
+        "</article></body></html>"
+    )
     assert "````md\n```js\nx\n```\n````" in a.markdown
 
 
@@ -178,10 +188,12 @@ def test_formulas_are_mathml_with_tex_in_markdown_and_no_drawn_copy():
 
 def test_lazy_pictures_resolve_to_their_real_address():
     srcs = re.findall(r'<img src="([^"]+)"', reader_article("images.html").html)
-    assert srcs == ["https://e.example/images/lazy.png?from=data-src",
-                    "https://e.example/images/lazy2.png?from=srcset-large",
-                    "https://e.example/images/lens.png?from=picture",
-                    "https://e.example/images/lazy2.png?from=data-lazy-src"]
+    assert srcs == [
+        "https://e.example/images/lazy.png?from=data-src",
+        "https://e.example/images/lazy2.png?from=srcset-large",
+        "https://e.example/images/lens.png?from=picture",
+        "https://e.example/images/lazy2.png?from=data-lazy-src",
+    ]
 
 
 def test_footnotes_link_both_ways_and_are_gfm_footnotes_in_markdown():
@@ -198,13 +210,18 @@ def test_footnotes_link_both_ways_and_are_gfm_footnotes_in_markdown():
 def test_a_data_table_is_kept_whole_with_its_caption_and_header():
     a = reader_article("table.html")
     assert "<caption>Tides and crossings" in a.html and a.html.count("<th>") == 7 and a.html.count("<tr>") == 5
-    assert "*Tides and crossings at the north pier, winter 2025 to 2026*\n\n| Month of the season | Highest" in a.markdown and "| November 2025 | 4.21 m on the 12th |" in a.markdown
+    assert (
+        "*Tides and crossings at the north pier, winter 2025 to 2026*\n\n| Month of the season | Highest" in a.markdown
+        and "| November 2025 | 4.21 m on the 12th |" in a.markdown
+    )
 
 
 def test_a_row_keeps_every_cell_so_values_stay_under_their_column():
-    html = ("<p>Which one to buy, measured over two weeks in the same flat.</p><table><tr><th>Model</th><th>S1</th>"
-            "<th>S2</th></tr><tr><th>Mapping</th><td>—</td><td>yes</td></tr><tr><th>Price</th><td>$199</td>"
-            "<td>$249</td></tr></table>")
+    html = (
+        "<p>Which one to buy, measured over two weeks in the same flat.</p><table><tr><th>Model</th><th>S1</th>"
+        "<th>S2</th></tr><tr><th>Mapping</th><td>—</td><td>yes</td></tr><tr><th>Price</th><td>$199</td>"
+        "<td>$249</td></tr></table>"
+    )
     s = snapshot_from_html(html, url="https://e.example/")
     bl = blocks_from_snapshot(s)
     a = build_article(s, bl, [b.text not in ("Mapping", "—") for b in bl])  # a cell-by-cell decision
@@ -213,9 +230,11 @@ def test_a_row_keeps_every_cell_so_values_stay_under_their_column():
 
 
 def test_a_layout_table_is_left_to_the_model_cell_by_cell():
-    page = ("<html><body><table><tr><td><a href='/'>Home</a> <a href='/a'>About</a></td><td><p>"
-            + "The article's own paragraph, long enough to be main content on its own. " * 3
-            + "</p></td></tr></table></body></html>")
+    page = (
+        "<html><body><table><tr><td><a href='/'>Home</a> <a href='/a'>About</a></td><td><p>"
+        + "The article's own paragraph, long enough to be main content on its own. " * 3
+        + "</p></td></tr></table></body></html>"
+    )
     s = snapshot_from_html(page, url="https://e.example/")
     bl = blocks_from_snapshot(s)
     a = build_article(s, bl, whole_units(s, bl, [len(b.text) >= 55 for b in bl]))
@@ -229,8 +248,10 @@ def test_a_lead_picture_is_kept_when_its_caption_is_main():
 
 
 def test_a_figure_is_kept_whole_image_and_caption():
-    html = ('<article><p>Text before the figure, long.</p><figure><img src="/f.png" alt="a">'
-            '<figcaption>Caption, photo: Agency</figcaption></figure><p>Text after it.</p></article>')
+    html = (
+        '<article><p>Text before the figure, long.</p><figure><img src="/f.png" alt="a">'
+        "<figcaption>Caption, photo: Agency</figcaption></figure><p>Text after it.</p></article>"
+    )
     s = snapshot_from_html(html, url="https://e.example/")
     bl = blocks_from_snapshot(s)
     caption_only = [b.text.startswith("Caption") for b in bl]
@@ -265,8 +286,10 @@ def test_the_shortcuts_around_whitespace_give_what_the_regular_expressions_give(
     @example("a  b", "")
     @example("two words", "https://e.example/a b")
     @example("a\u3000b\xa0c", "/p q")
-    @given(st.text(alphabet=st.sampled_from(_AWKWARD), max_size=12) | st.text(max_size=40),
-           st.sampled_from(["", "https://e.example/a b", "java\tscript:x", "javascript:x", " mailto:a@b", "/p q"]))
+    @given(
+        st.text(alphabet=st.sampled_from(_AWKWARD), max_size=12) | st.text(max_size=40),
+        st.sampled_from(["", "https://e.example/a b", "java\tscript:x", "javascript:x", " mailto:a@b", "/p q"]),
+    )
     def check(text, url):
         assert _folded(text) == _SPACE.sub(" ", text)
         for u in (text, url + text, text + url):

@@ -9,11 +9,11 @@ import json
 
 import pytest
 
-from native_host import snapshot_from_html, limits
-from native_host.errors import ProtocolError, SnapshotError
+from native_host import limits, snapshot_from_html
 from native_host.browser.framing import HEADER, StreamClosed, decode_message, encode_message, frame, read_frame
 from native_host.browser.host import FramedTransport, Server
 from native_host.browser.protocol import parse_request, request_id
+from native_host.errors import ProtocolError, SnapshotError
 from native_host.pipeline.schema import validate_snapshot
 
 
@@ -45,18 +45,21 @@ def _serve(data: bytes) -> tuple[int, list[dict]]:
 HELLO = frame(b'{"v":1,"id":7,"type":"hello"}')
 
 
-@pytest.mark.parametrize("payload, fragment", [
-    (b'{"v":1,"id":' + b"9" * 5000 + b',"type":"hello"}', "too many digits"),
-    (b'{"v":1,"id":1,"type":"hello","x":-' + b"1" * 4400 + b"}", "too many digits"),
-    (b"\x00\x00\x00", "not JSON"),
-    (b"", "not JSON"),
-    (b'"just a string"', "JSON object"),
-    (b"null", "JSON object"),
-    (b'{"x": Infinity}', "Infinity"),
-    (b'{"x": -Infinity}', "Infinity"),
-    (b"\xed\xa0\x80", "not UTF-8"),  # a surrogate written raw in UTF-8 is not UTF-8
-    (b"\xc0\xaf", "not UTF-8"),      # an overlong encoding
-])
+@pytest.mark.parametrize(
+    "payload, fragment",
+    [
+        (b'{"v":1,"id":' + b"9" * 5000 + b',"type":"hello"}', "too many digits"),
+        (b'{"v":1,"id":1,"type":"hello","x":-' + b"1" * 4400 + b"}", "too many digits"),
+        (b"\x00\x00\x00", "not JSON"),
+        (b"", "not JSON"),
+        (b'"just a string"', "JSON object"),
+        (b"null", "JSON object"),
+        (b'{"x": Infinity}', "Infinity"),
+        (b'{"x": -Infinity}', "Infinity"),
+        (b"\xed\xa0\x80", "not UTF-8"),  # a surrogate written raw in UTF-8 is not UTF-8
+        (b"\xc0\xaf", "not UTF-8"),  # an overlong encoding
+    ],
+)
 def test_undecodable_payloads_are_bad_requests_and_the_host_goes_on(payload, fragment):
     with pytest.raises(ProtocolError) as err:
         decode_message(payload)
@@ -67,10 +70,22 @@ def test_undecodable_payloads_are_bad_requests_and_the_host_goes_on(payload, fra
     assert replies[0]["error"]["code"] == "bad_request"
 
 
-@pytest.mark.parametrize("rid, answered", [
-    (0, 0), (-5, -5), (2**53 - 1, 2**53 - 1), (-(2**53 - 1), -(2**53 - 1)),
-    (2**53, None), (-(2**53), None), (10**300, None), (1.5, None), (True, None), ("1", None), (None, None),
-])
+@pytest.mark.parametrize(
+    "rid, answered",
+    [
+        (0, 0),
+        (-5, -5),
+        (2**53 - 1, 2**53 - 1),
+        (-(2**53 - 1), -(2**53 - 1)),
+        (2**53, None),
+        (-(2**53), None),
+        (10**300, None),
+        (1.5, None),
+        (True, None),
+        ("1", None),
+        (None, None),
+    ],
+)
 def test_ids_javascript_cannot_hold_exactly_are_refused_with_a_null_id(rid, answered):
     message = {"v": 1, "id": rid, "type": "hello"}
     assert request_id(message) == answered
@@ -93,8 +108,10 @@ def test_wrong_shapes_unknown_types_and_versions_each_get_their_code():
         ({"v": 1.0, "id": 8, "type": "hello"}, None),  # JSON has one number type: 1.0 is 1
         ({"v": 2**70, "id": 9, "type": "hello"}, "unsupported_version"),
         ({"v": 1, "id": 10, "type": "extract", "want": ["pdf" * 10_000]}, "bad_request"),
-        ({"v": 1, "id": 11, "type": "extract", "snapshot": {**snapshot_from_html("<p>hi</p>"), "k" * 10**5: 1}},
-         "bad_snapshot"),
+        (
+            {"v": 1, "id": 11, "type": "extract", "snapshot": {**snapshot_from_html("<p>hi</p>"), "k" * 10**5: 1}},
+            "bad_snapshot",
+        ),
         ({"v": ["x" * 10**5], "id": 12, "type": "hello"}, "unsupported_version"),
     ]
     _, replies = _serve(b"".join(frame(encode_message(m)) for m, _ in messages))
@@ -104,11 +121,14 @@ def test_wrong_shapes_unknown_types_and_versions_each_get_their_code():
         assert len(json.dumps(reply)) < 2000  # an error never echoes a huge field back
 
 
-@pytest.mark.parametrize("data, reason", [
-    (HEADER.pack(10), "inside a frame (0 of 10 bytes)"),
-    (HEADER.pack(10) + b"{}", "inside a frame (2 of 10 bytes)"),
-    (b"\x01\x00", "inside a frame header (2 of 4 bytes)"),
-])
+@pytest.mark.parametrize(
+    "data, reason",
+    [
+        (HEADER.pack(10), "inside a frame (0 of 10 bytes)"),
+        (HEADER.pack(10) + b"{}", "inside a frame (2 of 10 bytes)"),
+        (b"\x01\x00", "inside a frame header (2 of 4 bytes)"),
+    ],
+)
 def test_a_broken_stream_ends_the_session_with_the_reason_logged(data, reason, caplog):
     code, replies = _serve(HELLO + data)
     assert code == 1 and [r["id"] for r in replies] == [7]
@@ -132,15 +152,18 @@ def _snapshot_with_text(escaped: str) -> bytes:
     return message.replace(b"placeholder", escaped.encode())
 
 
-@pytest.mark.parametrize("escaped, text", [
-    ("a\\ud800b", "a\ufffdb"),
-    ("\\udfff\\ud800", "\ufffd\ufffd"),
-    ("\\ud83d\\ude00 pair", "\U0001F600 pair"),
-    ("\\uD83D\\uDE00", "\U0001F600"),
-    ("\\\\ud800 is text", "\\ud800 is text"),
-    ("\\\\\\ud800", "\\\ufffd"),
-    ("nul\\u0000 rtl\\u202e bom\\ufeff", "nul\x00 rtl\u202e bom\ufeff"),
-])
+@pytest.mark.parametrize(
+    "escaped, text",
+    [
+        ("a\\ud800b", "a\ufffdb"),
+        ("\\udfff\\ud800", "\ufffd\ufffd"),
+        ("\\ud83d\\ude00 pair", "\U0001f600 pair"),
+        ("\\uD83D\\uDE00", "\U0001f600"),
+        ("\\\\ud800 is text", "\\ud800 is text"),
+        ("\\\\\\ud800", "\\\ufffd"),
+        ("nul\\u0000 rtl\\u202e bom\\ufeff", "nul\x00 rtl\u202e bom\ufeff"),
+    ],
+)
 def test_lone_surrogates_read_as_replacement_characters_and_the_rest_is_untouched(escaped, text):
     _, replies = _serve(frame(_snapshot_with_text(escaped)))
     assert replies[0]["error"]["message"] == f"$: {text}"
@@ -178,13 +201,16 @@ def test_a_snapshot_sent_as_json_text_is_read_under_the_same_rules_as_one_sent_a
     assert replies[2]["error"]["path"] == "$" and replies[-1]["type"] == "hello"
 
 
-@pytest.mark.parametrize("field, value, path", [
-    ("box", [0, 0, 1e400, 10], "$.nodes[1].box[2]"),        # 1e400 reads as infinity
-    ("box", [-(10**400), 0, 1, 1], "$.nodes[1].box[0]"),     # an integer far past any float
-    ("font_size", 1e400, "$.nodes[1].font_size"),
-    ("font_weight", 10**5000 // 10**4999, None),               # 10: fine
-    ("font_weight", 5000, "$.nodes[1].font_weight"),
-])
+@pytest.mark.parametrize(
+    "field, value, path",
+    [
+        ("box", [0, 0, 1e400, 10], "$.nodes[1].box[2]"),  # 1e400 reads as infinity
+        ("box", [-(10**400), 0, 1, 1], "$.nodes[1].box[0]"),  # an integer far past any float
+        ("font_size", 1e400, "$.nodes[1].font_size"),
+        ("font_weight", 10**5000 // 10**4999, None),  # 10: fine
+        ("font_weight", 5000, "$.nodes[1].font_weight"),
+    ],
+)
 def test_numbers_a_browser_cannot_produce_are_refused_naming_the_field(field, value, path):
     snapshot = snapshot_from_html("<p>hi</p>")
     snapshot["nodes"][1][field] = value
@@ -196,11 +222,16 @@ def test_numbers_a_browser_cannot_produce_are_refused_naming_the_field(field, va
     assert err.value.path == path
 
 
-@pytest.mark.parametrize("viewport, ok", [
-    ({"width": 0, "height": 0}, True), ({"width": 1280, "height": 800, "scroll_height": 90000}, True),
-    ({"width": 1e-300, "height": 800}, False), ({"width": 1280, "height": 0.5}, False),
-    ({"width": 1e400, "height": 800}, False),
-])
+@pytest.mark.parametrize(
+    "viewport, ok",
+    [
+        ({"width": 0, "height": 0}, True),
+        ({"width": 1280, "height": 800, "scroll_height": 90000}, True),
+        ({"width": 1e-300, "height": 800}, False),
+        ({"width": 1280, "height": 0.5}, False),
+        ({"width": 1e400, "height": 800}, False),
+    ],
+)
 def test_a_viewport_is_unknown_or_a_real_size(viewport, ok):
     snapshot = {**snapshot_from_html("<p>hi</p>"), "viewport": viewport}
     if ok:
@@ -212,6 +243,7 @@ def test_a_viewport_is_unknown_or_a_real_size(viewport, ok):
 
 # --- the real host process: broken streams and callers -------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def model_dir(tmp_path_factory):
     from host_support import standin_model
@@ -219,9 +251,14 @@ def model_dir(tmp_path_factory):
     return standin_model(tmp_path_factory.mktemp("model"))
 
 
-BAD_FRAMES = [frame(b"\xff"), frame(b"{"), frame(b"[]"), frame(b'{"v":1,"id":' + b"9" * 5000 + b"}"),
-              frame(b'{"v":1,"id":1e400,"type":"hello"}'), frame(b'{"v":1,"id":3,"type":"extract","snapshot":'
-                                                                b'{"nodes":[' + b"[" * 50_000 + b"]" * 50_000 + b"]}}")]
+BAD_FRAMES = [
+    frame(b"\xff"),
+    frame(b"{"),
+    frame(b"[]"),
+    frame(b'{"v":1,"id":' + b"9" * 5000 + b"}"),
+    frame(b'{"v":1,"id":1e400,"type":"hello"}'),
+    frame(b'{"v":1,"id":3,"type":"extract","snapshot":{"nodes":[' + b"[" * 50_000 + b"]" * 50_000 + b"]}}"),
+]
 
 
 def test_the_real_host_answers_every_bad_frame_then_exits_cleanly_on_a_broken_stream(tmp_path, model_dir):
@@ -248,15 +285,18 @@ def test_the_real_host_answers_every_bad_frame_then_exits_cleanly_on_a_broken_st
     assert "input closed inside a frame (13 of 1000 bytes)" in log and "Traceback" not in log
 
 
-@pytest.mark.parametrize("caller", [
-    ("chrome-extension://ECKNENPNHAOMBHGABLLPKDBGLAHBLGAM/",),
-    ("chrome-extension://ecknenpnhaombhgabllpkdbglahblgam/../evil/",),
-    ("chrome-extension://ecknenpnhaombhgabllpkdbglahblgam",),
-    ("https://ecknenpnhaombhgabllpkdbglahblgam/",),
-    ("/home/u/.mozilla/native-messaging-hosts/org.pith.reader.json", "evil@example.org"),
-    ("/home/u/.mozilla/native-messaging-hosts/org.pith.reader.json", "PITH@pith-reader.org"),
-    ("pith@pith-reader.org",),
-])
+@pytest.mark.parametrize(
+    "caller",
+    [
+        ("chrome-extension://ECKNENPNHAOMBHGABLLPKDBGLAHBLGAM/",),
+        ("chrome-extension://ecknenpnhaombhgabllpkdbglahblgam/../evil/",),
+        ("chrome-extension://ecknenpnhaombhgabllpkdbglahblgam",),
+        ("https://ecknenpnhaombhgabllpkdbglahblgam/",),
+        ("/home/u/.mozilla/native-messaging-hosts/org.pith.reader.json", "evil@example.org"),
+        ("/home/u/.mozilla/native-messaging-hosts/org.pith.reader.json", "PITH@pith-reader.org"),
+        ("pith@pith-reader.org",),
+    ],
+)
 def test_any_other_caller_is_refused_with_the_reason_logged_and_nothing_served(tmp_path, model_dir, caller):
     from host_support import start_host
 

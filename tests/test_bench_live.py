@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from tiny_data import BRIDGE, article_page, write_tiny_data
+
 from bench import live as bench_live
 from export import corpus
 from native_host.pipeline.inference import default_model_dir
 from native_host.pipeline.snapshot import snapshot_from_html
-from tiny_data import BRIDGE, article_page, write_tiny_data
 
 
 def test_two_models_score_the_same_recorded_pages_on_three_inputs(tmp_path, monkeypatch):

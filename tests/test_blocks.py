@@ -52,22 +52,26 @@ def test_tables_and_lists():
 
 
 def test_link_menus_combine_content_does_not():
-    got = blocks('<ul class=m><li><a href=/a>Home</a></li><li><a href=/b>News</a></li></ul>'
-                 '<div><p>First para.</p><p>Second para.</p></div>')
+    got = blocks(
+        "<ul class=m><li><a href=/a>Home</a></li><li><a href=/b>News</a></li></ul>"
+        "<div><p>First para.</p><p>Second para.</p></div>"
+    )
     assert [b.text for b in got] == ["Home\nNews", "First para.", "Second para."]
     assert got[0].merged == 2
     assert [b.index for b in got] == [0, 1, 2]
 
 
 def test_combine_needs_same_tag_and_classes():
-    got = blocks('<ul><li class=a><a href=/a>A</a></li><li class=b><a href=/b>B</a></li></ul>')
+    got = blocks("<ul><li class=a><a href=/a>A</a></li><li class=b><a href=/b>B</a></li></ul>")
     assert len(got) == 2
-    assert len(blocks('<ul><li><a href=/a>A</a></li><li><a href=/b>B</a></li></ul>', combine=False)) == 2
+    assert len(blocks("<ul><li><a href=/a>A</a></li><li><a href=/b>B</a></li></ul>", combine=False)) == 2
 
 
 def test_forms_and_media_make_no_blocks_hidden_is_flagged():
-    got = blocks('<form><label>Name</label><input value=x><select><option>One</option></select>'
-                 '<textarea>typed</textarea></form><div hidden><p>collapsed answer</p></div>')
+    got = blocks(
+        "<form><label>Name</label><input value=x><select><option>One</option></select>"
+        "<textarea>typed</textarea></form><div hidden><p>collapsed answer</p></div>"
+    )
     assert [b.text for b in got] == ["Name", "collapsed answer"]
     assert got[1].flags["hidden"] and not got[0].flags["hidden"]
 

@@ -9,16 +9,15 @@ import time
 from pathlib import Path
 
 import pytest
+from corpus_support import EXPECTED, PAGES, read_rows, warcs  # noqa: F401 (warcs: a fixture)
 
 from native_host.cli.main import main as cli_main
 from native_host.corpus.columns import BY_NAME, DEFAULT_FIELDS, parse_fields
 from native_host.corpus.deadline import within
-from native_host.result import LABELS
 from native_host.corpus.pages import Page
 from native_host.corpus.rows import PageRows
 from native_host.errors import InputError, PageTimeoutError
-
-from corpus_support import EXPECTED, PAGES, read_rows, warcs  # noqa: F401 (warcs: a fixture)
+from native_host.result import LABELS
 
 pytest.importorskip("fastwarc", reason="the corpus extra: pip install 'pith[corpus]'")
 pytest.importorskip("pyarrow", reason="the corpus extra: pip install 'pith[corpus]'")
@@ -46,8 +45,8 @@ def test_the_target_uri_is_the_page_url_and_the_http_charset_is_honoured(local_j
     article, cafe, russian = local_jsonl[0], local_jsonl[1], local_jsonl[2]
     assert "Twice a day" in article["text"] and article["title"] == "How Tides Work"
     assert '<img src="https://gazette.example/img/tide-chart.png"' in article["html"]  # links resolved
-    assert "Café crème" in cafe["text"]           # an unknown HTTP charset: the page's <meta> decides
-    assert "Привет, мир" in russian["text"]        # KOI8-R, known only from the HTTP header
+    assert "Café crème" in cafe["text"]  # an unknown HTTP charset: the page's <meta> decides
+    assert "Привет, мир" in russian["text"]  # KOI8-R, known only from the HTTP header
 
 
 def test_parquet_holds_the_same_rows_as_json_lines(warcs, local_jsonl, tmp_path):
@@ -62,7 +61,9 @@ def test_fields_choose_the_columns(warcs, tmp_path):
     rows = read_rows(out)
     assert [list(r) for r in rows] == [["url", "text", "error"]] * 2  # error is always kept
     assert parse_fields(None) == DEFAULT_FIELDS
-    assert parse_fields("+markdown,+blocks") == tuple(c for c in BY_NAME if c in DEFAULT_FIELDS + ("markdown", "blocks"))
+    assert parse_fields("+markdown,+blocks") == tuple(
+        c for c in BY_NAME if c in DEFAULT_FIELDS + ("markdown", "blocks")
+    )
     with pytest.raises(InputError, match="no column 'nope'; choose among path, url"):
         parse_fields("url,nope")
 
@@ -144,7 +145,7 @@ def test_shards_one_per_input_resume_where_they_stopped(warcs, tmp_path):
     (out / "crawl.parquet").unlink()
     before = (out / "more.parquet").stat().st_mtime_ns
     assert cli_main(argv) == 1
-    assert (out / "more.parquet").stat().st_mtime_ns == before   # skipped, not rewritten
+    assert (out / "more.parquet").stat().st_mtime_ns == before  # skipped, not rewritten
     assert read_rows(out) == whole
     assert not [p for p in out.iterdir() if p.name.startswith(".")]  # no temporary left behind
 
@@ -180,20 +181,38 @@ sys.exit(code)
 
 def test_html_to_json_lines_needs_no_corpus_extra_and_warc_names_it(warcs, tmp_path):
     out = tmp_path / "plain.jsonl"
-    run = subprocess.run([sys.executable, "-c", BLOCK_EXTRA, "extract", str(PAGES / "article.html"),
-                          str(PAGES / "cp1252.html"), "--out", str(out), "-j", "1"],
-                         capture_output=True, text=True, timeout=300)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            BLOCK_EXTRA,
+            "extract",
+            str(PAGES / "article.html"),
+            str(PAGES / "cp1252.html"),
+            "--out",
+            str(out),
+            "-j",
+            "1",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode == 0, run.stderr
     assert [json.loads(line)["error"] for line in out.read_text().splitlines()] == [None, None]
-    run = subprocess.run([sys.executable, "-c", BLOCK_EXTRA, "extract", str(warcs[1]), "--out",
-                          str(tmp_path / "w.jsonl")], capture_output=True, text=True, timeout=300)
+    run = subprocess.run(
+        [sys.executable, "-c", BLOCK_EXTRA, "extract", str(warcs[1]), "--out", str(tmp_path / "w.jsonl")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode == 1
     assert "pip install 'pith[corpus]'" in run.stderr and "reading WARC files" in run.stderr
 
 
 def test_the_docs_table_names_every_column():
     doc = (Path(__file__).parents[1] / "docs" / "corpus.md").read_text(encoding="utf-8")
-    table = doc[doc.index("| column | Arrow type | what |"):doc.index("JSON lines and Parquet hold")]
+    table = doc[doc.index("| column | Arrow type | what |") : doc.index("JSON lines and Parquet hold")]
     assert {c for c in BY_NAME if f"`{c}`" not in table} == set()
     assert ", ".join(DEFAULT_FIELDS) in " ".join(doc.split())
 
@@ -205,15 +224,25 @@ def test_an_address_where_no_cluster_answers_is_an_error_at_once(warcs, tmp_path
     with socket.socket() as s:  # a port nothing listens on once this closes
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    argv = ["extract", str(warcs[1]), "--out", str(tmp_path / "s"), "--engine", "ray", "--ray-address",
-            f"127.0.0.1:{port}"]
+    argv = [
+        "extract",
+        str(warcs[1]),
+        "--out",
+        str(tmp_path / "s"),
+        "--engine",
+        "ray",
+        "--ray-address",
+        f"127.0.0.1:{port}",
+    ]
     assert cli_main(argv) == 1
     assert f"no Ray cluster answers at 127.0.0.1:{port}" in capsys.readouterr().err
     assert not (tmp_path / "s").exists()
 
 
 def test_the_command_line_parser_the_host_builds_imports_no_corpus_code():
-    code = "import sys; from native_host.cli.main import build_parser; build_parser(); " \
-           "print(sorted(m for m in sys.modules if m.startswith('native_host.corpus')))"
+    code = (
+        "import sys; from native_host.cli.main import build_parser; build_parser(); "
+        "print(sorted(m for m in sys.modules if m.startswith('native_host.corpus')))"
+    )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0 and run.stdout.strip() == "[]", run.stderr

@@ -10,6 +10,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from corpus_support import PAGES, read_rows
 
 from native_host import limits
 from native_host.cli.main import main as cli_main
@@ -19,8 +20,6 @@ from native_host.corpus.rows import PageRows
 from native_host.corpus.warc import response_record
 from native_host.pipeline.html_input import bound_nesting
 from native_host.pipeline.snapshot import snapshot_from_html
-
-from corpus_support import PAGES, read_rows
 
 pytest.importorskip("fastwarc", reason="the corpus extra: pip install 'pith[corpus]'")
 pytest.importorskip("pyarrow", reason="the corpus extra: pip install 'pith[corpus]'")
@@ -34,6 +33,7 @@ def _extract(inputs, out: Path, *more: str) -> int:
 
 
 # Item 4: a file name that is not UTF-8.
+
 
 @pytest.mark.parametrize("out", OUTPUTS)
 def test_a_file_name_that_is_not_utf8_is_a_row_with_the_name_escaped(tmp_path, out, capsys):
@@ -67,6 +67,7 @@ def test_the_escaped_name_gives_the_bytes_back():
 
 
 # Item 5: the page limit covers the parse.
+
 
 def _deepest(snapshot: dict) -> int:
     return max(node["depth"] for node in snapshot["nodes"])
@@ -126,6 +127,7 @@ def test_ordinary_markup_with_many_tags_is_parsed_as_it_is(shape):
 
 # Item 9: silent losses.
 
+
 def test_a_warc_cut_inside_its_second_member_keeps_the_first_and_says_where_it_was_cut(tmp_path):
     info = gzip.compress(b"WARC/1.0\r\nWARC-Type: warcinfo\r\nContent-Length: 0\r\n\r\n\r\n\r\n", mtime=0)
     page = response_record("https://a.example/", ARTICLE)
@@ -144,8 +146,10 @@ def test_warc_files_gzipped_whole_or_concatenated_end_cleanly(tmp_path):
     """The end check reads again from the last record's gzip member: a member of several records (WARC files
     joined with cat) or one stream over the whole file must read as whole, not damaged."""
     records = [gzip.decompress(response_record(f"https://{n}.example/", ARTICLE)) for n in "abcd"]
-    shapes = {"joined.warc.gz": gzip.compress(b"".join(records[:2])) + gzip.compress(b"".join(records[2:])),
-              "whole.warc.gz": gzip.compress(b"".join(records))}
+    shapes = {
+        "joined.warc.gz": gzip.compress(b"".join(records[:2])) + gzip.compress(b"".join(records[2:])),
+        "whole.warc.gz": gzip.compress(b"".join(records)),
+    }
     for name, data in shapes.items():
         (tmp_path / name).write_bytes(data)
     assert _extract([tmp_path / name for name in shapes], tmp_path / "rows.jsonl") == 0
@@ -154,14 +158,18 @@ def test_warc_files_gzipped_whole_or_concatenated_end_cleanly(tmp_path):
 
 def test_a_response_record_without_an_http_head_is_a_row(tmp_path):
     body = b"<html><body><p>no HTTP head before me</p></body></html>"
-    head = (f"WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:7>\r\nWARC-Target-URI: https://c.example/\r\n"
-            f"Content-Type: application/http; msgtype=response\r\nContent-Length: {len(body)}\r\n\r\n").encode()
+    head = (
+        f"WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:7>\r\nWARC-Target-URI: https://c.example/\r\n"
+        f"Content-Type: application/http; msgtype=response\r\nContent-Length: {len(body)}\r\n\r\n"
+    ).encode()
     warc = tmp_path / "nohttp.warc.gz"
     warc.write_bytes(gzip.compress(head + body + b"\r\n\r\n") + response_record("https://d.example/", ARTICLE))
     assert _extract([warc], tmp_path / "rows.jsonl") == 1
     rows = read_rows(tmp_path / "rows.jsonl")
     assert [(r["url"], r["error"] and r["error"]["code"]) for r in rows] == [
-        ("https://c.example/", "bad_input"), ("https://d.example/", None)]
+        ("https://c.example/", "bad_input"),
+        ("https://d.example/", None),
+    ]
 
 
 def test_an_unreadable_directory_is_a_row(tmp_path, monkeypatch):
@@ -181,13 +189,17 @@ def test_an_unreadable_directory_is_a_row(tmp_path, monkeypatch):
     assert _extract([crawl], tmp_path / "rows.jsonl") == 1
     rows = read_rows(tmp_path / "rows.jsonl")
     assert [(Path(r["path"]).name, r["error"] and r["error"]["code"]) for r in rows] == [
-        ("locked", "bad_input"), ("open.html", None)]
+        ("locked", "bad_input"),
+        ("open.html", None),
+    ]
     assert "Permission denied" in rows[0]["error"]["message"]
 
 
-BINARIES = {"image.html": b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 8,
-            "program.htm": b"\x7fELF\x02\x01\x01" + bytes(range(256)) * 8,
-            "noise.html": bytes(range(256)) * 16}
+BINARIES = {
+    "image.html": b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 8,
+    "program.htm": b"\x7fELF\x02\x01\x01" + bytes(range(256)) * 8,
+    "noise.html": bytes(range(256)) * 16,
+}
 
 
 def test_binary_files_are_not_html_rows_and_one_line_alone(tmp_path, capsys):
@@ -219,8 +231,8 @@ def test_a_row_its_format_cannot_hold_is_an_error_row_in_its_place(tmp_path):
 
     fields = parse_fields("+status")
     good = {f: None for f in fields} | {"path": "a.html", "text": "fine", "word_count": 1}
-    too_big = good | {"path": "b.html", "word_count": 2**70}       # over Parquet's int64
-    surrogate = good | {"path": "c.html", "title": "\udce9"}       # no UTF-8 for it
+    too_big = good | {"path": "b.html", "word_count": 2**70}  # over Parquet's int64
+    surrogate = good | {"path": "c.html", "title": "\udce9"}  # no UTF-8 for it
     for out, codes in (("rows.parquet", [None, "too_large", "internal"]), ("rows.jsonl", [None, None, "internal"])):
         tally = Tally()
         with writers.row_writer(tmp_path / out, fields) as write:
@@ -233,6 +245,7 @@ def test_a_row_its_format_cannot_hold_is_an_error_row_in_its_place(tmp_path):
 
 
 # Item 10: an --out that cannot be written.
+
 
 def test_an_out_directory_without_write_permission_is_one_line(tmp_path, monkeypatch, capsys):
     def refused(*args, dir=None, **kwargs):  # as a read-only directory answers, for root as well

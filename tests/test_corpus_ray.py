@@ -5,10 +5,9 @@ is most of these tests' time."""
 import os
 
 import pytest
+from corpus_support import EXPECTED, read_rows, warcs  # noqa: F401 (warcs: a fixture)
 
 from native_host.cli.main import main as cli_main
-
-from corpus_support import EXPECTED, read_rows, warcs  # noqa: F401 (warcs: a fixture)
 
 pytest.importorskip("fastwarc", reason="the corpus extra: pip install 'pith[corpus]'")
 pytest.importorskip("pyarrow", reason="the corpus extra: pip install 'pith[corpus]'")
@@ -20,8 +19,14 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory):
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-    ray.init(num_cpus=2, include_dashboard=False, _node_ip_address="127.0.0.1", object_store_memory=128 * 1024**2,
-             _temp_dir=str(tmp_path_factory.mktemp("ray")), logging_level="WARNING")
+    ray.init(
+        num_cpus=2,
+        include_dashboard=False,
+        _node_ip_address="127.0.0.1",
+        object_store_memory=128 * 1024**2,
+        _temp_dir=str(tmp_path_factory.mktemp("ray")),
+        logging_level="WARNING",
+    )
     yield
     ray.shutdown()
 
@@ -53,8 +58,12 @@ def test_the_batch_callable_composes_with_a_users_own_pipeline(cluster, warcs, l
 
     fields = ("path", "url", "record_id", "title", "text", "error")
     ds = warc_dataset([str(p) for p in warcs]).map_batches(
-        ExtractBatch, fn_constructor_kwargs={"fields": fields}, num_cpus=1, batch_size=4,
-        compute=ray.data.ActorPoolStrategy(size=1))
+        ExtractBatch,
+        fn_constructor_kwargs={"fields": fields},
+        num_cpus=1,
+        batch_size=4,
+        compute=ray.data.ActorPoolStrategy(size=1),
+    )
     got = sorted(ds.take_all(), key=lambda r: r["record_id"])
     want = sorted(({k: r[k] for k in fields} for r in local_rows), key=lambda r: r["record_id"])
     assert got == want
@@ -62,7 +71,6 @@ def test_the_batch_callable_composes_with_a_users_own_pipeline(cluster, warcs, l
 
 def test_a_file_name_that_is_not_utf8_is_a_row_on_ray_too(cluster, tmp_path):
     import pyarrow.parquet as pq
-
     from corpus_support import PAGES
 
     crawl, out = tmp_path / "crawl", tmp_path / "shards"
@@ -71,5 +79,5 @@ def test_a_file_name_that_is_not_utf8_is_a_row_on_ray_too(cluster, tmp_path):
     assert cli_main(["extract", str(crawl), "--out", str(out), "--engine", "ray"]) == 0
     assert os.listdir(os.fsencode(out)) == [b"caf\xe9.parquet"]
     with open(os.fsencode(out) + b"/caf\xe9.parquet", "rb") as f:  # pyarrow opens no path that is not UTF-8
-        row, = pq.read_table(f).to_pylist()
+        (row,) = pq.read_table(f).to_pylist()
     assert row["path"].endswith("/caf\\xe9.html") and row["error"] is None and "Twice a day" in row["text"]

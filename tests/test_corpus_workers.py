@@ -15,8 +15,9 @@ linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="wo
 
 def _start_method(preamble: str) -> str:
     """The start method a fresh interpreter picks after running `preamble`."""
-    code = (f"{preamble}\nfrom native_host.corpus.local import worker_context\n"
-            "print(worker_context().get_start_method())")
+    code = (
+        f"{preamble}\nfrom native_host.corpus.local import worker_context\nprint(worker_context().get_start_method())"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     return done.stdout.strip()
@@ -46,9 +47,24 @@ def test_two_workers_give_the_rows_of_one_process(tmp_path):
     rows = {}
     for workers in ("1", "2"):
         out = tmp_path / f"rows-{workers}.jsonl"
-        done = subprocess.run([sys.executable, "-m", "native_host", "extract", str(pages), "--out", str(out),
-                               "-j", workers, "--fields", "+html,+markdown"],
-                              capture_output=True, text=True, timeout=300)
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "native_host",
+                "extract",
+                str(pages),
+                "--out",
+                str(out),
+                "-j",
+                workers,
+                "--fields",
+                "+html,+markdown",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         assert done.returncode == 0, done.stderr
         rows[workers] = out.read_text("utf-8")
     assert len(rows["1"].splitlines()) == len(list(pages.iterdir())) > 8

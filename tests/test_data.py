@@ -3,9 +3,9 @@
 import gzip
 
 import pytest
+from tiny_data import record, write_jsonl_gz, write_tiny_data
 
 from export.data import DATASETS, DataError, data_dir, iter_records, repair_gold
-from tiny_data import record, write_jsonl_gz, write_tiny_data
 
 
 @pytest.fixture
@@ -69,10 +69,13 @@ def test_utf16_gold_is_repaired():
     assert repair_gold("plain") == "plain" and repair_gold(None) is None
 
 
-@pytest.mark.parametrize("kw, message", [
-    ({"datasets": ["cleanevil"]}, "unknown dataset 'cleanevil'; choose among " + ", ".join(DATASETS)),
-    ({"split": "test"}, "unknown split 'test'"),
-])
+@pytest.mark.parametrize(
+    "kw, message",
+    [
+        ({"datasets": ["cleanevil"]}, "unknown dataset 'cleanevil'; choose among " + ", ".join(DATASETS)),
+        ({"split": "test"}, "unknown split 'test'"),
+    ],
+)
 def test_bad_choices_name_the_valid_ones(data, kw, message):
     with pytest.raises(DataError, match=message):
         list(iter_records(**kw))

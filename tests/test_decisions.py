@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from host_support import write_standin_model
+
 from native_host import Extractor, snapshot_from_html
 from native_host.pipeline.blocks import blocks_from_snapshot
 from native_host.pipeline.decisions import main_blocks, one_article, units, whole_units
@@ -38,9 +38,11 @@ def test_a_table_is_main_or_not_as_a_whole(page):
 
 
 def test_a_list_nested_in_a_list_is_one_unit_and_a_page_laid_out_in_a_table_is_none():
-    snapshot, blocks = page_blocks("<ul><li>one</li><li>two<ul><li>two a</li><li>two b</li></ul></li></ul>"
-                                   "<table><tr><td><p>A whole article laid out in a cell.</p><div>menu</div></td></tr>"
-                                   "</table>")
+    snapshot, blocks = page_blocks(
+        "<ul><li>one</li><li>two<ul><li>two a</li><li>two b</li></ul></li></ul>"
+        "<table><tr><td><p>A whole article laid out in a cell.</p><div>menu</div></td></tr>"
+        "</table>"
+    )
     assert units(snapshot, blocks) == [[0, 1, 2, 3]]
 
 
@@ -65,11 +67,14 @@ def test_every_post_of_a_forum_thread_stays(extractor, page):
 
 
 def test_a_page_whose_scores_are_low_all_over_still_has_its_text():
-    html = ("<nav><a href='/'>Home</a> <a href='/news'>News</a></nav><h1>Winter ferry timetable</h1>"
-            "<p class='by'>By A. Writer</p>"
-            + "".join(f"<p>Paragraph {i} of the story, long enough to be running text that a reader reads.</p>"
-                      for i in range(4))
-            + "<footer><p>Copyright and the terms of use of this website, which nobody reads.</p></footer>")
+    html = (
+        "<nav><a href='/'>Home</a> <a href='/news'>News</a></nav><h1>Winter ferry timetable</h1>"
+        "<p class='by'>By A. Writer</p>"
+        + "".join(
+            f"<p>Paragraph {i} of the story, long enough to be running text that a reader reads.</p>" for i in range(4)
+        )
+        + "<footer><p>Copyright and the terms of use of this website, which nobody reads.</p></footer>"
+    )
     snapshot, blocks = page_blocks(html)
     story = [b.index for b in blocks if b.text.startswith("Paragraph")]
     footer = [b.index for b in blocks if b.text.startswith("Copyright")]
@@ -77,19 +82,24 @@ def test_a_page_whose_scores_are_low_all_over_still_has_its_text():
     for b in blocks:
         scores[b.index, 0] = 0.8 if b.tag_path[-1] == "h1" else 0.15 if b.index in story else 0.02
     main = main_blocks(snapshot, blocks, scores, 0.3, "article")
-    assert [i for i, m in enumerate(main) if m and i not in story] == [b.index for b in blocks if b.tag_path[-1] == "h1"]
+    assert [i for i, m in enumerate(main) if m and i not in story] == [
+        b.index for b in blocks if b.tag_path[-1] == "h1"
+    ]
     assert all(main[i] for i in story) and not any(main[i] for i in footer)
     # a confident page is left as the model decided it, and a page of low scores everywhere keeps nothing
     scores[story, 0] = 0.9
     assert [i for i, m in enumerate(main_blocks(snapshot, blocks, scores, 0.3, "article")) if m] == sorted(
-        story + [b.index for b in blocks if b.tag_path[-1] == "h1"])
+        story + [b.index for b in blocks if b.tag_path[-1] == "h1"]
+    )
     assert not any(main_blocks(snapshot, blocks, np.zeros_like(scores), 0.3, "article"))
 
 
 def test_text_inside_navigation_or_a_footer_is_not_content_unless_it_is_all_there_is():
     para = "A paragraph of the story, long enough to be running text that a reader reads through."
-    snapshot, blocks = page_blocks(f"<header><nav><ul><li><a href='/x'>{para} menu</a></li></ul></nav></header>"
-                                   f"<main><p>{para}</p><p>{para}</p></main><footer><p>{para} footer</p></footer>")
+    snapshot, blocks = page_blocks(
+        f"<header><nav><ul><li><a href='/x'>{para} menu</a></li></ul></nav></header>"
+        f"<main><p>{para}</p><p>{para}</p></main><footer><p>{para} footer</p></footer>"
+    )
     everything = np.ones((len(blocks), 1), dtype=np.float32)
     main = main_blocks(snapshot, blocks, everything, 0.3, "article")
     assert [b.text.endswith(("menu", "footer")) for b in blocks] == [not m for m in main]
@@ -112,8 +122,11 @@ def test_units_skip_only_blocks_no_unit_holds():
             unit = _unit_of(snapshot["nodes"], b.owner)
             if unit is not None:
                 groups.setdefault(unit, []).append(b.index)
-        return [ids for unit, ids in groups.items()
-                if _is_content_unit(snapshot["nodes"], blocks, ids, snapshot["nodes"][unit]["tag"])]
+        return [
+            ids
+            for unit, ids in groups.items()
+            if _is_content_unit(snapshot["nodes"], blocks, ids, snapshot["nodes"][unit]["tag"])
+        ]
 
     pages = [p.read_text("utf-8", "replace") for p in sorted(Path(__file__).parent.glob("pages/**/*.html"))]
     for depth in (PATH_DEPTH - 4, PATH_DEPTH - 3, PATH_DEPTH - 2, PATH_DEPTH + 2):
@@ -169,8 +182,9 @@ def test_a_product_page_keeps_its_questions_and_no_empty_heading(page):
     answers = [b.index for b in blocks if b.text.startswith(("Less than most", "Only on a wool", "Two to four"))]
     also = next(b.index for b in blocks if b.text == "You may also like")
     assert len(questions) == len(answers) == 3
-    kept = [(b.tag_path[-1] in ("p", "h2") or "details" in b.tag_path) and b.index not in questions
-            for b in blocks]  # a decision that keeps the answers and not their questions, nor the products listed
+    kept = [
+        (b.tag_path[-1] in ("p", "h2") or "details" in b.tag_path) and b.index not in questions for b in blocks
+    ]  # a decision that keeps the answers and not their questions, nor the products listed
     scores = np.array([[float(k)] for k in kept], dtype=np.float32)
     for kind in ("product", "article"):
         main = main_blocks(snapshot, blocks, scores, 0.5, kind)
@@ -180,8 +194,14 @@ def test_a_product_page_keeps_its_questions_and_no_empty_heading(page):
 def test_the_shipped_model_reads_the_product_page(page):
     r = Extractor().extract_html(page("product.html"), url="https://skerry.example/products/harbour-wool-blanket")
     assert "You may also like" not in r.markdown
-    for kept in ("£89.00", "Weight: 1.4 kg", "## Warranty", "five-year warranty", "### Does it itch?",
-                 "Less than most wool"):
+    for kept in (
+        "£89.00",
+        "Weight: 1.4 kg",
+        "## Warranty",
+        "five-year warranty",
+        "### Does it itch?",
+        "Less than most wool",
+    ):
         assert kept in r.markdown, kept
 
 

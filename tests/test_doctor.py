@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
-
 from host_support import standin_model
-from native_host.cli.main import main
+
 from native_host.cli.install import BY_NAME
+from native_host.cli.main import main
 
 BROWSERS = sorted(BY_NAME)
 
@@ -27,8 +27,7 @@ def env(tmp_path, monkeypatch):
 
 
 def pith(tmp_path: Path, *args: str) -> int:
-    return main([*args, "--home", str(tmp_path / "home"), "--data-dir", str(tmp_path / "data"),
-                 "--platform", "linux"])
+    return main([*args, "--home", str(tmp_path / "home"), "--data-dir", str(tmp_path / "data"), "--platform", "linux"])
 
 
 def doctor(tmp_path: Path, model_dir: str | None, *args: str) -> int:
@@ -75,7 +74,7 @@ def test_a_manifest_for_another_extension_is_found(env, model_dir, capsys):
 def test_a_launcher_whose_python_is_gone_is_found(env, model_dir, capsys):
     assert pith(env, "install", "--browser", "firefox") == 0
     launcher = env / "data" / "pith-host"
-    launcher.write_text("#!/bin/sh\nexec /nonexistent/python3 -m native_host host \"$@\"\n")
+    launcher.write_text('#!/bin/sh\nexec /nonexistent/python3 -m native_host host "$@"\n')
     capsys.readouterr()
     assert doctor(env, model_dir, "--browser", "firefox") == 1
     out = capsys.readouterr().out
@@ -95,11 +94,16 @@ def test_a_missing_model_fails_the_model_and_the_round_trip(env, capsys):
 def test_the_log_check_shows_the_hosts_last_error(env, model_dir, capsys):
     logs = env / "logs"
     logs.mkdir()
-    (logs / "host.log").write_text("2026-01-01 10:00:00,000 1 INFO native_host.browser.host: started\n"
-                                   "2026-01-01 10:00:01,000 1 ERROR native_host.browser.host: refusing to serve: caller x\n"
-                                   "2026-01-01 10:00:02,000 1 INFO native_host.browser.host: exiting: input closed\n")
+    (logs / "host.log").write_text(
+        "2026-01-01 10:00:00,000 1 INFO native_host.browser.host: started\n"
+        "2026-01-01 10:00:01,000 1 ERROR native_host.browser.host: refusing to serve: caller x\n"
+        "2026-01-01 10:00:02,000 1 INFO native_host.browser.host: exiting: input closed\n"
+    )
     doctor(env, model_dir, "--browser", "chrome")
-    assert "last error: 2026-01-01 10:00:01,000 1 ERROR native_host.browser.host: refusing to serve" in capsys.readouterr().out
+    assert (
+        "last error: 2026-01-01 10:00:01,000 1 ERROR native_host.browser.host: refusing to serve"
+        in capsys.readouterr().out
+    )
 
 
 @pytest.fixture

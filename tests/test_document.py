@@ -10,10 +10,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from host_support import SENTENCE, article_html, standin_model
-from native_host.files import safe_filename
+
 from native_host.cli.main import main as pith
+from native_host.files import safe_filename
 from native_host.pipeline import document as D
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -51,8 +51,13 @@ def js():
     if NODE is None:
         pytest.skip("needs node (Debian's nodejs: scripts/test.sh installs it)")
     script = f"const EXT = {json.dumps((ROOT / 'extension').as_uri() + '/')};" + JS_RUN
-    done = subprocess.run([NODE, "--experimental-default-type=module", "--input-type=module", "-e", script],
-                          input=json.dumps(CASES), capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [NODE, "--experimental-default-type=module", "--input-type=module", "-e", script],
+        input=json.dumps(CASES),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
@@ -70,7 +75,7 @@ def test_python_makes_the_documents_of_the_cases(case):
 def test_the_extension_makes_the_same_documents_names_and_errors(js):
     for case, made in zip(CASES["documents"], js["documents"]):
         assert (made["markdown"], made["text"], made["filename"]) == (case["markdown"], case["text"], case["filename"])
-        assert made["txt"] == case["filename"][:-len(".md")] + ".txt"
+        assert made["txt"] == case["filename"][: -len(".md")] + ".txt"
         assert made["mimes"] == ["text/markdown", "text/plain"]
     assert js["invalid"] == js["parsed"] == [case["errors"] for case in CASES["invalid"]]
     assert js["notJson"][0].startswith(CASES["not_json"]["error_starts"])
@@ -92,7 +97,9 @@ def test_the_cases_cover_every_variable_and_filter_and_each_document_is_the_head
     assert all(f"|{f}" in used for f in D.FILTERS)
     for case in CASES["documents"]:
         head, body = case["markdown"].split("---\n\n", 1)
-        assert head.startswith("---\n") and body == "First paragraph.\n\n## Part two\n\nSecond.\n" or body == "Body.\n"
+        assert (
+            head.startswith("---\n") and body == "First paragraph.\n\n## Part two\n\nSecond.\n"
+        ) or body == "Body.\n"
         assert case["text"].split("\n")[1] == "=" * min(len(case["text"].split("\n")[0]), 80)
 
 
@@ -100,10 +107,14 @@ def test_images_are_found_typed_named_and_relinked_alike_in_both_engines(js):
     im = CASES["images"]
     assert D.image_links(im["markdown"]) == im["links"] == js["images"]["links"]
     assert D.with_local_images(im["markdown"], im["local"]) == im["rewritten"] == js["images"]["rewritten"]
-    assert [D.image_type(bytes.fromhex(h)) for h, _ in im["types"]] == [t for _, t in im["types"]] \
-        == js["images"]["types"]
-    assert [D.image_name(bytes.fromhex(h), "png") for h, _ in im["names"]] == [n for _, n in im["names"]] \
+    assert (
+        [D.image_type(bytes.fromhex(h)) for h, _ in im["types"]] == [t for _, t in im["types"]] == js["images"]["types"]
+    )
+    assert (
+        [D.image_name(bytes.fromhex(h), "png") for h, _ in im["names"]]
+        == [n for _, n in im["names"]]
         == js["images"]["names"]
+    )
     assert im["links"][:3] == ["https://news.example/lens.png", "https://news.example/b c.png", "img/a(1).png"]
     assert "![again](images/0000000000000001.png)" in im["rewritten"] and "[a link](https://" in im["rewritten"]
 
@@ -115,11 +126,17 @@ def test_not_json_and_too_large_are_refused_with_the_reason():
         D.parse_template(json.dumps({"name": "x" * D.MAX_TEMPLATE_BYTES, "properties": {}}))
 
 
-@pytest.mark.parametrize("value, pattern, expected", [
-    ("2026-03-01", "YYYY-MM-DD", "2026-03-01"), ("2026-12-09T07:05:03+05:00", "D MMM YY, H:mm:ss", "9 Dec 26, 7:05:03"),
-    ("2026-03-01", "[Week of] MMMM", "Week of March"), ("2026-13-01", "YYYY", ""), ("yesterday", "YYYY", ""),
-    ("٢٠٢٦-03-01", "YYYY", ""),
-])
+@pytest.mark.parametrize(
+    "value, pattern, expected",
+    [
+        ("2026-03-01", "YYYY-MM-DD", "2026-03-01"),
+        ("2026-12-09T07:05:03+05:00", "D MMM YY, H:mm:ss", "9 Dec 26, 7:05:03"),
+        ("2026-03-01", "[Week of] MMMM", "Week of March"),
+        ("2026-13-01", "YYYY", ""),
+        ("yesterday", "YYYY", ""),
+        ("٢٠٢٦-03-01", "YYYY", ""),
+    ],
+)
 def test_dates_are_formatted_on_their_own_clock(value, pattern, expected):
     assert D.format_date(value, pattern) == expected
 
@@ -146,16 +163,29 @@ def test_the_cli_saves_the_documents_the_extension_saves(tmp_path, model_args, c
     saved = {p.name: p.read_text(encoding="utf-8") for p in out.iterdir()}
     assert sorted(saved) == ["You're Broke - a story.md", "You're Broke - a story.txt", "you-re-broke-a-story.md"]
     created = saved["You're Broke - a story.md"].split("created: ")[1].split("\n")[0]  # the day it was saved
-    cases = {"documents": [{"template": None}, {"template": json.loads(template.read_text())}],
-             "article": result, "created": created + "T12:00:00+00:00", "invalid": [], "not_json": {"text": "{"}}
+    cases = {
+        "documents": [{"template": None}, {"template": json.loads(template.read_text())}],
+        "article": result,
+        "created": created + "T12:00:00+00:00",
+        "invalid": [],
+        "not_json": {"text": "{"},
+    }
     script = f"const EXT = {json.dumps((ROOT / 'extension').as_uri() + '/')};" + JS_RUN
-    done = subprocess.run([NODE, "--experimental-default-type=module", "--input-type=module", "-e", script],
-                          input=json.dumps(cases), capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [NODE, "--experimental-default-type=module", "--input-type=module", "-e", script],
+        input=json.dumps(cases),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     made = json.loads(done.stdout)["documents"]
     assert saved[made[0]["filename"]] == made[0]["markdown"] and saved[made[0]["txt"]] == made[0]["text"]
     body = result["markdown"].strip("\n")
-    assert saved[made[1]["filename"]] == made[1]["markdown"] \
+    assert (
+        saved[made[1]["filename"]]
+        == made[1]["markdown"]
         == f'---\ntitle: "{result["title"]}"\nn: {result["word_count"]}\n---\n\n{body}\n'
+    )
 
 
 def test_the_cli_names_a_bad_template_and_writes_nothing(tmp_path, model_args, capsys):
@@ -167,13 +197,15 @@ def test_the_cli_names_a_bad_template_and_writes_nothing(tmp_path, model_args, c
     out.mkdir()
     assert pith(["extract", str(page), "-f", "markdown", "--save", str(out), "--template", str(bad), *model_args]) == 1
     err = capsys.readouterr().err
-    assert f"{bad}: name: unknown variable \"titel\"" in err and list(out.iterdir()) == []
+    assert f'{bad}: name: unknown variable "titel"' in err and list(out.iterdir()) == []
     assert pith(["extract", str(page), "--template", str(tmp_path / "missing.json"), *model_args]) == 1
     assert "cannot read" in capsys.readouterr().err
 
 
-SELECTION_PAGE = ("<html><body><article><h1>T</h1><p>First <em>para</em>.</p><p>Second para.</p><ul><li>one</li>"
-                  "<li>two</li></ul></article><aside><p>Side note</p></aside></body></html>")
+SELECTION_PAGE = (
+    "<html><body><article><h1>T</h1><p>First <em>para</em>.</p><p>Second para.</p><ul><li>one</li>"
+    "<li>two</li></ul></article><aside><p>Side note</p></aside></body></html>"
+)
 
 
 def test_a_selection_is_the_blocks_its_text_touches_rendered_as_the_article_is():
@@ -182,7 +214,9 @@ def test_a_selection_is_the_blocks_its_text_touches_rendered_as_the_article_is()
     snapshot = snapshot_from_html(SELECTION_PAGE)
     ids = {n.get("text"): n["id"] for n in snapshot["nodes"] if n.get("text")}
     assert D.selection_body(snapshot, [ids["para"], ids["Second para."]]) == (
-        "First *para*.\n\nSecond para.\n", "First para.\n\nSecond para.")
+        "First *para*.\n\nSecond para.\n",
+        "First para.\n\nSecond para.",
+    )
     assert D.selection_body(snapshot, [ids["Side note"]])[1] == "Side note"  # chosen, main or not
     assert D.selection_body(snapshot, [0, 1]) is None  # no block holds <html> or <body>: nothing selected
 
@@ -210,17 +244,28 @@ def test_the_cli_copies_a_pages_local_images_beside_the_markdown_and_nothing_els
     (site / "img" / "notes.png").write_text("not an image")
     (tmp_path / "secret.png").write_bytes(PNG + b"secret")
     (site / "img" / "link.png").symlink_to(tmp_path / "secret.png")
-    images = ["img/a%20b.png", "img/a%20b.png?v=2#top", "../secret.png", "img/link.png", "img/notes.png", "img/gone.png",
-              "https://cdn.example/x.png", "/img/a%20b.png"]
-    figures = "".join(f"<p>Figure {i}. {SENTENCE * 3} <img src='{src}' alt='f{i}'> {SENTENCE}</p>"
-                      for i, src in enumerate(images))
+    images = [
+        "img/a%20b.png",
+        "img/a%20b.png?v=2#top",
+        "../secret.png",
+        "img/link.png",
+        "img/notes.png",
+        "img/gone.png",
+        "https://cdn.example/x.png",
+        "/img/a%20b.png",
+    ]
+    figures = "".join(
+        f"<p>Figure {i}. {SENTENCE * 3} <img src='{src}' alt='f{i}'> {SENTENCE}</p>" for i, src in enumerate(images)
+    )
     (site / "page.html").write_text(article_html(4).replace("</article>", figures + "</article>"))
     out = tmp_path / "out"
     out.mkdir()
-    assert pith(["extract", str(site / "page.html"), "-f", "markdown", "--save", str(out), "--images", *model_args]) == 0
+    assert (
+        pith(["extract", str(site / "page.html"), "-f", "markdown", "--save", str(out), "--images", *model_args]) == 0
+    )
     assert "pith: 2 image links now point at copies in" in capsys.readouterr().err  # two links, one file
     name = D.image_name(PNG, "png")
-    assert sorted(p.name for p in (out / "images").iterdir()) == [name[len("images/"):]]
+    assert sorted(p.name for p in (out / "images").iterdir()) == [name[len("images/") :]]
     assert (out / name).read_bytes() == PNG
     markdown = next(out.glob("*.md")).read_text(encoding="utf-8")
     for i, src in enumerate(images):

@@ -44,14 +44,21 @@ def bag_model(row0_zero: bool = True, add_before_mask: bool = False):
         helper.make_node("Clip", ["count", "one"], ["count1"]),
         helper.make_node("Div", ["summed", "count1"], ["mean"]),
     ]
-    inits = [numpy_helper.from_array(table, "table_q"),
-             numpy_helper.from_array(np.array(0.037, np.float32), "scale"),
-             numpy_helper.from_array(np.array(zero_point), "zero"),
-             numpy_helper.from_array(np.array([2], np.int64), "axis"),
-             numpy_helper.from_array(np.array(1.0, np.float32), "one"),
-             numpy_helper.from_array(rng.normal(size=(TOKENS, DIM)).astype(np.float32), "position")]
-    graph = helper.make_graph(nodes, "bag", [helper.make_tensor_value_info("ids", TensorProto.INT64, [1, "n", TOKENS])],
-                              [helper.make_tensor_value_info("mean", TensorProto.FLOAT, [1, "n", DIM])], inits)
+    inits = [
+        numpy_helper.from_array(table, "table_q"),
+        numpy_helper.from_array(np.array(0.037, np.float32), "scale"),
+        numpy_helper.from_array(np.array(zero_point), "zero"),
+        numpy_helper.from_array(np.array([2], np.int64), "axis"),
+        numpy_helper.from_array(np.array(1.0, np.float32), "one"),
+        numpy_helper.from_array(rng.normal(size=(TOKENS, DIM)).astype(np.float32), "position"),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "bag",
+        [helper.make_tensor_value_info("ids", TensorProto.INT64, [1, "n", TOKENS])],
+        [helper.make_tensor_value_info("mean", TensorProto.FLOAT, [1, "n", DIM])],
+        inits,
+    )
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
 
 
@@ -65,7 +72,7 @@ def some_ids(seed: int = 3) -> np.ndarray:
     rng = np.random.default_rng(seed)
     ids = rng.integers(1, VOCAB, (1, 40, TOKENS), dtype=np.int64)
     for block in range(40):
-        ids[0, block, TOKENS - block % (TOKENS + 1):] = 0
+        ids[0, block, TOKENS - block % (TOKENS + 1) :] = 0
     return ids
 
 
@@ -82,8 +89,11 @@ def test_a_mask_that_changes_nothing_is_dropped_and_outputs_stay_bit_for_bit():
     assert drop_exact_padding_masks(model) == 0  # once is all
 
 
-@pytest.mark.parametrize("kwargs", [{"row0_zero": False}, {"add_before_mask": True}],
-                         ids=["padding row not zero", "something added before the mask"])
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"row0_zero": False}, {"add_before_mask": True}],
+    ids=["padding row not zero", "something added before the mask"],
+)
 def test_a_mask_that_matters_is_kept(kwargs):
     model = bag_model(**kwargs)
     ids = some_ids()

@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from browser import KINDS, PAGES, browser_with_host, close, open_popup, open_reader, show_article, wait_for_download
+
 from native_host import snapshot_from_html, validate_snapshot
 from native_host.pipeline.blocks import INLINE, blocks_from_snapshot
 
@@ -20,8 +20,20 @@ ARTICLE_SENTENCES = [
     "The board has now agreed to keep the clockwork",
     "A mechanism that he can see, hear and repair with his own hands",
 ]
-BOILERPLATE = ["Subscribe", "Spring sale", "Ferry timetable", "Storm warning", "Sponsored", "Lovely piece",
-               "brilliant", "Great read", "harbourwatcher", "Privacy policy", "Copyright 2026", "Most read"]
+BOILERPLATE = [
+    "Subscribe",
+    "Spring sale",
+    "Ferry timetable",
+    "Storm warning",
+    "Sponsored",
+    "Lovely piece",
+    "brilliant",
+    "Great read",
+    "harbourwatcher",
+    "Privacy policy",
+    "Copyright 2026",
+    "Most read",
+]
 
 
 @pytest.fixture(scope="module", params=KINDS)
@@ -51,7 +63,9 @@ def test_reader_view_shows_the_article_and_none_of_the_boilerplate(browser):
     assert reader.evaluate("(root) => root.querySelector('#source').href") == page.url
     # the page's images and links, absolute, links opening outside the reader
     assert reader.evaluate("(root) => root.querySelector('#article img').src") == browser.base_url + "images/lens.png"
-    link = reader.evaluate("(root) => { const a = root.querySelector('#article a'); return [a.href, a.target, a.rel]; }")
+    link = reader.evaluate(
+        "(root) => { const a = root.querySelector('#article a'); return [a.href, a.target, a.rel]; }"
+    )
     assert link == [browser.base_url + "history/lighthouses", "_blank", "noopener noreferrer"]
     assert reply["node_ids"] and set(reply["article"]) >= {"title", "text"}
     close(reader, page)
@@ -74,8 +88,13 @@ def test_highlight_outlines_the_article_and_toggles_off(browser):
     covered = page.evaluate("""() => [...document.querySelectorAll('article.story p:not(.byline)')]
         .every((p) => p.closest('[data-pith-hl]') !== null)""")
     assert covered, marks
-    assert page.evaluate("() => document.querySelectorAll('nav [data-pith-hl], aside [data-pith-hl], "
-                         ".comments [data-pith-hl], footer [data-pith-hl], .ad[data-pith-hl]').length") == 0
+    assert (
+        page.evaluate(
+            "() => document.querySelectorAll('nav [data-pith-hl], aside [data-pith-hl], "
+            ".comments [data-pith-hl], footer [data-pith-hl], .ad[data-pith-hl]').length"
+        )
+        == 0
+    )
     again = browser.run("highlight", page)
     assert again["ok"] and again["highlighted"] is False
     assert marked(page) == []
@@ -95,8 +114,13 @@ def test_save_downloads_a_markdown_file_holding_the_article(browser):
     text = saved.read_text(encoding="utf-8")
     lines = text.splitlines()
     # the default template's YAML front matter (native_host/pipeline/document.py), then the body alone
-    assert lines[:5] == ["---", 'title: "Why the harbour lighthouse still runs on clockwork"', f'source: "{page.url}"',
-                         "author:", '  - "Morag Ellison"']
+    assert lines[:5] == [
+        "---",
+        'title: "Why the harbour lighthouse still runs on clockwork"',
+        f'source: "{page.url}"',
+        "author:",
+        '  - "Morag Ellison"',
+    ]
     assert lines[lines.index("---", 1) + 2].startswith("Every evening at dusk")
     for sentence in ARTICLE_SENTENCES:
         assert sentence in text
@@ -163,8 +187,9 @@ HOSTILE_ARTICLE = """<h1>Hostile</h1>
 def test_the_reader_sanitiser_drops_every_way_to_run_script(browser):
     """The allowlist itself, fed hostile article HTML directly (the host already drops much of this)."""
     page = browser.open("reader/news.html")
-    reader = show_article(browser, page, {"title": "Hostile", "html": HOSTILE_ARTICLE,
-                                          "url": "https://news.example/story/1", "text": "x"})
+    reader = show_article(
+        browser, page, {"title": "Hostile", "html": HOSTILE_ARTICLE, "url": "https://news.example/story/1", "text": "x"}
+    )
     reader.evaluate("""(root) => {
         const byText = (tag, text) => [...root.querySelectorAll(`#article ${tag}`)]
           .find((e) => e.textContent.trim() === text);
@@ -176,17 +201,34 @@ def test_the_reader_sanitiser_drops_every_way_to_run_script(browser):
     assert page.evaluate(PWNED) is None
     assert reader.evaluate("(root) => root.querySelector('#article').getClientRects().length > 0")
     html = reader.evaluate("(root) => root.querySelector('#article').innerHTML")
-    for banned in ("<script", "<style", "<iframe", "<svg", "<form", "<input", "onerror", "onclick",
-                   "ontoggle", "onmouseover", "javascript:", "data:text", "style=", "<img src=\"x\""):
+    for banned in (
+        "<script",
+        "<style",
+        "<iframe",
+        "<svg",
+        "<form",
+        "<input",
+        "onerror",
+        "onclick",
+        "ontoggle",
+        "onmouseover",
+        "javascript:",
+        "data:text",
+        "style=",
+        '<img src="x"',
+    ):
         assert banned not in html.lower(), banned
-    hrefs = reader.evaluate("(root) => [...root.querySelectorAll('#article a[href]')].map((a) => a.getAttribute('href'))")
+    hrefs = reader.evaluate(
+        "(root) => [...root.querySelectorAll('#article a[href]')].map((a) => a.getAttribute('href'))"
+    )
     assert hrefs == ["https://news.example/relative/page", "#pith-title"]
     # the page's ids cannot take the reader's own: they are prefixed, and the links to them with them
     assert reader.evaluate("(root) => root.getElementById('title').localName") == "h1"
     assert reader.evaluate("(root) => root.getElementById('pith-title').textContent").startswith("A paragraph")
     assert "annotation-xml" not in html  # MathML may come in, its foreign-markup door may not
-    assert reader.evaluate("(root) => [...root.querySelectorAll('#article img')].map((i) => i.getAttribute('src'))") == [
-        "https://news.example/story/x-missing.png"]
+    assert reader.evaluate(
+        "(root) => [...root.querySelectorAll('#article img')].map((i) => i.getAttribute('src'))"
+    ) == ["https://news.example/story/x-missing.png"]
     # what the host never writes is unwrapped to its text: <details>, <b> (the host writes <strong>)
     assert "Details text" in reader.text("#article") and "Last bold words" in reader.text("#article")
     assert reader.evaluate("(root) => root.querySelectorAll('#article details, #article b').length") == 0
@@ -215,8 +257,9 @@ def same_snapshot(live: dict, offline: dict) -> int:
 READER_PAGES = sorted(f"extension/reader/{p.name}" for p in (PAGES / "reader").glob("*.html"))
 
 
-@pytest.mark.parametrize("name", ["article.html", "broken.html", "cp1252.html", "utf8-bom.html",
-                                  "docs-roundtrip.html", *READER_PAGES])
+@pytest.mark.parametrize(
+    "name", ["article.html", "broken.html", "cp1252.html", "utf8-bom.html", "docs-roundtrip.html", *READER_PAGES]
+)
 def test_live_snapshot_matches_snapshot_from_html_on_the_other_fixture_pages(browser, name):
     """The host's own fixture pages (tests/pages/): broken markup and legacy encodings parse alike too; and
     the reader's pages: lazy pictures, code blocks' whitespace, MathML, right-to-left text."""
@@ -228,19 +271,52 @@ def test_live_snapshot_matches_snapshot_from_html_on_the_other_fixture_pages(bro
 
 # Random pages for the parity test: every tag with a snapshot rule, attributes the snapshot reads, text with
 # entities and odd whitespace. <noscript> and <iframe> are left out: there the two paths differ on purpose.
-FUZZ_TAGS = ("div p span a b i ul li ol table tr td th h1 h2 section article img br pre code em strong svg select "
-             "option input textarea button label form figure figcaption blockquote nav header footer aside main "
-             "template style script dl dt dd details summary video picture source time meta link").split()
+FUZZ_TAGS = (
+    "div p span a b i ul li ol table tr td th h1 h2 section article img br pre code em strong svg select "
+    "option input textarea button label form figure figcaption blockquote nav header footer aside main "
+    "template style script dl dt dd details summary video picture source time meta link"
+).split()
 FUZZ_TEXTS = ["hello", "  ", "\n  two  words\t", "&amp; &lt;x&gt;", "caf\u00e9", "&nbsp;", "a&#8203;b", "\u00a0 \u00a0"]
-FUZZ_ATTRS = ['class="a  b a"', 'class=""', 'id=" x "', 'role="main"', 'aria-label="L"', "hidden",
-              'aria-hidden="TRUE"', 'style="display:none"', 'style="visibility : hidden;"', 'href="rel/x?y=1#z"',
-              'href=""', 'href="  /abs "', 'href="javascript:x()"', 'src="i.png"', 'data-src="d.png"', 'alt=" t "',
-              'type="hidden"', 'href="http://other.example/p"', 'src=" "', 'srcset="s1.png 1x, s2.png 2.5x"',
-              'data-srcset="w.png 300w,x.png 900w, y.png 900w"', 'data-lazy-src="l.png"',
-              'src="data:image/gif;base64,R0lGOD"', 'srcset=" one.png "', 'itemprop=" author "', "itemscope",
-              'itemtype="https://schema.org/Article"', 'rel="author"', 'rel=" Canonical "', 'datetime="2024-01-02"',
-              'publishdate="2024-03-05T10:00:00-05:00"', 'data-published=" 2024 "', 'data-date=""',
-              'content=" c "', 'name="author"', 'property="og:title"', 'type="application/ld+json"', 'dir="rtl"']
+FUZZ_ATTRS = [
+    'class="a  b a"',
+    'class=""',
+    'id=" x "',
+    'role="main"',
+    'aria-label="L"',
+    "hidden",
+    'aria-hidden="TRUE"',
+    'style="display:none"',
+    'style="visibility : hidden;"',
+    'href="rel/x?y=1#z"',
+    'href=""',
+    'href="  /abs "',
+    'href="javascript:x()"',
+    'src="i.png"',
+    'data-src="d.png"',
+    'alt=" t "',
+    'type="hidden"',
+    'href="http://other.example/p"',
+    'src=" "',
+    'srcset="s1.png 1x, s2.png 2.5x"',
+    'data-srcset="w.png 300w,x.png 900w, y.png 900w"',
+    'data-lazy-src="l.png"',
+    'src="data:image/gif;base64,R0lGOD"',
+    'srcset=" one.png "',
+    'itemprop=" author "',
+    "itemscope",
+    'itemtype="https://schema.org/Article"',
+    'rel="author"',
+    'rel=" Canonical "',
+    'datetime="2024-01-02"',
+    'publishdate="2024-03-05T10:00:00-05:00"',
+    'data-published=" 2024 "',
+    'data-date=""',
+    'content=" c "',
+    'name="author"',
+    'property="og:title"',
+    'type="application/ld+json"',
+    'dir="rtl"',
+]
 
 
 def random_markup(rng, depth: int = 0) -> str:
@@ -251,8 +327,11 @@ def random_markup(rng, depth: int = 0) -> str:
             continue
         tag = rng.choice(FUZZ_TAGS)
         attrs = " ".join(rng.sample(FUZZ_ATTRS, rng.randint(0, 3)))
-        out.append(f"<{tag} {attrs}>" if tag in ("img", "br", "input", "source", "meta", "link") else
-                   f"<{tag} {attrs}>{random_markup(rng, depth + 1)}</{tag}>")
+        out.append(
+            f"<{tag} {attrs}>"
+            if tag in ("img", "br", "input", "source", "meta", "link")
+            else f"<{tag} {attrs}>{random_markup(rng, depth + 1)}</{tag}>"
+        )
     return "".join(out)
 
 
@@ -260,8 +339,10 @@ def test_live_snapshot_matches_snapshot_from_html_on_random_pages(browser):
     import random
 
     for seed in range(40):
-        html = (f"<!doctype html><html><head><title>t{seed}</title></head><body>"
-                f"{random_markup(random.Random(seed))}</body></html>")
+        html = (
+            f"<!doctype html><html><head><title>t{seed}</title></head><body>"
+            f"{random_markup(random.Random(seed))}</body></html>"
+        )
         page = browser.open_markup(f"random/{seed}.html", html)
         try:
             same_snapshot(browser.live_snapshot(page)["snapshot"], snapshot_from_html(html.encode(), url=page.url))
@@ -285,8 +366,11 @@ def test_live_snapshot_matches_snapshot_from_html_node_by_node_and_block_by_bloc
     # reads, and on no inline element and no text node
     owners = {live["nodes"][b.owner]["id"] for b in blocks_from_snapshot(live)}
     assert len(owners) > 10
-    assert all(isinstance(n["visible"], bool) and len(n["box"]) == 4 and n["display"]
-               for n in live["nodes"] if n["id"] in owners)
+    assert all(
+        isinstance(n["visible"], bool) and len(n["box"]) == 4 and n["display"]
+        for n in live["nodes"]
+        if n["id"] in owners
+    )
     assert all("box" not in n and "visible" not in n for n in live["nodes"] if n["tag"] in INLINE)
     assert all("visible" not in n for n in live["nodes"] if n["tag"] == "#text")
     by_text = {n.get("text", "").strip(): n["parent"] for n in live["nodes"] if n["tag"] == "#text"}
@@ -350,10 +434,13 @@ def test_neither_the_page_nor_a_content_script_can_drive_the_action_path(browser
     tab = browser.tab_id(page)
     count = "() => api.downloads.search({}).then((d) => d.length)"
     before = browser.call(count)
-    outcome = browser.call("""(tabId) => api.scripting.executeScript({target: {tabId}, args: [tabId],
+    outcome = browser.call(
+        """(tabId) => api.scripting.executeScript({target: {tabId}, args: [tabId],
         func: (id) => (globalThis.browser ?? chrome).runtime.sendMessage({type: 'pith.run', action: 'save', tabId: id})
                         .then((r) => ({reply: r === undefined ? null : r}), (e) => ({refused: e.message}))})
-        .then((r) => r[0].result)""", tab)
+        .then((r) => r[0].result)""",
+        tab,
+    )
     assert "reply" not in outcome or outcome["reply"] is None, outcome
     assert browser.call(count) == before
     close(page)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import sys
 
 import pytest
-
 from browser import KINDS, PAGES, ReaderView, extension_browser, open_popup, require, shown_note
 
 # A page no extension may enter, in each browser.
@@ -81,20 +80,26 @@ def test_the_context_menu_and_the_shortcuts_offer_the_actions(tmp_path, kind):
             return last;
         }""")
         assert made == "ok"
-        missing = b.call("() => Promise.resolve(api.contextMenus.update('print', {title: 'x'}))"
-                         ".then(() => 'ok', () => 'missing')")
+        missing = b.call(
+            "() => Promise.resolve(api.contextMenus.update('print', {title: 'x'})).then(() => 'ok', () => 'missing')"
+        )
         assert missing == "missing"
         commands = b.call("() => api.commands.getAll().then((c) => c.map((x) => [x.name, x.shortcut]))")
-        assert dict(commands) == {"_execute_action": "Alt+Shift+K", "reader": "Alt+Shift+E",
-                                  "highlight": "Alt+Shift+H", "save": "Alt+Shift+S"}
+        assert dict(commands) == {
+            "_execute_action": "Alt+Shift+K",
+            "reader": "Alt+Shift+E",
+            "highlight": "Alt+Shift+H",
+            "save": "Alt+Shift+S",
+        }
 
 
 def test_a_host_without_its_model_is_reported_before_any_page_is_sent(tmp_path, kind):
     empty = tmp_path / "no-model"
     empty.mkdir()
     launcher = tmp_path / "host-without-model"
-    launcher.write_text(f"#!/bin/sh\nPITH_MODEL_DIR={empty} PITH_LOG_DIR={tmp_path} exec {sys.executable} "
-                        "-m native_host host \"$@\"\n")
+    launcher.write_text(
+        f'#!/bin/sh\nPITH_MODEL_DIR={empty} PITH_LOG_DIR={tmp_path} exec {sys.executable} -m native_host host "$@"\n'
+    )
     launcher.chmod(0o755)
     with extension_browser(kind, tmp_path / "browser", host="launcher", launcher=launcher, pages=PAGES) as b:
         page = b.open("article.html")

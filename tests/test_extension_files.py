@@ -20,10 +20,16 @@ NODE = shutil.which("node")
 def node_eval(body: str):
     """The JSON value an async function body returns, run by node with EXT the extension folder's URL."""
     assert NODE, "needs node (Debian's nodejs: scripts/test.sh installs it)"
-    script = f"const EXT = {json.dumps(EXTENSION.as_uri() + '/')};\n" \
-             f"process.stdout.write(JSON.stringify(await (async () => {{ {body} }})()));"
-    done = subprocess.run([NODE, "--experimental-default-type=module", "--input-type=module", "-e", script],
-                          capture_output=True, text=True, timeout=60)
+    script = (
+        f"const EXT = {json.dumps(EXTENSION.as_uri() + '/')};\n"
+        f"process.stdout.write(JSON.stringify(await (async () => {{ {body} }})()));"
+    )
+    done = subprocess.run(
+        [NODE, "--experimental-default-type=module", "--input-type=module", "-e", script],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
@@ -39,28 +45,39 @@ def test_manifest_key_gives_the_extension_id_the_host_allows():
 
 def test_one_manifest_serves_chromium_and_firefox():
     background = MANIFEST["background"]
-    assert background["service_worker"] == "background/main.js"           # Chromium
-    assert background["scripts"] == ["background/main.js"]                 # Firefox (event page)
+    assert background["service_worker"] == "background/main.js"  # Chromium
+    assert background["scripts"] == ["background/main.js"]  # Firefox (event page)
     assert background["type"] == "module"
     assert MANIFEST["browser_specific_settings"]["gecko"]["id"] == FIREFOX_EXTENSION_ID
     assert MANIFEST["manifest_version"] == 3
 
 
 def test_permissions_are_the_ones_the_extension_uses():
-    assert set(MANIFEST["permissions"]) == {"nativeMessaging", "activeTab", "scripting", "downloads",
-                                            "contextMenus", "storage", "offscreen"}
+    assert set(MANIFEST["permissions"]) == {
+        "nativeMessaging",
+        "activeTab",
+        "scripting",
+        "downloads",
+        "contextMenus",
+        "storage",
+        "offscreen",
+    }
     assert "externally_connectable" not in MANIFEST  # no web page or other extension may message it
     # Pages may frame the reader's and the note's pages (content/frames.js lays them over the page), nothing else:
     # a frame without the background's one-time token shows nothing (tests/test_page_attack.py).
-    assert MANIFEST["web_accessible_resources"] == [{"resources": ["reader/reader.html", "note/note.html"],
-                                                     "matches": ["<all_urls>"]}]
+    assert MANIFEST["web_accessible_resources"] == [
+        {"resources": ["reader/reader.html", "note/note.html"], "matches": ["<all_urls>"]}
+    ]
     assert "content_scripts" not in MANIFEST  # scripts enter a page only when the user asks
     assert set(MANIFEST["commands"]) == {"_execute_action", "reader", "highlight", "save"}
 
 
 def test_extension_pages_run_under_a_strict_csp():
-    policy = dict(part.strip().split(" ", 1) for part in
-                  MANIFEST["content_security_policy"]["extension_pages"].split(";") if part.strip())
+    policy = dict(
+        part.strip().split(" ", 1)
+        for part in MANIFEST["content_security_policy"]["extension_pages"].split(";")
+        if part.strip()
+    )
     assert policy["default-src"] == "'none'"
     assert policy["script-src"] == "'self'"
     assert policy["style-src"] == "'self'"
@@ -73,12 +90,16 @@ def test_every_file_the_extension_names_exists():
     named = [MANIFEST["background"]["service_worker"], MANIFEST["action"]["default_popup"]]
     for js in EXTENSION.rglob("*.js"):
         text = js.read_text()
-        named += [str((js.parent / m).resolve().relative_to(EXTENSION)) for m in re.findall(r'import [^"]*"(\.[^"]+)"', text)]
+        named += [
+            str((js.parent / m).resolve().relative_to(EXTENSION)) for m in re.findall(r'import [^"]*"(\.[^"]+)"', text)
+        ]
         named += re.findall(r'"((?:content|background|reader|note|popup)/[\w./-]+\.(?:js|css|html))"', text)
         named += re.findall(r'"(\w+\.js)"', text)
     for html in EXTENSION.rglob("*.html"):
-        named += [str((html.parent / m).resolve().relative_to(EXTENSION))
-                  for m in re.findall(r'(?:src|href)="([\w./-]+\.(?:js|css))"', html.read_text())]
+        named += [
+            str((html.parent / m).resolve().relative_to(EXTENSION))
+            for m in re.findall(r'(?:src|href)="([\w./-]+\.(?:js|css))"', html.read_text())
+        ]
     missing = sorted({n for n in named if not (EXTENSION / n).is_file()})
     assert not missing and len(set(named)) > 10
 
@@ -86,8 +107,9 @@ def test_every_file_the_extension_names_exists():
 def test_the_shared_contracts_file_is_current():
     """limits.js is written from native_host/ (limits, tag sets, allowlists, error codes): a change there
     without regenerating fails here."""
-    assert (EXTENSION / "limits.js").read_text(encoding="utf-8") == contracts.render(), \
+    assert (EXTENSION / "limits.js").read_text(encoding="utf-8") == contracts.render(), (
         f"extension/limits.js is out of date: run {contracts.COMMAND} to regenerate"
+    )
 
 
 def test_a_stale_contracts_file_is_reported_with_the_way_out(tmp_path, monkeypatch, capsys):
@@ -106,11 +128,13 @@ def test_the_contracts_carry_the_hosts_values():
     from native_host.pipeline.blocks import INLINE
     from native_host.pipeline.snapshot import SKIP_SUBTREE
 
-    got = node_eval("await import(new URL('limits.js', EXT).href);"
-                    "return { limits: globalThis.PITH_LIMITS, contracts: globalThis.PITH_CONTRACTS,"
-                    " frozen: Object.isFrozen(globalThis.PITH_CONTRACTS.HTML_TAGS.a),"
-                    " terminal_controls: [...Array(0x10000).keys()].filter((c) =>"
-                    " new RegExp(globalThis.PITH_CONTRACTS.TERMINAL_CONTROLS).test(String.fromCharCode(c))) };")
+    got = node_eval(
+        "await import(new URL('limits.js', EXT).href);"
+        "return { limits: globalThis.PITH_LIMITS, contracts: globalThis.PITH_CONTRACTS,"
+        " frozen: Object.isFrozen(globalThis.PITH_CONTRACTS.HTML_TAGS.a),"
+        " terminal_controls: [...Array(0x10000).keys()].filter((c) =>"
+        " new RegExp(globalThis.PITH_CONTRACTS.TERMINAL_CONTROLS).test(String.fromCharCode(c))) };"
+    )
     for name in contracts.SHARED_LIMITS:
         value = getattr(limits, name)
         assert got["limits"][name] == (list(value) if isinstance(value, tuple) else value), name
@@ -118,16 +142,21 @@ def test_the_contracts_carry_the_hosts_values():
     assert set(got["contracts"]["SKIP_SUBTREE"]) == SKIP_SUBTREE | {"noscript"}
     assert set(got["contracts"]["INLINE"]) == set(INLINE)
     assert got["contracts"]["HTML_TAGS"] == {tag: list(attrs) for tag, attrs in HTML_TAGS.items()}
-    assert got["contracts"]["ERROR_CODES"] == contracts.error_codes() and errors.SnapshotError.code in got["contracts"]["ERROR_CODES"]
+    assert (
+        got["contracts"]["ERROR_CODES"] == contracts.error_codes()
+        and errors.SnapshotError.code in got["contracts"]["ERROR_CODES"]
+    )
     assert got["frozen"]
     assert got["terminal_controls"] == list(range(9)) + list(range(11, 32)) + list(range(127, 160))
 
 
 def test_every_error_code_the_host_sends_has_the_extensions_words():
     """A code errors.js does not know shows the "internal" text: each PithError code needs its entry."""
-    missing = node_eval("await import(new URL('limits.js', EXT).href);"
-                        "const { PROBLEMS } = await import(new URL('background/errors.js', EXT).href);"
-                        "return globalThis.PITH_CONTRACTS.ERROR_CODES.filter((code) => !Object.hasOwn(PROBLEMS, code));")
+    missing = node_eval(
+        "await import(new URL('limits.js', EXT).href);"
+        "const { PROBLEMS } = await import(new URL('background/errors.js', EXT).href);"
+        "return globalThis.PITH_CONTRACTS.ERROR_CODES.filter((code) => !Object.hasOwn(PROBLEMS, code));"
+    )
     assert missing == []
 
 
@@ -136,7 +165,10 @@ def test_the_extension_reads_the_shared_lists_from_the_contracts():
     snapshot_js = (EXTENSION / "content" / "snapshot.js").read_text()
     for name in ("SKIP_SUBTREE", "LEAF_ONLY", "INLINE", "META_KEYS", "LINK_RELS", "DIRS"):
         assert re.search(rf"const {name} = (new Set\()?C\.{name}\)?;", snapshot_js), name
-    assert "const { HTML_TAGS, MATHML_TAGS } = globalThis.PITH_CONTRACTS;" in (EXTENSION / "reader" / "sanitize.js").read_text()
+    assert (
+        "const { HTML_TAGS, MATHML_TAGS } = globalThis.PITH_CONTRACTS;"
+        in (EXTENSION / "reader" / "sanitize.js").read_text()
+    )
 
 
 def test_the_extension_and_the_package_carry_one_version():

@@ -9,15 +9,23 @@ import json
 from pathlib import Path
 
 import pytest
-
 from browser import KINDS, PAGES, browser_with_host, close, open_popup, open_reader, shown_note, wait_for_download
+
 from native_host.pipeline import document as D
 
 TITLE = "The Future of Banking Is Here, and You're Broke: a lighthouse story"
-TEMPLATE = {"name": "{{published|date:YYYY}} {{title}}",
-            "properties": {"title": "{{title}}", "author": ["{{author}}"], "site": "{{site|lower}}",
-                           "created": "{{created|date:YYYY-MM-DD}}", "words": "{{words}}",
-                           "tags": ["clippings", "{{site|slug}}"], "quote": "{{selection}}"}}
+TEMPLATE = {
+    "name": "{{published|date:YYYY}} {{title}}",
+    "properties": {
+        "title": "{{title}}",
+        "author": ["{{author}}"],
+        "site": "{{site|lower}}",
+        "created": "{{created|date:YYYY-MM-DD}}",
+        "words": "{{words}}",
+        "tags": ["clippings", "{{site|slug}}"],
+        "quote": "{{selection}}",
+    },
+}
 OPTIONS = "options/options.html"
 
 
@@ -46,8 +54,11 @@ def _options(b):
 
 
 def _type(tab, element_id: str, value: str) -> None:
-    tab.evaluate("""([id, value]) => { const field = document.getElementById(id); field.value = value;
-                    field.dispatchEvent(new Event('input', { bubbles: true })); }""", [element_id, value])
+    tab.evaluate(
+        """([id, value]) => { const field = document.getElementById(id); field.value = value;
+                    field.dispatchEvent(new Event('input', { bubbles: true })); }""",
+        [element_id, value],
+    )
 
 
 def _save_options(tab) -> None:
@@ -62,8 +73,9 @@ def test_the_options_template_and_folder_name_and_shape_the_saved_file(clean):
     assert json.loads(options.evaluate("() => document.getElementById('template').value")) == D.DEFAULT_TEMPLATE
     _type(options, "template", json.dumps(TEMPLATE, indent=1))
     _type(options, "folder", "Clippings/Pith")
-    preview = options.evaluate("() => [document.getElementById('preview-name').textContent, "
-                               "document.getElementById('preview').textContent]")
+    preview = options.evaluate(
+        "() => [document.getElementById('preview-name').textContent, document.getElementById('preview').textContent]"
+    )
     assert preview[0] == "Clippings/Pith/2026 The Future of Banking Is Here, and You're Broke.md"
     assert preview[1].startswith('---\ntitle: "The Future of Banking Is Here, and You\'re Broke"\nauthor:\n')
     _save_options(options)
@@ -85,7 +97,7 @@ def test_the_options_template_and_folder_name_and_shape_the_saved_file(clean):
     values = D.variables(reply["article"], created + "T00:00:00+00:00", selection)
     head = D.front_matter(D.properties(TEMPLATE, values))
     assert text.startswith(head + "\n") and f'\nquote: "{" ".join(selection.split())}"\n' in head
-    assert "  - \"coastline-gazette\"\n" in head and f"\nwords: {reply['article']['word_count']}\n" in head
+    assert '  - "coastline-gazette"\n' in head and f"\nwords: {reply['article']['word_count']}\n" in head
     body = text.split("---\n\n", 1)[1]  # the selection alone: its one paragraph
     assert body.startswith("Every evening at dusk") and body.count("\n\n") == 0 and "harbour board" not in body
     assert reply["selection"] is True
@@ -104,7 +116,7 @@ def test_save_takes_the_blocks_a_selection_touches_as_markdown_and_the_whole_art
     assert item["state"] == "complete", item
     text = Path(item["filename"]).read_text(encoding="utf-8")
     head, body = text.split("---\n\n", 1)
-    assert head.startswith('---\ntitle: "The Future of Banking') and "\ntags:\n  - \"clippings\"\n" in head
+    assert head.startswith('---\ntitle: "The Future of Banking') and '\ntags:\n  - "clippings"\n' in head
     assert body.startswith("## A weight, a governor and a great deal of patience\n\nThe mechanism is simple")
     assert body.count("\n\n") == 1 and "Every evening" not in body and "Reid learned" not in body
     assert shown_note(b, page)["title"] == "Selection saved"
@@ -120,12 +132,15 @@ def test_save_takes_the_blocks_a_selection_touches_as_markdown_and_the_whole_art
 
 def test_the_reader_saves_text_by_the_same_template(clean):
     b = clean
-    b.call("(t) => api.storage.local.set({ saveTemplate: t, saveFormat: 'text' })",
-           json.dumps({"name": "{{title|slug}}", "properties": {"title": "{{title}}", "by": "{{author}}"}}))
+    b.call(
+        "(t) => api.storage.local.set({ saveTemplate: t, saveFormat: 'text' })",
+        json.dumps({"name": "{{title|slug}}", "properties": {"title": "{{title}}", "by": "{{author}}"}}),
+    )
     page = _page(b, "/banking-reader.html")
     reply, view = open_reader(b, page)
-    view.evaluate("(root) => { const s = root.getElementById('format'); s.value = 'text';"
-                  " s.dispatchEvent(new Event('change')); }")
+    view.evaluate(
+        "(root) => { const s = root.getElementById('format'); s.value = 'text'; s.dispatchEvent(new Event('change')); }"
+    )
     view.user_click("#save")  # Save acts on the user's own click only
     view.wait_for("(root) => root.getElementById('status').textContent.startsWith('Saved ')")
     name = view.text("#status").removeprefix("Saved ")
@@ -154,7 +169,9 @@ def test_the_options_page_names_every_problem_and_stores_nothing_until_it_reads(
     assert b.call("() => api.storage.local.get(null)").get("saveTemplate") is None
     _type(options, "folder", "Clippings")
     options.click("#reset")
-    assert options.evaluate("() => document.getElementById('errors').hidden && !document.getElementById('save').disabled")
+    assert options.evaluate(
+        "() => document.getElementById('errors').hidden && !document.getElementById('save').disabled"
+    )
     options.evaluate("() => { document.getElementById('save-as').checked = true; }")
     _save_options(options)
     close(options)
@@ -162,8 +179,9 @@ def test_the_options_page_names_every_problem_and_stores_nothing_until_it_reads(
     assert json.loads(stored["saveTemplate"]) == D.DEFAULT_TEMPLATE
     assert (stored["saveFolder"], stored["saveAs"], stored["saveImages"]) == ("Clippings", True, False)
     again = _options(b)
-    assert again.evaluate("() => [document.getElementById('folder').value, document.getElementById('save-as').checked]") \
-        == ["Clippings", True]
+    assert again.evaluate(
+        "() => [document.getElementById('folder').value, document.getElementById('save-as').checked]"
+    ) == ["Clippings", True]
     close(again)
 
 
@@ -196,9 +214,12 @@ def test_images_are_saved_beside_the_markdown_and_linked_there(clean):
     name = D.image_name(lens, "png")
     assert f"![The lighthouse lens seen from the lamp room]({name})" in text and "lens.png" not in text
     image = b.downloads / "Clips" / name
-    b.call("""async (n) => { for (let i = 0; i < 300; i++) {
+    b.call(
+        """async (n) => { for (let i = 0; i < 300; i++) {
         const d = await api.downloads.search({ state: 'complete' });
-        if (d.some((x) => x.filename.endsWith(n))) return; await new Promise((r) => setTimeout(r, 100)); } }""", name[7:])
+        if (d.some((x) => x.filename.endsWith(n))) return; await new Promise((r) => setTimeout(r, 100)); } }""",
+        name[7:],
+    )
     assert image.read_bytes() == lens
     again = b.run("save", page)
     assert again["ok"] and again["images"] == {"saved": 1, "failed": 0}

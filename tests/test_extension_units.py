@@ -8,9 +8,9 @@ import re
 from pathlib import Path
 
 import pytest
-
 from browser import KINDS, extension_browser, require
 from filename_cases import FILENAME_CASES
+
 from native_host import limits
 
 FAKE_PORT = """
@@ -40,7 +40,10 @@ def control(request, tmp_path_factory):
 
 
 def test_chunked_reply_is_joined_in_order_with_progress(control):
-    result = control.evaluate("async () => {" + FAKE_PORT + """
+    result = control.evaluate(
+        "async () => {"
+        + FAKE_PORT
+        + """
       const progress = [];
       const pending = outcome(client.request('extract', { snapshot: {} }, { onProgress: (p) => progress.push(p) }));
       const sent = ports[0].sent[0];
@@ -50,30 +53,40 @@ def test_chunked_reply_is_joined_in_order_with_progress(control):
       ports[0].emit({ v: 1, id: sent.id, type: 'note_from_the_future' });
       parts.forEach((data, seq) => ports[0].emit({ v: 1, id: sent.id, type: 'chunk', seq, count: 3, data }));
       return { sent, progress, reply: await pending };
-    }""")
+    }"""
+    )
     assert result["sent"]["v"] == 1 and result["sent"]["type"] == "extract" and isinstance(result["sent"]["id"], int)
     assert result["reply"]["value"]["article"] == {"title": 'T "q"', "text": "x" * 50}
-    assert result["progress"] == [{"stage": "inference", "done": 1, "total": 2},
-                                  {"stage": "receiving", "done": 1, "total": 3},
-                                  {"stage": "receiving", "done": 2, "total": 3},
-                                  {"stage": "receiving", "done": 3, "total": 3}]
+    assert result["progress"] == [
+        {"stage": "inference", "done": 1, "total": 2},
+        {"stage": "receiving", "done": 1, "total": 3},
+        {"stage": "receiving", "done": 2, "total": 3},
+        {"stage": "receiving", "done": 3, "total": 3},
+    ]
 
 
 def test_chunks_out_of_order_fail_the_request_and_end_the_port(control):
-    result = control.evaluate("async () => {" + FAKE_PORT + """
+    result = control.evaluate(
+        "async () => {"
+        + FAKE_PORT
+        + """
       const pending = outcome(client.request('extract', { snapshot: {} }));
       const id = ports[0].sent[0].id;
       ports[0].emit({ v: 1, id, type: 'chunk', seq: 1, count: 2, data: '{}' });
       const failed = await pending;
       const next = client.request('hello');  // a fresh port for the next request
       return { failed, disconnected: ports[0].disconnected, ports: ports.length };
-    }""")
+    }"""
+    )
     assert result["failed"]["code"] == "host_protocol" and "pith doctor" in result["failed"]["message"]
     assert result["disconnected"] is True and result["ports"] == 2
 
 
 def test_replies_pair_with_their_requests_by_id(control):
-    result = control.evaluate("async () => {" + FAKE_PORT + """
+    result = control.evaluate(
+        "async () => {"
+        + FAKE_PORT
+        + """
       const a = outcome(client.request('hello'));
       const b = outcome(client.request('extract', { snapshot: {} }));
       const [ida, idb] = ports[0].sent.map((m) => m.id);
@@ -81,46 +94,63 @@ def test_replies_pair_with_their_requests_by_id(control):
       ports[0].emit({ v: 1, id: ida, type: 'hello', model_id: 'm' });
       ports[0].emit({ v: 1, id: 999, type: 'result' });  // nobody asked: ignored
       return { a: await a, b: await b, distinct: ida !== idb };
-    }""")
+    }"""
+    )
     assert result["distinct"] and result["a"]["value"]["model_id"] == "m"
     assert result["b"]["code"] == "bad_snapshot" and "$.nodes[0]: bad" in result["b"]["message"]
 
 
-@pytest.mark.parametrize("reason, code, fix", [
-    ("Specified native messaging host not found.", "host_missing", "`pith install`"),
-    ("Access to the specified native messaging host is forbidden.", "host_forbidden", "`pith install`"),
-    ("Native host has exited.", "host_crashed", "`pith doctor`"),
-    ("Error when communicating with the native messaging host.", "host_crashed", "`pith doctor`"),
-    ("No such native application org.pith.reader", "host_missing", "`pith install`"),
-])
+@pytest.mark.parametrize(
+    "reason, code, fix",
+    [
+        ("Specified native messaging host not found.", "host_missing", "`pith install`"),
+        ("Access to the specified native messaging host is forbidden.", "host_forbidden", "`pith install`"),
+        ("Native host has exited.", "host_crashed", "`pith doctor`"),
+        ("Error when communicating with the native messaging host.", "host_crashed", "`pith doctor`"),
+        ("No such native application org.pith.reader", "host_missing", "`pith install`"),
+    ],
+)
 def test_a_closed_port_fails_every_pending_request_with_the_fix(control, reason, code, fix):
-    result = control.evaluate("async (reason) => {" + FAKE_PORT + """
+    result = control.evaluate(
+        "async (reason) => {"
+        + FAKE_PORT
+        + """
       const a = outcome(client.request('hello'));
       const b = outcome(client.request('extract', { snapshot: {} }));
       ports[0].drop(reason);
       return [await a, await b];
-    }""", reason)
+    }""",
+        reason,
+    )
     assert [r["code"] for r in result] == [code, code]
     assert fix in result[0]["message"]
 
 
 def test_a_silent_host_times_out_and_is_ended(control):
-    result = control.evaluate("async () => {" + FAKE_PORT + """
+    result = control.evaluate(
+        "async () => {"
+        + FAKE_PORT
+        + """
       const failed = await outcome(client.request('extract', { snapshot: {} }, { timeoutMs: 30 }));
       return { failed, disconnected: ports[0].disconnected };
-    }""")
+    }"""
+    )
     assert result["failed"]["code"] == "host_timeout" and result["disconnected"] is True
     assert "pith doctor" in result["failed"]["message"]
 
 
 def test_a_model_that_cannot_load_is_reported_before_any_page_is_sent(control):
-    result = control.evaluate("async () => {" + FAKE_PORT + """
+    result = control.evaluate(
+        "async () => {"
+        + FAKE_PORT
+        + """
       const pending = outcome(client.extract('{"nodes":[]}', ['text']));
       const hello = ports[0].sent[0];
       ports[0].emit({ v: 1, id: hello.id, type: 'hello', model_id: null,
                       model_error: { code: 'model_unavailable', message: 'model.onnx is missing' } });
       return { failed: await pending, sent: ports[0].sent.map((m) => m.type) };
-    }""")
+    }"""
+    )
     assert result["failed"]["code"] == "model_unavailable" and "pith doctor" in result["failed"]["message"]
     assert result["sent"] == ["hello"]
 
@@ -135,28 +165,36 @@ def test_the_saved_documents_are_the_ones_the_cli_writes(control):
     gives the documents and names of native_host/pipeline/document.py; tests/test_document.py does the same
     under Node."""
     cases = json.loads((Path(__file__).parent / "template_cases.json").read_text(encoding="utf-8"))
-    made = control.evaluate("""async (cases) => {
+    made = control.evaluate(
+        """async (cases) => {
       const { articleDocument } = await import('/background/save.js');
       return cases.documents.map((c) => {
         const article = { ...cases.article, ...(c.article || {}), created: cases.created, selection: c.selection || '' };
         if (c.template) article.template = c.template;
         return [articleDocument(article, 'markdown'), articleDocument(article, 'text')];
       });
-    }""", cases)
+    }""",
+        cases,
+    )
     for case, (md, txt) in zip(cases["documents"], made):
         assert (md["content"], md["filename"], md["mime"]) == (case["markdown"], case["filename"], "text/markdown")
         assert (txt["content"], txt["filename"]) == (case["text"], case["filename"][:-3] + ".txt")
-    errors = control.evaluate("(cases) => cases.map((c) => globalThis.PITH_TEMPLATE.templateErrors(c.template))",
-                              cases["invalid"])
+    errors = control.evaluate(
+        "(cases) => cases.map((c) => globalThis.PITH_TEMPLATE.templateErrors(c.template))", cases["invalid"]
+    )
     assert errors == [case["errors"] for case in cases["invalid"]]
 
 
 def test_the_snapshot_goes_as_its_json_text_and_an_older_host_gets_the_object_and_an_outline_made_for_it(control):
     """The page's JSON text crosses untouched to a host whose hello says it reads `snapshot_json`; a host from
     before that gets the parsed snapshot, and `highlight` in place of the `outline` it does not offer."""
-    text = json.dumps({"format": "pith-snapshot", "nodes": [{"id": 0, "text": 'say "hi" \\ \u00e9 \U0001F600'}]},
-                      ensure_ascii=False)
-    result = control.evaluate("async (text) => {" + FAKE_PORT + """
+    text = json.dumps(
+        {"format": "pith-snapshot", "nodes": [{"id": 0, "text": 'say "hi" \\ \u00e9 \U0001f600'}]}, ensure_ascii=False
+    )
+    result = control.evaluate(
+        "async (text) => {"
+        + FAKE_PORT
+        + """
       const answer = async (hello, reply) => {
         const port = ports[ports.length - 1];
         port.emit({ v: 1, id: port.sent[0].id, type: 'hello', model_id: 'm', ...hello });
@@ -173,10 +211,14 @@ def test_the_snapshot_goes_as_its_json_text_and_an_older_host_gets_the_object_an
         { index: 0, node_ids: [0], main: true, scores: {} }, { index: 1, node_ids: [1], main: false, scores: {} },
         { index: 2, node_ids: [2], main: true, scores: {} }] });
       return { now, older: { sent: ports[1].sent[1], reply: await pending } };
-    }""", text)
+    }""",
+        text,
+    )
     now, older = result["now"], result["older"]
     assert now["sent"]["snapshot_json"] == text and "snapshot" not in now["sent"]
-    assert now["sent"]["want"] == ["outline", "text"] and now["reply"]["outline"] == [{"node_ids": [0], "kind": "title"}]
+    assert now["sent"]["want"] == ["outline", "text"] and now["reply"]["outline"] == [
+        {"node_ids": [0], "kind": "title"}
+    ]
     assert older["sent"]["snapshot"] == json.loads(text) and "snapshot_json" not in older["sent"]
     assert older["sent"]["want"] == ["highlight", "text"]
     assert older["reply"]["outline"] == [{"node_ids": [0], "kind": "main"}, {"node_ids": [2], "kind": "main"}]
@@ -185,7 +227,10 @@ def test_the_snapshot_goes_as_its_json_text_and_an_older_host_gets_the_object_an
 def test_a_first_part_reaches_its_callback_and_the_promise_gets_the_whole_reply(control):
     """`first` goes only to a host whose hello offers it; the part, chunked or not, is handed over ahead of the
     rest and the promise resolves with both joined; a host without parts answers whole, the callback unused."""
-    result = control.evaluate("async () => {" + FAKE_PORT + """
+    result = control.evaluate(
+        "async () => {"
+        + FAKE_PORT
+        + """
       const answer = async (hello, frames) => {
         const port = ports[ports.length - 1];
         port.emit({ v: 1, id: port.sent[0].id, type: 'hello', model_id: 'm', snapshot_json: true,
@@ -209,7 +254,8 @@ def test_a_first_part_reaches_its_callback_and_the_promise_gets_the_whole_reply(
                                                                        onFirst: (p) => firsts.push(p) });
       await answer({}, (id) => [{ v: 1, id, type: 'result', outline: [], article: { title: 'T', html: '', text: '' } }]);
       return { parted, whole: { sent: ports[1].sent[1], reply: await pending, firsts } };
-    }""")
+    }"""
+    )
     parted, whole = result["parted"], result["whole"]
     assert parted["sent"]["first"] == ["outline", "article"]
     assert [p["type"] for p in parted["firsts"]] == ["part"] and parted["firsts"][0]["article"]["html"] == "<p>x</p>"
@@ -234,12 +280,15 @@ def test_the_size_check_counts_the_request_as_it_crosses_to_the_host(control):
     request = {"v": 1, "id": 2**53 - 1, "type": "extract", "snapshot_json": text, "want": want}
     size = len(json.dumps(request, ensure_ascii=False, separators=(",", ":")).encode())
     pad = limits.MAX_REQUEST_BYTES - size
-    over = control.evaluate("""async ([text, bytes, want]) => {
+    over = control.evaluate(
+        """async ([text, bytes, want]) => {
         const { requestOverCap } = await import('/background/host.js');
         const utf8 = new TextEncoder().encode(text).length;
         return [requestOverCap(text, utf8 + bytes, want), requestOverCap(text, utf8 + bytes + 1, want),
                 requestOverCap(text, utf8, want)];
-    }""", [text, pad, want])
+    }""",
+        [text, pad, want],
+    )
     assert over == [None, limits.MAX_REQUEST_BYTES + 1, None]
 
 
@@ -301,18 +350,26 @@ def test_a_save_goes_to_the_options_folder_and_asks_where_when_told(control):
     assert result["calls"] == [
         {"filename": "You're Broke.md", "saveAs": False, "conflictAction": "uniquify"},
         {"filename": "Clippings/Pith/You're Broke.md", "saveAs": True, "conflictAction": "uniquify"},
-        {"filename": "You're Broke.md", "saveAs": False, "conflictAction": "uniquify"}]
-    assert [r["filename"] for r in result["replies"]] == ["You're Broke.md", "Clippings/Pith/You're Broke.md",
-                                                         "You're Broke.md"]
+        {"filename": "You're Broke.md", "saveAs": False, "conflictAction": "uniquify"},
+    ]
+    assert [r["filename"] for r in result["replies"]] == [
+        "You're Broke.md",
+        "Clippings/Pith/You're Broke.md",
+        "You're Broke.md",
+    ]
+
 
 def test_saved_documents_hold_no_terminal_control(control):
     """A page's title and byline reach the saved documents' heads as they are in the article's metadata: their
     ESC, OSC 52, BEL, BS, CR and C1 controls are dropped there, as the host drops them from the article's text."""
     hostile = "T\x1b]52;c;eA==\x07i\x08t\rl\x9b2Je\x7f"
-    docs = control.evaluate("""async (h) => { const { articleDocument } = await import('/background/save.js');
+    docs = control.evaluate(
+        """async (h) => { const { articleDocument } = await import('/background/save.js');
         const a = { title: h, byline: 'By ' + h, url: 'https://e.example/' + h, text: 'Body ' + h,
                     markdown: 'Body ' + h };
-        return [articleDocument(a, 'text').content, articleDocument(a, 'markdown').content]; }""", hostile)
+        return [articleDocument(a, 'text').content, articleDocument(a, 'markdown').content]; }""",
+        hostile,
+    )
     clean = "T]52;c;eA==itl2Je"
     for doc in docs:
         assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", doc), doc

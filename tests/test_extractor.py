@@ -57,8 +57,16 @@ def test_article_page_main_content(extractor):
     assert "| Place | Mean range |\n|---|---|\n| Bay of Fundy | 16 m |\n| Mediterranean | 0.3 m |" in r.markdown
     assert '<img src="https://gazette.example/img/tide-chart.png"' in r.html
     assert r.image.url == "https://gazette.example/img/tide-chart.png" and r.word_count > 100 and r.reading_minutes == 1
-    assert set(r.timings) >= {"snapshot", "blocks", "features", "inference", "decisions", "metadata", "article",
-                            "total"}
+    assert set(r.timings) >= {
+        "snapshot",
+        "blocks",
+        "features",
+        "inference",
+        "decisions",
+        "metadata",
+        "article",
+        "total",
+    }
 
 
 def test_snapshot_and_html_paths_agree(extractor):
@@ -84,8 +92,9 @@ def test_views_asked_later_are_added_after_the_result_is_handed_over(extractor):
     snapshot = snapshot_from_html(ARTICLE.read_bytes())
     whole = extractor.extract_snapshot(snapshot, {"html", "markdown"})
     seen = []
-    result = extractor.extract_snapshot(snapshot, {"html"}, later={"markdown"},
-                                        ready=lambda r: seen.append((r.html, r.markdown, dict(r.timings))))
+    result = extractor.extract_snapshot(
+        snapshot, {"html"}, later={"markdown"}, ready=lambda r: seen.append((r.html, r.markdown, dict(r.timings)))
+    )
     assert seen == [(whole.html, "", seen[0][2])] and whole.markdown
     assert (result.html, result.markdown, result.text) == (whole.html, whole.markdown, whole.text)
     assert "later views" in result.timings and "later views" not in seen[0][2]
@@ -157,19 +166,35 @@ def test_missing_model_dir_says_what_to_do(tmp_path):
 def test_cli_single_file_formats(capsys):
     assert cli_main(["extract", str(ARTICLE), "-f", "markdown"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith('---\ntitle: "How Tides Work"\nauthor:\n  - "Marta Lindqvist"\ncreated: ')  # the default template
+    assert out.startswith(
+        '---\ntitle: "How Tides Work"\nauthor:\n  - "Marta Lindqvist"\ncreated: '
+    )  # the default template
     assert '\ntags:\n  - "clippings"\n---\n\nTwice a day' in out
     assert "| Place | Mean range |\n|---|---|\n| Bay of Fundy | 16 m |\n| Mediterranean | 0.3 m |\n" in out
     assert cli_main(["extract", str(ARTICLE), "-f", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["title"] == "How Tides Work" and data["node_ids"] and data["byline"] == "Marta Lindqvist"
-    assert {"date", "modified", "site_name", "dir", "description", "image", "canonical_url", "page_type",
-            "word_count", "reading_minutes"} <= data.keys()
+    assert {
+        "date",
+        "modified",
+        "site_name",
+        "dir",
+        "description",
+        "image",
+        "canonical_url",
+        "page_type",
+        "word_count",
+        "reading_minutes",
+    } <= data.keys()
 
 
 def test_cli_stdin():
-    out = subprocess.run([sys.executable, "-m", "native_host", "extract", "-"], input=ARTICLE.read_bytes(),
-                         capture_output=True, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-m", "native_host", "extract", "-"],
+        input=ARTICLE.read_bytes(),
+        capture_output=True,
+        timeout=120,
+    )
     assert out.returncode == 0, out.stderr
     assert b"Twice a day" in out.stdout
 
@@ -182,8 +207,12 @@ def test_cli_directory_to_jsonl_with_workers(tmp_path):
     (pages / "bad.html").write_bytes(b"\xff\xfe\x00<<<")
     (pages / "notes.txt").write_text("not html")
     out = tmp_path / "result.jsonl"
-    proc = subprocess.run([sys.executable, "-m", "native_host", "extract", str(pages), "--out", str(out),
-                           "--workers", "2"], capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-m", "native_host", "extract", str(pages), "--out", str(out), "--workers", "2"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert [Path(r["path"]).name for r in rows] == ["bad.html"] + [f"p{i}.html" for i in range(5)]

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from compiled_support import compiled_module, pure_python_prints
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -17,8 +18,6 @@ from native_host.pipeline import features as F
 from native_host.pipeline.blocks import blocks_from_snapshot
 from native_host.pipeline.inference import default_model_dir
 from native_host.pipeline.snapshot import snapshot_from_html
-
-from compiled_support import compiled_module, pure_python_prints
 
 PAGES = Path(__file__).parent / "pages"
 FEATURIZE = F.Featurizer(default_model_dir())
@@ -29,8 +28,11 @@ pytestmark = pytest.mark.skipif(feature_core is None, reason="the compiled featu
 
 
 def core_for(common=None, class_ids=None):
-    return feature_core.FeatureCore(FEATURIZE.class_ids if class_ids is None else class_ids,
-                                    FEATURIZE.common if common is None else common, **F._CORE_RULES)
+    return feature_core.FeatureCore(
+        FEATURIZE.class_ids if class_ids is None else class_ids,
+        FEATURIZE.common if common is None else common,
+        **F._CORE_RULES,
+    )
 
 
 def assert_same_numbers(snapshot, blocks, core=None, common=None, class_ids=None):
@@ -45,7 +47,6 @@ def assert_same_numbers(snapshot, blocks, core=None, common=None, class_ids=None
         assert got.dtype == want.dtype and np.array_equal(got, want)
 
 
-
 def test_the_compiled_rows_follow_the_python_layout_by_name():
     """FeatureCore places each row where features.RAW names it: a reordered layout moves the compiled rows
     with it, and a layout naming a row the module does not fill (or missing one) is refused."""
@@ -57,6 +58,7 @@ def test_the_compiled_rows_follow_the_python_layout_by_name():
     for rows in (F.RAW[:-1], (*F.RAW[:-1], "unknown_row"), (*F.RAW, F.RAW[0])):
         with pytest.raises(ValueError, match=r"features\.RAW and this module"):
             feature_core.FeatureCore(FEATURIZE.class_ids, FEATURIZE.common, **{**F._CORE_RULES, "rows": rows})
+
 
 def both_inputs(snapshot, blocks) -> tuple[F.PageInputs, F.PageInputs]:
     assert FEATURIZE._core is not None
@@ -82,34 +84,87 @@ def test_the_compiled_counts_are_in_use_where_built():
 
 
 def test_pith_pure_python_keeps_the_reference():
-    code = ("from native_host.pipeline import features, snapshot; from native_host.pipeline.features import *; "
-            "from native_host.pipeline.inference import default_model_dir; "
-            "f = Featurizer(default_model_dir()); "
-            "print(features._compiled is None, snapshot._compiled is None, f._core is None, f._bpe is None)")
+    code = (
+        "from native_host.pipeline import features, snapshot; from native_host.pipeline.features import *; "
+        "from native_host.pipeline.inference import default_model_dir; "
+        "f = Featurizer(default_model_dir()); "
+        "print(features._compiled is None, snapshot._compiled is None, f._core is None, f._bpe is None)"
+    )
     assert pure_python_prints(code) == ["True", "True", "True", "True"]
 
 
 TRICKY = [
-    "", " ", "\n", "\t \u3000", "_", "__init__", "a_b c_d", "<pad>", "<PAD> x", "İ", "İİİ istanbul İSTANBUL",
-    "ı\u0307", "ǅungla ǈ ǋ", "ß SS ẞ", "ﬁ ﬂ", "ΣΟΦΊΑ σοφία ς", "Ωhm Kelvin", "e\u0301 a\u0308 o\u0302\u0323",
-    "漢字かな・カナー", "한국어 문장입니다.", "ＡＢＣ ａｂｃ １２３", "次。終わり！本当？ はい。", "。！？", "文\u3000。 x",
-    "x² ½ Ⅻ ⅻ ①", "٣٤٥ ०१२ ๑๒", "¹²³ ₁₂", "10:30, 1.5; 2-3", "«quotes» “double” ‘single’ – — -",
-    "End.", "End. ", "End.\n", "a.b.c", "Wait... what?!", "ok?\u2029next", "ok!\x1cx", "ok.\x85x", "ok.\u200bx",
-    "\U0001d400\U0001d41a \U0001F600 \U00020000\U0002a6d6 \U000e0041 \U0010ffff", "\ud800 \udfff x\ud83d",
-    "THE the The tHe of OF", "the " * 80, "word " * 60 + "title", "İstanbul hello WORLD",
-    "\u00a0\u2007\u202f. . .", "x" * 500, "Ǆ" * 3 + "ǆ", "\u3040\u30ff\u3400\u4dbf\u4e00\u9fff\uac00\ud7af\uf900\ufaff",
+    "",
+    " ",
+    "\n",
+    "\t \u3000",
+    "_",
+    "__init__",
+    "a_b c_d",
+    "<pad>",
+    "<PAD> x",
+    "İ",
+    "İİİ istanbul İSTANBUL",
+    "ı\u0307",
+    "ǅungla ǈ ǋ",
+    "ß SS ẞ",
+    "ﬁ ﬂ",
+    "ΣΟΦΊΑ σοφία ς",
+    "Ωhm Kelvin",
+    "e\u0301 a\u0308 o\u0302\u0323",
+    "漢字かな・カナー",
+    "한국어 문장입니다.",
+    "ＡＢＣ ａｂｃ １２３",
+    "次。終わり！本当？ はい。",
+    "。！？",
+    "文\u3000。 x",
+    "x² ½ Ⅻ ⅻ ①",
+    "٣٤٥ ०१२ ๑๒",
+    "¹²³ ₁₂",
+    "10:30, 1.5; 2-3",
+    "«quotes» “double” ‘single’ – — -",
+    "End.",
+    "End. ",
+    "End.\n",
+    "a.b.c",
+    "Wait... what?!",
+    "ok?\u2029next",
+    "ok!\x1cx",
+    "ok.\x85x",
+    "ok.\u200bx",
+    "\U0001d400\U0001d41a \U0001f600 \U00020000\U0002a6d6 \U000e0041 \U0010ffff",
+    "\ud800 \udfff x\ud83d",
+    "THE the The tHe of OF",
+    "the " * 80,
+    "word " * 60 + "title",
+    "İstanbul hello WORLD",
+    "\u00a0\u2007\u202f. . .",
+    "x" * 500,
+    "Ǆ" * 3 + "ǆ",
+    "\u3040\u30ff\u3400\u4dbf\u4e00\u9fff\uac00\ud7af\uf900\ufaff",
     "\u303f\u3100\u33ff\u4dc0\ua000\ud7b0\ufb00",
 ]
-NAMES = ["navMenu__itemActive2", "HTMLParser x² ÉTÉ étéAb", "main_Content-٣ ABc aBC", "İı ǅa ٣b Ⅻ ½x ²",
-         "\U0001d400a \u3042b 漢 a1b22c333", "", "post-body entry-content", "ABCdef XMLHttpRequest iOS"]
+NAMES = [
+    "navMenu__itemActive2",
+    "HTMLParser x² ÉTÉ étéAb",
+    "main_Content-٣ ABc aBC",
+    "İı ǅa ٣b Ⅻ ½x ²",
+    "\U0001d400a \u3042b 漢 a1b22c333",
+    "",
+    "post-body entry-content",
+    "ABCdef XMLHttpRequest iOS",
+]
 
 
 def test_tricky_texts_give_the_reference_numbers():
     for title in (F.PROBE_TITLE, "", None, "the hello world", "İstanbul", "x² ٣ _ ok"):
         snapshot, blocks = F.probe_page(TRICKY, NAMES, title)
         assert_same_numbers(snapshot, blocks)
-        assert_same_numbers(snapshot, blocks, common=frozenset(["the", "of", "字", "か", "istanbul", "i̇stanbul",
-                                                                 "σοφία", "ok", "x", "ς"]))
+        assert_same_numbers(
+            snapshot,
+            blocks,
+            common=frozenset(["the", "of", "字", "か", "istanbul", "i̇stanbul", "σοφία", "ok", "x", "ς"]),
+        )
 
 
 def test_class_words_are_those_of_class_words():
@@ -135,20 +190,27 @@ def test_pages_with_live_fields_give_the_reference_inputs():
         snapshot["viewport"] = {"width": rng.choice((390, 1280.5)), "height": rng.choice((0, 844))}
         for node in snapshot["nodes"]:
             if node["tag"] != "#text" and rng.random() < 0.8:
-                node.update(visible=rng.random() < 0.9, box=[rng.uniform(-50, 1500), rng.randrange(0, 90000),
-                                                             rng.randrange(0, 1300), rng.uniform(0, 9000)],
-                            font_size=rng.choice((0, 12.5, 16, None)), font_weight=rng.choice((400, 700, 0)),
-                            display=rng.choice(("block", "inline", "inline-flex", "flex", "")))
+                node.update(
+                    visible=rng.random() < 0.9,
+                    box=[rng.uniform(-50, 1500), rng.randrange(0, 90000), rng.randrange(0, 1300), rng.uniform(0, 9000)],
+                    font_size=rng.choice((0, 12.5, 16, None)),
+                    font_weight=rng.choice((400, 700, 0)),
+                    display=rng.choice(("block", "inline", "inline-flex", "flex", "")),
+                )
         assert_same_inputs(*both_inputs(snapshot, blocks_from_snapshot(snapshot)))
 
 
 # Characters where a class, a case rule or a script boundary lies, and the ranges around them.
-_EDGES = [c for a, b in ((0x3040, 0x30ff), (0x3400, 0x4dbf), (0x4e00, 0x9fff), (0xac00, 0xd7af), (0xf900, 0xfaff))
-          for c in (a - 1, a, a + 1, b - 1, b, b + 1)]
+_EDGES = [
+    c
+    for a, b in ((0x3040, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xAC00, 0xD7AF), (0xF900, 0xFAFF))
+    for c in (a - 1, a, a + 1, b - 1, b, b + 1)
+]
 _INTERESTING = (
     "_-.,;:!?()\"'«»“”‘’–—。！？ \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u200a\u200b\u2028\u2029\u202f"
     "\u205f\u3000\ufeff<>padPADİıǅǈǋßẞﬁΣσςΩΚ²³¹½Ⅻⅻ①٣०๑１ＡａÀàÉéÿ\u0301\u0307\u0308\u0345ͅ"
-    + "".join(map(chr, _EDGES)) + "aAzZ09"
+    + "".join(map(chr, _EDGES))
+    + "aAzZ09"
 )
 
 
@@ -178,7 +240,7 @@ def test_random_unicode_gives_the_reference_numbers():
     class_ids = {w: i for i, w in enumerate(["<pad>", "<unk>", *words[::2]])}
     core = core_for(common, class_ids)
     for start in range(0, len(texts), 100):
-        chunk = texts[start:start + 100]
+        chunk = texts[start : start + 100]
         title = chunk[0] + " " + " ".join(t.split(" ")[0] for t in chunk[1:20])
         snapshot, blocks = F.probe_page(chunk, [t for t in chunk[:30] if t.strip()] or ["x"], title)
         assert_same_numbers(snapshot, blocks, core, common, class_ids)
@@ -191,15 +253,15 @@ def test_values_the_counts_do_not_read_go_to_the_reference(spoil):
     nodes = snapshot["nodes"]
     owner = nodes[blocks[1].owner]
     if spoil == "box":
-        owner["box"] = ["1", 2, 3, 4]            # numpy reads a string of digits
+        owner["box"] = ["1", 2, 3, 4]  # numpy reads a string of digits
     elif spoil == "owner":
-        blocks[2].owner = -1                     # Python wraps round to the last node
+        blocks[2].owner = -1  # Python wraps round to the last node
     elif spoil == "font":
         owner["font_size"] = "16"
     elif spoil == "flag":
-        blocks[0].flags["heading"] = "1"       # numpy reads it as 1.0
+        blocks[0].flags["heading"] = "1"  # numpy reads it as 1.0
     elif spoil == "parent":
-        nodes[-1]["parent"] = -7                 # below -1: the reference takes it as "no parent"
+        nodes[-1]["parent"] = -7  # below -1: the reference takes it as "no parent"
     elif spoil == "ids":
         nodes[3]["id"] = 99
     elif spoil == "merged":
@@ -226,9 +288,10 @@ def test_values_the_counts_do_not_read_go_to_the_reference(spoil):
 
 # ---- the compiled BPE ----------------------------------------------------------------------------------------
 
+
 def _tokenizer_ids(texts):
     """What training saw: the tokenizer alone, its own normalizer included, cut as the featurizer cuts."""
-    return [e.ids[:F.TEXT_TOKENS] for e in FEATURIZE.tokenizer.encode_batch(list(texts))]
+    return [e.ids[: F.TEXT_TOKENS] for e in FEATURIZE.tokenizer.encode_batch(list(texts))]
 
 
 def assert_bpe_is_the_tokenizer(texts, bpe=None):
@@ -276,8 +339,13 @@ def test_random_unicode_gets_the_tokenizers_ids_or_goes_to_it():
 
 
 def test_every_block_here_gets_the_tokenizers_ids():
-    texts = sorted({b.text[:F.TEXT_CHARS] for page in sorted(PAGES.rglob("*.html"))
-                    for b in blocks_from_snapshot(snapshot_from_html(page.read_bytes()))})
+    texts = sorted(
+        {
+            b.text[: F.TEXT_CHARS]
+            for page in sorted(PAGES.rglob("*.html"))
+            for b in blocks_from_snapshot(snapshot_from_html(page.read_bytes()))
+        }
+    )
     assert len(texts) > 200 and any(not t.isascii() for t in texts)
     assert len(assert_bpe_is_the_tokenizer(texts)) < len(texts) // 10
 
@@ -286,7 +354,7 @@ def test_characters_whose_form_depends_on_their_neighbours_are_left_to_the_token
     bpe = F._compiled_bpe(FEATURIZE.tokenizer, FEATURIZE._encode)
     # A combining accent composes with the letter before it; jamo compose into a syllable; ¼ mixes classes;
     # İ lower-cases to i and a combining dot; an astral character is outside the BMP the rules cover.
-    texts = ["e\u0301", "\u1100\u1161", "\u3131\u314f", "¼", "İ", "\U0001F600 ok", "x \u0308"]
+    texts = ["e\u0301", "\u1100\u1161", "\u3131\u314f", "¼", "İ", "\U0001f600 ok", "x \u0308"]
     assert bpe.encode(texts) == [None] * len(texts)
     assert assert_bpe_is_the_tokenizer(texts, bpe) == texts
     # What does stand alone is read, whatever it normalizes to: several characters, a space, ASCII.
@@ -298,8 +366,16 @@ def test_a_page_mixing_texts_gets_the_tokenizers_ids_through_the_featurizer():
     from types import SimpleNamespace
 
     featurize = F.Featurizer(default_model_dir())
-    texts = ["Plain ASCII, twice.", "Plain ASCII, twice.", "café “quoted”", "x <PAD> y", "ΣΟΦΙΑ", "", "x" * 400,
-             "e\u0301 \U0001F600"]
+    texts = [
+        "Plain ASCII, twice.",
+        "Plain ASCII, twice.",
+        "café “quoted”",
+        "x <PAD> y",
+        "ΣΟΦΙΑ",
+        "",
+        "x" * 400,
+        "e\u0301 \U0001f600",
+    ]
     got = featurize.text_ids([SimpleNamespace(text=t) for t in texts])
     assert got.tolist() == [row + [0] * (F.TEXT_TOKENS - len(row)) for row in _tokenizer_ids(texts)]
 
@@ -317,8 +393,12 @@ def test_a_bpe_that_disagrees_or_a_model_it_does_not_reproduce_is_not_used(monke
     assert F._compiled_bpe(FEATURIZE.tokenizer, FEATURIZE._encode) is None
     monkeypatch.undo()
     spec = json.loads((default_model_dir() / F.TOKENIZER_FILE).read_text("utf-8"))
-    for change in ({"pre_tokenizer": {"type": "WhitespaceSplit"}}, {"model": {**spec["model"], "unk_token": "<pad>"}},
-                   {"model": {**spec["model"], "byte_fallback": False}}, {"normalizer": {"type": "NFC"}},
-                   {"added_tokens": spec["added_tokens"] + [{**spec["added_tokens"][0], "id": 1, "content": "[x]"}]}):
+    for change in (
+        {"pre_tokenizer": {"type": "WhitespaceSplit"}},
+        {"model": {**spec["model"], "unk_token": "<pad>"}},
+        {"model": {**spec["model"], "byte_fallback": False}},
+        {"normalizer": {"type": "NFC"}},
+        {"added_tokens": spec["added_tokens"] + [{**spec["added_tokens"][0], "id": 1, "content": "[x]"}]},
+    ):
         other = Tokenizer.from_str(json.dumps({**spec, **change}))
         assert F._compiled_bpe(other, FEATURIZE._encode) is None, change

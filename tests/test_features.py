@@ -30,8 +30,22 @@ def _ids(texts: list[str]):
 
 def test_ascii_texts_take_the_shortcut_and_others_the_tokenizers_own_normalizer():
     assert FEATURIZE._ascii is not None  # the shipped tokenizer is NFKC + lowercase: the shortcut is on
-    texts = ["Hello WORLD, it's 10:30!", "<pad> x", "a <PAD> b", "<Pad>", "ΟΔΟΣ ΣΟΦΙΑΣ", "ﬁnal ①②", "ＡＢＣ ａｂｃ",
-             "İstanbul", "Straße", "ℌello", "mixed ASCII and café", "", " ", "x" * 400]
+    texts = [
+        "Hello WORLD, it's 10:30!",
+        "<pad> x",
+        "a <PAD> b",
+        "<Pad>",
+        "ΟΔΟΣ ΣΟΦΙΑΣ",
+        "ﬁnal ①②",
+        "ＡＢＣ ａｂｃ",
+        "İstanbul",
+        "Straße",
+        "ℌello",
+        "mixed ASCII and café",
+        "",
+        " ",
+        "x" * 400,
+    ]
     assert (_ids(texts) == _reference_ids(texts)).all()
 
 
@@ -51,8 +65,11 @@ def test_texts_of_earlier_pages_are_not_tokenized_again_and_the_memory_is_bounde
         pytest.skip("the compiled BPE is not built or not in use here")
     if compiled_bpe:  # the texts it tokenizes count as asked; those it leaves go on to the tokenizer
         bpe = featurize._bpe
-        featurize._bpe = SimpleNamespace(encode=lambda texts: [asked.append(t.lower()) or row if row is not None
-                                                               else row for t, row in zip(texts, bpe.encode(texts))])
+        featurize._bpe = SimpleNamespace(
+            encode=lambda texts: [
+                asked.append(t.lower()) or row if row is not None else row for t, row in zip(texts, bpe.encode(texts))
+            ]
+        )
     else:
         featurize._bpe = None
     for name in ("_ascii", "_encode"):
@@ -83,12 +100,15 @@ def test_a_featurizer_with_threads_tokenizes_many_texts_in_parts_with_the_same_i
     calls: list[tuple[str, int]] = []
     for name in ("_ascii", "_encode"):
         encode = getattr(featurize, name)
-        monkeypatch.setattr(featurize, name, lambda texts, name=name, encode=encode:
-                            calls.append((name, len(texts))) or encode(texts))
+        monkeypatch.setattr(
+            featurize, name, lambda texts, name=name, encode=encode: calls.append((name, len(texts))) or encode(texts)
+        )
     # Both paths get enough new texts to be cut (ASCII ones, and others the tokenizer normalizes itself),
     # in an order that interleaves them; then a page too small to cut.
-    texts = [f"Paragraph {k} says something: {k * 7919}." if k % 3 else f"Ελληνικά κείμενο {k} ΣΟΦΙΑΣ"
-             for k in range(3 * features.SPLIT_TEXTS + 5)]
+    texts = [
+        f"Paragraph {k} says something: {k * 7919}." if k % 3 else f"Ελληνικά κείμενο {k} ΣΟΦΙΑΣ"
+        for k in range(3 * features.SPLIT_TEXTS + 5)
+    ]
     got = featurize.text_ids([SimpleNamespace(text=t) for t in texts])
     assert (got == _reference_ids(texts)).all()
     assert [name for name, _ in calls] == ["_ascii"] * 3 + ["_encode"] * 2  # 3 parts at most, 16 texts at least

@@ -12,11 +12,11 @@ import unicodedata
 from pathlib import Path
 
 import pytest
+from filename_cases import FILENAME_CASES
+from host_support import article_html, standin_model
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from filename_cases import FILENAME_CASES
-from host_support import article_html, standin_model
 from native_host import limits
 from native_host.cli.main import main as pith
 from native_host.errors import InputError
@@ -33,12 +33,19 @@ def test_titles_become_safe_names(title, name):
 
 
 def _js_names(titles: list[str | None]) -> list[str]:
-    script = (f"const m = await import({json.dumps(SAVE_JS.as_uri())});"
-              "const titles = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
-              "process.stdout.write(JSON.stringify(titles.map((t) => m.safeFilename(t, 'md'))));")
+    script = (
+        f"const m = await import({json.dumps(SAVE_JS.as_uri())});"
+        "const titles = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
+        "process.stdout.write(JSON.stringify(titles.map((t) => m.safeFilename(t, 'md'))));"
+    )
     script = script.replace("require('fs')", "(await import('node:fs'))")
-    done = subprocess.run([NODE, "--experimental-default-type=module", "--input-type=module", "-e", script],
-                          input=json.dumps(titles), capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [NODE, "--experimental-default-type=module", "--input-type=module", "-e", script],
+        input=json.dumps(titles),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
@@ -50,18 +57,28 @@ def test_the_extension_gives_the_same_names():
 
 
 # Characters both Unicode databases agree on (Python's may be older than Node's): assigned, not surrogates.
-_titles = st.lists(st.text(st.characters(blacklist_categories=("Cs", "Cn", "Co")), max_size=400), min_size=40,
-                   max_size=40)
+_titles = st.lists(
+    st.text(st.characters(blacklist_categories=("Cs", "Cn", "Co")), max_size=400), min_size=40, max_size=40
+)
 
 
 def _is_safe(name: str) -> bool:
     stem = name[: -len(".md")]
-    return (name.endswith(".md") and stem and not stem.startswith((".", " ")) and not stem.endswith((".", " "))
-            and "/" not in stem and "\\" not in stem and len(stem) <= limits.MAX_FILENAME_CHARS
-            and len(stem.encode()) <= limits.MAX_FILENAME_BYTES and not WINDOWS_RESERVED.match(stem)
-            and not any(c in '<>:"/\\|?*' or (c.isspace() and c != " ") for c in stem) and "  " not in stem
-            and all(unicodedata.category(c)[0] != "C" or c in "\u200c\u200d" for c in stem)
-            and safe_filename(stem, "md") == name)
+    return (
+        name.endswith(".md")
+        and stem
+        and not stem.startswith((".", " "))
+        and not stem.endswith((".", " "))
+        and "/" not in stem
+        and "\\" not in stem
+        and len(stem) <= limits.MAX_FILENAME_CHARS
+        and len(stem.encode()) <= limits.MAX_FILENAME_BYTES
+        and not WINDOWS_RESERVED.match(stem)
+        and not any(c in '<>:"/\\|?*' or (c.isspace() and c != " ") for c in stem)
+        and "  " not in stem
+        and all(unicodedata.category(c)[0] != "C" or c in "\u200c\u200d" for c in stem)
+        and safe_filename(stem, "md") == name
+    )
 
 
 @needs_node
@@ -109,9 +126,8 @@ def test_an_atomic_replacement_follows_no_link_and_leaves_nothing_on_failure(tmp
     assert target.read_text() == "new\n"
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["result.jsonl", "result.jsonl.part"]
     for bad, message in ((tmp_path / "out", "is a directory"), (tmp_path / "nowhere" / "r.jsonl", "does not exist")):
-        with pytest.raises(InputError, match=message):
-            with replaced_atomically(bad):
-                pass
+        with pytest.raises(InputError, match=message), replaced_atomically(bad):
+            pass
 
 
 @pytest.fixture(scope="module")

@@ -12,12 +12,20 @@ from hypothesis import strategies as st
 
 from native_host import limits
 from native_host.browser.client import ChunkError, Reassembler
-from native_host.errors import ProtocolError, SnapshotError, TooLargeError, UnknownTypeError, UnsupportedVersionError
 from native_host.browser.framing import StreamClosed, decode_message, encode_message, frame, read_frame, write_frame
 from native_host.browser.host import FramedTransport, JsonLinesTransport, Server, caller_refusal
 from native_host.browser.identity import FIREFOX_EXTENSION_ID, chromium_origin
-from native_host.browser.protocol import (DEFAULT_WANT, Request, answer, chunk_messages, parse_request, parse_want,
-                                  reply_payloads, shape_result)
+from native_host.browser.protocol import (
+    DEFAULT_WANT,
+    Request,
+    answer,
+    chunk_messages,
+    parse_request,
+    parse_want,
+    reply_payloads,
+    shape_result,
+)
+from native_host.errors import ProtocolError, SnapshotError, TooLargeError, UnknownTypeError, UnsupportedVersionError
 from native_host.result import BlockResult, Result
 
 
@@ -35,10 +43,13 @@ def test_frames_round_trip_with_a_native_order_length():
     assert closed.value.clean
 
 
-@pytest.mark.parametrize("data, fragment", [
-    (b"\x05\x00", "frame header"),
-    (struct.pack("=I", 10) + b"abc", "3 of 10 bytes"),
-])
+@pytest.mark.parametrize(
+    "data, fragment",
+    [
+        (b"\x05\x00", "frame header"),
+        (struct.pack("=I", 10) + b"abc", "3 of 10 bytes"),
+    ],
+)
 def test_end_of_input_inside_a_frame_is_an_unclean_close_with_a_reason(data, fragment):
     with pytest.raises(StreamClosed) as closed:
         read_frame(io.BytesIO(data), 100)
@@ -64,8 +75,9 @@ def test_an_over_limit_length_whose_bytes_never_come_is_refused_at_once():
     outcome = []
     with open(read_end, "rb", buffering=0) as stream, open(write_end, "wb", buffering=0) as writer:
         writer.write(struct.pack("=I", 2**31))
-        reader = threading.Thread(target=lambda: outcome.append(_raised(read_frame, stream, limits.MAX_REQUEST_BYTES)),
-                                  daemon=True)
+        reader = threading.Thread(
+            target=lambda: outcome.append(_raised(read_frame, stream, limits.MAX_REQUEST_BYTES)), daemon=True
+        )
         reader.start()
         reader.join(timeout=30)
         hung = reader.is_alive()
@@ -83,13 +95,16 @@ def _raised(function, *args):
     return None
 
 
-@pytest.mark.parametrize("payload, fragment", [
-    (b'{"a": "\xff"}', "not UTF-8"),
-    (b"{nope", "not JSON"),
-    (b"[1, 2]", "JSON object"),
-    (b'{"x": NaN}', "NaN"),
-    (b"[" * 100_000 + b"]" * 100_000, "nests too deeply"),
-])
+@pytest.mark.parametrize(
+    "payload, fragment",
+    [
+        (b'{"a": "\xff"}', "not UTF-8"),
+        (b"{nope", "not JSON"),
+        (b"[1, 2]", "JSON object"),
+        (b'{"x": NaN}', "NaN"),
+        (b"[" * 100_000 + b"]" * 100_000, "nests too deeply"),
+    ],
+)
 def test_undecodable_messages_are_bad_requests(payload, fragment):
     with pytest.raises(ProtocolError) as err:
         decode_message(payload)
@@ -107,8 +122,10 @@ def _reply_text(draw_text: str) -> str:
 
 
 @settings(max_examples=60, deadline=None)
-@given(text=st.text(alphabet=st.sampled_from('ab"\\\n\t é中😀'), max_size=3000),
-       cap=st.integers(min_value=120, max_value=700))
+@given(
+    text=st.text(alphabet=st.sampled_from('ab"\\\n\t é中😀'), max_size=3000),
+    cap=st.integers(min_value=120, max_value=700),
+)
 def test_chunks_stay_under_the_cap_and_join_back_to_the_reply(text, cap):
     whole = _reply_text(text)
     chunks = chunk_messages(7, whole, cap)
@@ -145,14 +162,17 @@ def test_reassembly_refuses_what_the_extension_refuses(second):
         joiner.feed({"v": 1, "id": 1, "type": "chunk", **second})
 
 
-@pytest.mark.parametrize("message, error", [
-    ({"v": 1, "type": "hello"}, ProtocolError),
-    ({"v": 1, "id": True, "type": "hello"}, ProtocolError),
-    ({"v": 2, "id": 1, "type": "hello"}, UnsupportedVersionError),
-    ({"id": 1, "type": "hello"}, UnsupportedVersionError),
-    ({"v": 1, "id": 1}, ProtocolError),
-    ({"v": 1, "id": 1, "type": "summarise"}, UnknownTypeError),
-])
+@pytest.mark.parametrize(
+    "message, error",
+    [
+        ({"v": 1, "type": "hello"}, ProtocolError),
+        ({"v": 1, "id": True, "type": "hello"}, ProtocolError),
+        ({"v": 2, "id": 1, "type": "hello"}, UnsupportedVersionError),
+        ({"id": 1, "type": "hello"}, UnsupportedVersionError),
+        ({"v": 1, "id": 1}, ProtocolError),
+        ({"v": 1, "id": 1, "type": "summarise"}, UnknownTypeError),
+    ],
+)
 def test_request_envelope_errors(message, error):
     with pytest.raises(error):
         parse_request(message, 0.0)
@@ -167,18 +187,36 @@ def test_want_defaults_and_refuses_unknown_items():
 
 
 def _result() -> Result:
-    block = BlockResult(0, [3, 4], "Hello there", {"main": 0.9, "title": 0.1, "heading": 0.0, "paragraph": 0.8,
-                                                   "list": 0.0, "table": 0.0}, True)
-    return Result(url="http://e.com/", title="T", byline=None, lang="en", text="Hello there", markdown="Hello there",
-                  html="<p>Hello there</p>", node_ids=[3, 4], blocks=[block], timings={"total": 1.0})
+    block = BlockResult(
+        0,
+        [3, 4],
+        "Hello there",
+        {"main": 0.9, "title": 0.1, "heading": 0.0, "paragraph": 0.8, "list": 0.0, "table": 0.0},
+        True,
+    )
+    return Result(
+        url="http://e.com/",
+        title="T",
+        byline=None,
+        lang="en",
+        text="Hello there",
+        markdown="Hello there",
+        html="<p>Hello there</p>",
+        node_ids=[3, 4],
+        blocks=[block],
+        timings={"total": 1.0},
+    )
 
 
-@pytest.mark.parametrize("want, present, absent", [
-    ({"highlight"}, {"node_ids", "blocks"}, {"html", "text", "markdown"}),
-    ({"article"}, {"html"}, {"node_ids", "blocks", "text", "markdown"}),
-    ({"text", "markdown"}, {"text", "markdown"}, {"node_ids", "html"}),
-    ({"outline", "text"}, {"outline", "text"}, {"node_ids", "blocks", "html", "markdown"}),
-])
+@pytest.mark.parametrize(
+    "want, present, absent",
+    [
+        ({"highlight"}, {"node_ids", "blocks"}, {"html", "text", "markdown"}),
+        ({"article"}, {"html"}, {"node_ids", "blocks", "text", "markdown"}),
+        ({"text", "markdown"}, {"text", "markdown"}, {"node_ids", "html"}),
+        ({"outline", "text"}, {"outline", "text"}, {"node_ids", "blocks", "html", "markdown"}),
+    ],
+)
 def test_replies_carry_only_what_was_wanted(want, present, absent):
     reply = shape_result(5, _result(), frozenset(want))
     keys = set(reply) | set(reply["article"])
@@ -189,16 +227,34 @@ def test_replies_carry_only_what_was_wanted(want, present, absent):
 
 def test_the_outline_holds_the_main_blocks_each_marked_title_heading_or_body():
     """What the extension outlines, and how: its only reading of the scores."""
-    scores = [({"main": 0.9, "title": 0.8, "heading": 0.6}, True), ({"main": 0.9, "title": 0.1, "heading": 0.9}, True),
-              ({"main": 0.9, "title": 0.1, "heading": 0.2}, True), ({"main": 0.1, "title": 0.9, "heading": 0.9}, False),
-              ({"main": 0.9, "title": 0.5, "heading": 0.5}, True), ({"main": 0.9}, True)]
+    scores = [
+        ({"main": 0.9, "title": 0.8, "heading": 0.6}, True),
+        ({"main": 0.9, "title": 0.1, "heading": 0.9}, True),
+        ({"main": 0.9, "title": 0.1, "heading": 0.2}, True),
+        ({"main": 0.1, "title": 0.9, "heading": 0.9}, False),
+        ({"main": 0.9, "title": 0.5, "heading": 0.5}, True),
+        ({"main": 0.9}, True),
+    ]
     blocks = [BlockResult(i, [2 * i, 2 * i + 1], "x", s, main) for i, (s, main) in enumerate(scores)]
-    result = Result(url=None, title=None, byline=None, lang=None, text="x", markdown="", html="",
-                    node_ids=[i for b in blocks if b.main for i in b.node_ids], blocks=blocks, timings={})
+    result = Result(
+        url=None,
+        title=None,
+        byline=None,
+        lang=None,
+        text="x",
+        markdown="",
+        html="",
+        node_ids=[i for b in blocks if b.main for i in b.node_ids],
+        blocks=blocks,
+        timings={},
+    )
     assert shape_result(1, result, frozenset({"outline"}))["outline"] == [
-        {"node_ids": [0, 1], "kind": "title"}, {"node_ids": [2, 3], "kind": "heading"},
-        {"node_ids": [4, 5], "kind": "main"}, {"node_ids": [8, 9], "kind": "main"},
-        {"node_ids": [10, 11], "kind": "main"}]
+        {"node_ids": [0, 1], "kind": "title"},
+        {"node_ids": [2, 3], "kind": "heading"},
+        {"node_ids": [4, 5], "kind": "main"},
+        {"node_ids": [8, 9], "kind": "main"},
+        {"node_ids": [10, 11], "kind": "main"},
+    ]
 
 
 class _BrokenEngine:
@@ -246,11 +302,16 @@ def _all_replies(written: bytes) -> list[dict]:
 
 
 def test_the_server_answers_in_order_and_survives_bad_messages():
-    data = b"".join(frame(p) for p in (b'{"v":1,"id":1,"type":"extract","snapshot":{}}', b"garbage",
-                                       b'{"v":1,"id":2,"type":"nope"}'))
+    data = b"".join(
+        frame(p)
+        for p in (b'{"v":1,"id":1,"type":"extract","snapshot":{}}', b"garbage", b'{"v":1,"id":2,"type":"nope"}')
+    )
     replies = _all_replies(_serve(FramedTransport, data, _BrokenEngine()))
-    assert [(r["id"], r["error"]["code"]) for r in replies] == [(1, "internal"), (None, "bad_request"),
-                                                                  (2, "unknown_type")]
+    assert [(r["id"], r["error"]["code"]) for r in replies] == [
+        (1, "internal"),
+        (None, "bad_request"),
+        (2, "unknown_type"),
+    ]
 
 
 def test_json_lines_transport_skips_blank_lines_and_answers_one_line_each():
@@ -265,27 +326,34 @@ def test_json_lines_transport_refuses_a_long_line_and_reads_on_from_the_next(mon
     data = b'{"v":1,"id":1,"type":"hello","pad":"' + b"x" * 5000 + b'"}\n{"v":1,"id":2,"type":"nope"}\n'
     lines = _serve(JsonLinesTransport, data, _RefusingEngine()).splitlines()
     assert [(json.loads(line)["id"], json.loads(line)["error"]["code"]) for line in lines] == [
-        (None, "too_large"), (2, "unknown_type")]
+        (None, "too_large"),
+        (2, "unknown_type"),
+    ]
 
 
-@pytest.mark.parametrize("caller, allowed", [
-    ([], True),
-    ([chromium_origin()], True),
-    (["/home/u/.mozilla/native-messaging-hosts/org.pith.reader.json", FIREFOX_EXTENSION_ID], True),
-    (["chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/"], False),
-    (["/x/org.pith.reader.json", "evil@example.org"], False),
-    (["something"], False),
-])
+@pytest.mark.parametrize(
+    "caller, allowed",
+    [
+        ([], True),
+        ([chromium_origin()], True),
+        (["/home/u/.mozilla/native-messaging-hosts/org.pith.reader.json", FIREFOX_EXTENSION_ID], True),
+        (["chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/"], False),
+        (["/x/org.pith.reader.json", "evil@example.org"], False),
+        (["something"], False),
+    ],
+)
 def test_only_the_pith_extension_may_start_the_host(caller, allowed):
     assert (caller_refusal(caller) is None) == allowed
 
 
 _payloads = st.one_of(
     st.binary(max_size=200),
-    st.builds(lambda v, i, t: encode_message({"v": v, "id": i, "type": t, "snapshot": {}}),
-              st.one_of(st.just(1), st.integers(), st.none(), st.text(max_size=3)),
-              st.one_of(st.integers(), st.booleans(), st.none(), st.text(max_size=3)),
-              st.one_of(st.sampled_from(["hello", "extract", "x"]), st.integers())),
+    st.builds(
+        lambda v, i, t: encode_message({"v": v, "id": i, "type": t, "snapshot": {}}),
+        st.one_of(st.just(1), st.integers(), st.none(), st.text(max_size=3)),
+        st.one_of(st.integers(), st.booleans(), st.none(), st.text(max_size=3)),
+        st.one_of(st.sampled_from(["hello", "extract", "x"]), st.integers()),
+    ),
 )
 
 

@@ -17,20 +17,21 @@ import json
 import os
 
 import pytest
+from host_support import standin_model
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from host_support import standin_model
 from native_host import limits
-from native_host.errors import SnapshotError
 from native_host.browser.framing import HEADER, StreamClosed, decode_message, encode_message, frame, read_frame
 from native_host.browser.host import FramedTransport, Server
 from native_host.browser.protocol import LazyExtractor, reply_payloads, shape_result
+from native_host.errors import SnapshotError
 from native_host.pipeline.schema import validate_snapshot
 
 EXAMPLES = int(os.environ.get("PITH_FUZZ_EXAMPLES", "25"))
-FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                            HealthCheck.data_too_large])
+FUZZ = settings(
+    max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+)
 ALL_WANTS = frozenset({"highlight", "article", "text", "markdown"})
 
 
@@ -43,15 +44,19 @@ def engine(tmp_path_factory):
 
 _messages = st.one_of(
     st.binary(max_size=64),
-    st.builds(lambda m: json.dumps(m).encode(), st.dictionaries(st.sampled_from(["v", "id", "type", "want", "x"]),
-                                                               st.one_of(st.integers(), st.text(max_size=8),
-                                                                         st.none(), st.booleans()))),
+    st.builds(
+        lambda m: json.dumps(m).encode(),
+        st.dictionaries(
+            st.sampled_from(["v", "id", "type", "want", "x"]),
+            st.one_of(st.integers(), st.text(max_size=8), st.none(), st.booleans()),
+        ),
+    ),
     st.just(b'{"v":1,"id":5,"type":"hello"}'),
 )
 _pieces = st.one_of(
-    st.builds(frame, _messages),                                   # a whole frame
+    st.builds(frame, _messages),  # a whole frame
     st.builds(lambda n: HEADER.pack(n), st.integers(0, 2**32 - 1)),  # a bare length: the rest is whatever follows
-    st.binary(max_size=16),                                        # loose bytes
+    st.binary(max_size=16),  # loose bytes
 )
 
 
@@ -84,15 +89,25 @@ def test_any_byte_stream_ends_cleanly_with_wellformed_replies(pieces):
 
 # --- snapshots ----------------------------------------------------------------------------------------------
 
-_json = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
-                     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
-                     max_leaves=30)
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=30,
+)
 _near_snapshot = st.fixed_dictionaries(
-    {"format": st.sampled_from(["pith-snapshot", "x"]), "version": st.sampled_from([1, 2, True]),
-     "source": st.sampled_from(["html", "live", 3]),
-     "nodes": st.lists(st.dictionaries(st.sampled_from(["id", "parent", "depth", "tag", "text", "box", "classes"]),
-                                       _json, max_size=6), max_size=6)},
-    optional={"url": _json, "title": _json, "viewport": _json, "truncated": _json})
+    {
+        "format": st.sampled_from(["pith-snapshot", "x"]),
+        "version": st.sampled_from([1, 2, True]),
+        "source": st.sampled_from(["html", "live", 3]),
+        "nodes": st.lists(
+            st.dictionaries(
+                st.sampled_from(["id", "parent", "depth", "tag", "text", "box", "classes"]), _json, max_size=6
+            ),
+            max_size=6,
+        ),
+    },
+    optional={"url": _json, "title": _json, "viewport": _json, "truncated": _json},
+)
 
 
 @FUZZ
@@ -106,9 +121,31 @@ def test_any_json_as_a_snapshot_is_refused_as_bad_snapshot_or_extracted(engine, 
 
 # Any Unicode but surrogates (a Python str from JSON never keeps one: framing makes them U+FFFD).
 _text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=120) | st.sampled_from(
-    ["\u202e\u0000", "\ufeff", "a" * 2000, "Z" + "\u0336" * 400, " ", "\n\t", "中文 العربية"])
-_tags = st.sampled_from(["html", "body", "div", "p", "a", "img", "h1", "li", "ul", "table", "td", "pre", "svg",
-                         "math", "frameset", "frame", "nav", "x-custom", "#text"])
+    ["\u202e\u0000", "\ufeff", "a" * 2000, "Z" + "\u0336" * 400, " ", "\n\t", "中文 العربية"]
+)
+_tags = st.sampled_from(
+    [
+        "html",
+        "body",
+        "div",
+        "p",
+        "a",
+        "img",
+        "h1",
+        "li",
+        "ul",
+        "table",
+        "td",
+        "pre",
+        "svg",
+        "math",
+        "frameset",
+        "frame",
+        "nav",
+        "x-custom",
+        "#text",
+    ]
+)
 _number = st.floats(min_value=-1e9, max_value=1e9, allow_nan=False)
 
 
@@ -126,21 +163,44 @@ def snapshots(draw):
         if tag == "#text":
             node["text"] = draw(_text)
         else:
-            extra = draw(st.fixed_dictionaries({}, optional={
-                "classes": st.lists(st.text(max_size=12), max_size=4), "html_id": st.text(max_size=12),
-                "href": st.text(max_size=30), "src": st.text(max_size=30), "alt": _text, "hidden": st.booleans(),
-                "visible": st.booleans(), "box": st.lists(_number, min_size=4, max_size=4),
-                "font_size": st.floats(0, 1e6), "font_weight": st.floats(0, 1000), "display": st.text(max_size=10),
-                "role": st.text(max_size=10), "aria_label": _text}))
+            extra = draw(
+                st.fixed_dictionaries(
+                    {},
+                    optional={
+                        "classes": st.lists(st.text(max_size=12), max_size=4),
+                        "html_id": st.text(max_size=12),
+                        "href": st.text(max_size=30),
+                        "src": st.text(max_size=30),
+                        "alt": _text,
+                        "hidden": st.booleans(),
+                        "visible": st.booleans(),
+                        "box": st.lists(_number, min_size=4, max_size=4),
+                        "font_size": st.floats(0, 1e6),
+                        "font_weight": st.floats(0, 1000),
+                        "display": st.text(max_size=10),
+                        "role": st.text(max_size=10),
+                        "aria_label": _text,
+                    },
+                )
+            )
             node.update(extra)
         nodes.append(node)
         depth_of.append(depth)
-    viewport = draw(st.none() | st.fixed_dictionaries(
-        {"width": st.just(0) | st.floats(1, 1e9), "height": st.just(0) | st.floats(1, 1e9)}))
-    return {"format": "pith-snapshot", "version": 1, "source": draw(st.sampled_from(["html", "live"])),
-            "url": draw(st.none() | st.text(max_size=40)), "title": draw(st.none() | _text),
-            "lang": draw(st.none() | st.text(max_size=8)), "viewport": viewport, "nodes": nodes,
-            "truncated": draw(st.booleans())}
+    viewport = draw(
+        st.none()
+        | st.fixed_dictionaries({"width": st.just(0) | st.floats(1, 1e9), "height": st.just(0) | st.floats(1, 1e9)})
+    )
+    return {
+        "format": "pith-snapshot",
+        "version": 1,
+        "source": draw(st.sampled_from(["html", "live"])),
+        "url": draw(st.none() | st.text(max_size=40)),
+        "title": draw(st.none() | _text),
+        "lang": draw(st.none() | st.text(max_size=8)),
+        "viewport": viewport,
+        "nodes": nodes,
+        "truncated": draw(st.booleans()),
+    }
 
 
 @FUZZ
@@ -159,8 +219,7 @@ def test_any_valid_snapshot_is_extracted_into_a_reply_that_travels(engine, snaps
 @FUZZ
 @given(snapshots(), st.sampled_from(["\\ud800", "\\udfff", "\\ud83d\\ude00", "\\\\ud800", "\\u0000"]))
 def test_a_snapshot_with_escaped_surrogates_travels_through_the_framing(engine, snapshot, escape):
-    snapshot["nodes"].append({"id": len(snapshot["nodes"]), "parent": 0, "depth": 1, "tag": "#text",
-                              "text": "MARK"})
+    snapshot["nodes"].append({"id": len(snapshot["nodes"]), "parent": 0, "depth": 1, "tag": "#text", "text": "MARK"})
     data = encode_message({"v": 1, "id": 1, "type": "extract", "snapshot": snapshot}).replace(b"MARK", escape.encode())
     message = decode_message(data)
     result = engine.get().extract_snapshot(message["snapshot"])

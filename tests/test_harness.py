@@ -4,9 +4,9 @@ import json
 import re
 
 import pytest
+from tiny_data import write_jsonl_gz, write_tiny_data
 
 from bench import evaluate, extractors
-from tiny_data import write_jsonl_gz, write_tiny_data
 
 SCORE_COLUMNS = ("F1 mean", "F1 median", "precision", "recall", "snippet acc.")
 
@@ -37,8 +37,9 @@ def tables(markdown: str) -> dict[str, list[dict[str, str]]]:
 def run(tmp_path, *extra):
     out = tmp_path / "report.md"
     jsonl = tmp_path / "pages.jsonl"
-    rc = evaluate.main(["--extractors", "trafilatura,resiliparse", "--split", "dev", "--out", str(out),
-                        "--jsonl", str(jsonl), *extra])
+    rc = evaluate.main(
+        ["--extractors", "trafilatura,resiliparse", "--split", "dev", "--out", str(out), "--jsonl", str(jsonl), *extra]
+    )
     return rc, out, jsonl
 
 
@@ -60,7 +61,7 @@ def test_report_scores_peers_per_dataset_and_page_type(data, tmp_path, capsys):
                     assert 0.0 <= float(row[col]) <= 1.0, (name, row)
             assert float(row["s/page"]) >= 0 and row["errors"] == "0" and row["empty"] == "0"
         by_group = {r["dataset · page type"]: r for r in t[name]}
-        assert by_group["cleaneval"]["snippet acc."] == "–"    # no snippets outside WCXB
+        assert by_group["cleaneval"]["snippet acc."] == "–"  # no snippets outside WCXB
         assert by_group["wcxb"]["snippet acc."] != "–"
         # the pages are plain articles: any working extractor gets most words right
         assert float(by_group["all pages"]["F1 mean"]) > 0.5
@@ -71,7 +72,8 @@ def test_per_page_lines_match_the_pages(data, tmp_path):
     rows = [json.loads(line) for line in jsonl.read_text().splitlines()]
     assert rc == 0
     assert sorted((r["id"], r["extractor"]) for r in rows) == sorted(
-        (i, e) for i in ("cleaneval/dev-1", "wcxb/dev-1", "wcxb/dev-2") for e in ("trafilatura", "resiliparse"))
+        (i, e) for i in ("cleaneval/dev-1", "wcxb/dev-1", "wcxb/dev-2") for e in ("trafilatura", "resiliparse")
+    )
     for r in rows:
         assert 0.0 <= r["f1"] <= 1.0 and r["error"] is None and r["chars"] > 0 and r["words"] > 0
         assert (r["snippet_accuracy"] is None) == (r["dataset"] != "wcxb")
@@ -88,6 +90,7 @@ def test_failing_extractor_counts_as_empty_and_an_error(data, tmp_path, monkeypa
     def load(arg):
         def boom(html, url):
             raise RuntimeError("parser exploded")
+
         return boom, "0"
 
     monkeypatch.setitem(extractors.REGISTRY, "boom", extractors.Spec("boom", load))
@@ -129,14 +132,16 @@ def test_timeout_stops_a_stuck_extractor():
         except Exception:  # a library that catches everything must not swallow the timeout
             return "swallowed"
 
-    outcome = extractors.call(extractors.Loaded("stuck", stuck, "0", False), {"html": "<p>x</p>", "url": None},
-                              timeout_s=0.2)
+    outcome = extractors.call(
+        extractors.Loaded("stuck", stuck, "0", False), {"html": "<p>x</p>", "url": None}, timeout_s=0.2
+    )
     assert outcome.text == "" and outcome.error == "timeout after 0.2 s"
 
 
 def test_readability_text_keeps_blocks_apart_and_words_whole():
-    text = extractors.html_to_text("<div><p>end</p><p>Start <b>bo</b>ld<!-- note -->er</p><table><tr><td>a</td>"
-                                   "<td>b</td></tr></table>after</div>")
+    text = extractors.html_to_text(
+        "<div><p>end</p><p>Start <b>bo</b>ld<!-- note -->er</p><table><tr><td>a</td><td>b</td></tr></table>after</div>"
+    )
     assert text.splitlines() == ["end", "Start bolder", "a b", "after"]
 
 

@@ -7,8 +7,8 @@ headline: a first block with no box must not stop the scroll."""
 from __future__ import annotations
 
 import pytest
-
 from browser import KINDS, browser_with_host, close
+
 from native_host.browser.protocol import shape_result
 from native_host.result import BlockResult, Result
 
@@ -60,7 +60,7 @@ def test_highlight_scrolls_to_the_content_draws_regions_and_outlines_the_headlin
     assert page.evaluate("() => document.querySelector('ul.features').closest('[data-pith-hl]') !== null")
     # no two outline boxes overlap, but for a region and the headline or a heading drawn inside it
     for i, a in enumerate(shown):
-        for b in shown[i + 1:]:
+        for b in shown[i + 1 :]:
             assert not overlaps(a["box"], b["box"]) or a["index"] in b["inside"] or b["index"] in a["inside"], (a, b)
     again = browser.run("highlight", page)
     assert again["ok"] and again["highlighted"] is False
@@ -68,19 +68,33 @@ def test_highlight_scrolls_to_the_content_draws_regions_and_outlines_the_headlin
     close(page)
 
 
-
 @pytest.mark.parametrize("main", [True, False])
 def test_the_outline_names_the_headline_main_or_not(main):
     """The host's `headline` is the headline block's node ids whether or not the model calls it main; a main
     headline is outlined as the title, whatever its scores say."""
     scores = {"main": 0.9, "title": 0.1, "heading": 0.9}
-    blocks = [BlockResult(0, [0, 1], "nav", {"main": 0.1}, False), BlockResult(1, [2, 3], "Headline", scores, main),
-              BlockResult(2, [4, 5], "Body", {"main": 0.9}, True)]
-    result = Result(url=None, title="Headline", byline=None, lang=None, text="Body", markdown="", html="",
-                    node_ids=[4, 5], blocks=blocks, headline_block=1)
+    blocks = [
+        BlockResult(0, [0, 1], "nav", {"main": 0.1}, False),
+        BlockResult(1, [2, 3], "Headline", scores, main),
+        BlockResult(2, [4, 5], "Body", {"main": 0.9}, True),
+    ]
+    result = Result(
+        url=None,
+        title="Headline",
+        byline=None,
+        lang=None,
+        text="Body",
+        markdown="",
+        html="",
+        node_ids=[4, 5],
+        blocks=blocks,
+        headline_block=1,
+    )
     reply = shape_result(1, result, frozenset({"outline"}))
     assert reply["headline"] == [2, 3]
-    assert reply["outline"] == ([{"node_ids": [2, 3], "kind": "title"}] if main else []) + [{"node_ids": [4, 5], "kind": "main"}]
+    assert reply["outline"] == ([{"node_ids": [2, 3], "kind": "title"}] if main else []) + [
+        {"node_ids": [4, 5], "kind": "main"}
+    ]
     result.headline_block = None
     assert shape_result(1, result, frozenset({"outline"}))["headline"] == []
 
@@ -110,7 +124,7 @@ def test_some_items_of_a_list_are_one_frame_in_parts_that_never_overlap(browser)
     assert places == ["first", "middle", "last", None, None]
     assert all(m["drawn"] for m in marks)
     for i, a in enumerate(marks):
-        for b in marks[i + 1:]:
+        for b in marks[i + 1 :]:
             assert not overlaps(a["box"], b["box"]), (a, b)
     browser.run("highlight", page)  # off
     assert page.evaluate("() => document.querySelectorAll('[data-pith-hl], [data-pith-hl-run]').length") == 0

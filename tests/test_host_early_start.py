@@ -8,7 +8,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from browser import KINDS, browser_with_host, close, open_popup
 
 LOADED = "model "  # the host's log line once the model is loaded: "model ID loaded in N ms"

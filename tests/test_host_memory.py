@@ -21,8 +21,16 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from native_host import limits, validate_snapshot
-from native_host.browser.framing import (_SKELETON_WINDOW, OverCountError, _structure_counts, decode_json,
-                                         decode_message, encode_message, frame, read_frame)
+from native_host.browser.framing import (
+    _SKELETON_WINDOW,
+    OverCountError,
+    _structure_counts,
+    decode_json,
+    decode_message,
+    encode_message,
+    frame,
+    read_frame,
+)
 from native_host.browser.host import FramedTransport, Server
 from native_host.browser.protocol import parse_request
 from native_host.errors import ProtocolError, SnapshotError
@@ -41,7 +49,7 @@ class _Pipe(io.RawIOBase):
 
     def readinto(self, view) -> int:
         n = min(len(view), len(self.data) - self.pos)
-        view[:n] = self.data[self.pos:self.pos + n]
+        view[:n] = self.data[self.pos : self.pos + n]
         self.pos += n
         return n
 
@@ -76,11 +84,14 @@ def _wait_until(condition) -> None:
         time.sleep(0.005)
 
 
-@pytest.mark.parametrize("sizes, held", [
-    pytest.param((30_000_000, 30_000_000), 2, id="two large frames: the second waits"),
-    pytest.param((limits.MAX_REQUEST_BYTES,), 1, id="a frame at the cap: its bytes and the page's pass the cap"),
-    pytest.param((0, 0), 2, id="two small frames: one read ahead at most"),
-])
+@pytest.mark.parametrize(
+    "sizes, held",
+    [
+        pytest.param((30_000_000, 30_000_000), 2, id="two large frames: the second waits"),
+        pytest.param((limits.MAX_REQUEST_BYTES,), 1, id="a frame at the cap: its bytes and the page's pass the cap"),
+        pytest.param((0, 0), 2, id="two small frames: one read ahead at most"),
+    ],
+)
 def test_pipelined_frames_stay_in_the_pipe_while_a_page_is_in_work(sizes, held):
     """A page in work (its extraction blocked), frames pipelined behind it: the host reads the next one and
     holds the one after in the pipe, its header read and none of its body, until the page is answered; then
@@ -95,8 +106,9 @@ def test_pipelined_frames_stay_in_the_pipe_while_a_page_is_in_work(sizes, held):
     assert engine.working.wait(HANG_GUARD_S)
     header_end = sum(len(f) for f in frames[:held]) + 4
     _wait_until(lambda: pipe.pos > header_end or getattr(server.inbox, "held", 0))
-    assert pipe.pos == header_end, f"the host read {pipe.pos - header_end} bytes of frame {held + 1} while " \
-                                   "frame 1 was in work"
+    assert pipe.pos == header_end, (
+        f"the host read {pipe.pos - header_end} bytes of frame {held + 1} while frame 1 was in work"
+    )
     assert server.inbox.held == len(frames[held]) - 4
     engine.release.set()
     worker.join(HANG_GUARD_S)
@@ -119,14 +131,20 @@ def _decode_peak(payload: bytes) -> int:
         tracemalloc.stop()
 
 
-@pytest.mark.parametrize("text, size", [
-    pytest.param("\\\\" * (limits.MAX_REQUEST_BYTES // 2 - 64) + "\\ud800", limits.MAX_REQUEST_BYTES,
-                 id="a frame of escaped backslashes, then a lone surrogate"),
-    pytest.param("\\\\" * 8 + "\\ud800", 4 << 20, id="short runs of escaped backslashes, each before a lone one"),
-    pytest.param("\\\\" * 8 + "ud83d\\ude00", 4 << 20, id="short runs, text like a high half, a low one"),
-    pytest.param("\\ud83d\\ude00", 4 << 20, id="pairs"),
-    pytest.param("\\udc00", 4 << 20, id="lone low surrogates"),
-])
+@pytest.mark.parametrize(
+    "text, size",
+    [
+        pytest.param(
+            "\\\\" * (limits.MAX_REQUEST_BYTES // 2 - 64) + "\\ud800",
+            limits.MAX_REQUEST_BYTES,
+            id="a frame of escaped backslashes, then a lone surrogate",
+        ),
+        pytest.param("\\\\" * 8 + "\\ud800", 4 << 20, id="short runs of escaped backslashes, each before a lone one"),
+        pytest.param("\\\\" * 8 + "ud83d\\ude00", 4 << 20, id="short runs, text like a high half, a low one"),
+        pytest.param("\\ud83d\\ude00", 4 << 20, id="pairs"),
+        pytest.param("\\udc00", 4 << 20, id="lone low surrogates"),
+    ],
+)
 def test_the_surrogate_check_costs_memory_linear_in_the_frame(text, size):
     """A frame of one JSON string made of `text` repeated (up to `size` bytes): decoding it, the surrogate check
     included, holds under 4 times the frame's size (the frame as text, the text with replacements, the decoded
@@ -139,19 +157,34 @@ def test_the_surrogate_check_costs_memory_linear_in_the_frame(text, size):
 def test_a_run_of_backslashes_is_read_with_its_surrogates_right():
     """A run of backslashes as long as a frame: the escape after it is read by the run's parity."""
     run = "\\\\" * 1_000_000
-    message = decode_message(json.dumps({"x": "placeholder"}).replace("placeholder", run + "\\ud800" + run + "\\\\ud800")
-                             .encode())
+    message = decode_message(
+        json.dumps({"x": "placeholder"}).replace("placeholder", run + "\\ud800" + run + "\\\\ud800").encode()
+    )
     assert message["x"] == "\\" * 1_000_000 + "\ufffd" + "\\" * 1_000_001 + "ud800"
 
 
 # Escapes and text that look alike: any sequence of them is the body of a JSON string.
-_PIECES = ("\\\\", "\\ud800", "\\udc00", "\\ud83d", "\\ude00", "\\uDBFF", "\\uDFFF", "\\u0041", "\\\"", "\\n",
-           "u", "d800", "ud83d", "a")
+_PIECES = (
+    "\\\\",
+    "\\ud800",
+    "\\udc00",
+    "\\ud83d",
+    "\\ude00",
+    "\\uDBFF",
+    "\\uDFFF",
+    "\\u0041",
+    '\\"',
+    "\\n",
+    "u",
+    "d800",
+    "ud83d",
+    "a",
+)
 
 
 @given(st.lists(st.sampled_from(_PIECES), max_size=16))
-@example(["\\\\", "ud83d", "\\ude00"])                 # text like a high half, then a lone low one
-@example(["\\\\", "\\\\", "\\ud83d", "\\ude00"])       # a pair after escaped backslashes
+@example(["\\\\", "ud83d", "\\ude00"])  # text like a high half, then a lone low one
+@example(["\\\\", "\\\\", "\\ud83d", "\\ude00"])  # a pair after escaped backslashes
 def test_the_surrogate_check_replaces_exactly_the_lone_surrogates_json_decodes(pieces):
     """Whatever runs of backslashes come before them: a pair stays a pair, every lone one reads as U+FFFD."""
     text = '"' + "".join(pieces) + '"'
@@ -184,9 +217,10 @@ def test_the_limits_on_containers_and_keys_are_the_schema_s_most_and_the_envelop
 
 
 _JSON = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.text(alphabet='{}[]:,"\\ab\u00e9\U0001F600\n'),
+    st.none() | st.booleans() | st.integers() | st.text(alphabet='{}[]:,"\\ab\u00e9\U0001f600\n'),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(alphabet='{[:"\\a'), inner, max_size=4),
-    max_leaves=24)
+    max_leaves=24,
+)
 
 
 def _count(value) -> tuple[int, int]:
@@ -200,7 +234,7 @@ def _count(value) -> tuple[int, int]:
 
 
 @given(_JSON, st.booleans())
-@example(["\\\\\"{", {"\\": "[:\\"}], True)
+@example(['\\\\"{', {"\\": "[:\\"}], True)
 def test_the_exact_count_skips_what_strings_hold(value, ascii_only):
     """Brackets, colons, quotes and backslashes inside strings (as JSON writes them, escaped or not) never
     count; every object, array and key outside them does, in one window or across several."""
@@ -211,8 +245,10 @@ def test_the_exact_count_skips_what_strings_hold(value, ascii_only):
 
 
 # Over the limits: `[{}]` (2 containers in 5 bytes) and `"":0` (1 key in 5 bytes): 1.5 MB and 22 MB.
-_BOMBS = [pytest.param(b"[{}]", limits.MAX_REQUEST_CONTAINERS // 2 + 1, id="objects and arrays"),
-          pytest.param(b'{' + b'"":0,' * (limits.MAX_REQUEST_KEYS + 1) + b'"":0}', 1, id="keys")]
+_BOMBS = [
+    pytest.param(b"[{}]", limits.MAX_REQUEST_CONTAINERS // 2 + 1, id="objects and arrays"),
+    pytest.param(b"{" + b'"":0,' * (limits.MAX_REQUEST_KEYS + 1) + b'"":0}', 1, id="keys"),
+]
 
 
 def _envelope(nodes: bytes) -> bytes:
@@ -236,8 +272,11 @@ def test_a_frame_over_the_containers_or_keys_a_request_holds_is_refused_before_i
     assert peak < 2 * len(payload)
     assert refused.value.rid == 7 and refused.value.code == "bad_request"
     reply = Server(FramedTransport(io.BytesIO(), io.BytesIO()), _BlockedEngine())._decode(payload)
-    assert reply["id"] == 7 and reply["error"]["code"] == "bad_request" and "more than a valid request" in \
-        reply["error"]["message"]
+    assert (
+        reply["id"] == 7
+        and reply["error"]["code"] == "bad_request"
+        and "more than a valid request" in reply["error"]["message"]
+    )
 
 
 @pytest.mark.parametrize("piece, count", _BOMBS)
@@ -257,8 +296,9 @@ def _code_snapshot() -> dict:
     each = limits.MAX_NODE_TEXT
     count = limits.MAX_REQUEST_CONTAINERS // code.count("{") // (each // len(code)) + 2
     nodes = [{"id": 0, "parent": -1, "depth": 0, "tag": "html"}, {"id": 1, "parent": 0, "depth": 1, "tag": "pre"}]
-    nodes += [{"id": 2 + i, "parent": 1, "depth": 2, "tag": "#text", "text": code * (each // len(code))}
-              for i in range(count)]
+    nodes += [
+        {"id": 2 + i, "parent": 1, "depth": 2, "tag": "#text", "text": code * (each // len(code))} for i in range(count)
+    ]
     return {"format": "pith-snapshot", "version": 2, "source": "html", "nodes": nodes}
 
 
@@ -275,11 +315,11 @@ def test_a_page_of_code_with_more_brackets_than_the_limit_inside_its_strings_is_
     validate_snapshot(request.message["snapshot"])
 
 
-_WIDE_PIECES = _PIECES + ("\U0001F600", "\U00010000", "\U0010FFFF", "\\\\\U0001F600", "\u00e9", "\u20ac")
+_WIDE_PIECES = _PIECES + ("\U0001f600", "\U00010000", "\U0010ffff", "\\\\\U0001f600", "\u00e9", "\u20ac")
 
 
 @given(st.lists(st.sampled_from(_WIDE_PIECES), max_size=16))
-@example(["\\ud83d", "\U0001F600", "\\ude00"])       # escaped halves around a character written as a pair
+@example(["\\ud83d", "\U0001f600", "\\ude00"])  # escaped halves around a character written as a pair
 def test_characters_past_u_ffff_read_the_same_when_escaped_first(pieces):
     """A frame whose text would take 4 bytes a character is read with those characters escaped as pairs: the
     value is what json reads, each lone surrogate as U+FFFD (the pad makes escaping the smaller text)."""
@@ -291,12 +331,12 @@ def test_characters_past_u_ffff_read_the_same_when_escaped_first(pieces):
 
 def test_a_backslash_before_a_character_past_u_ffff_is_refused_as_json_refuses_it():
     with pytest.raises(ProtocolError, match="not JSON"):
-        decode_json(('["\\\U0001F600", "' + "a" * 200 + '"]').encode())
+        decode_json(('["\\\U0001f600", "' + "a" * 200 + '"]').encode())
 
 
 def test_one_character_past_u_ffff_does_not_make_the_frame_s_text_4_bytes_a_character():
     """A 16 MB frame of numbers after one emoji: its text used to take 4 bytes a character (67 MB) while its
     numbers were decoded; escaped as a pair first, the text takes one."""
-    payload = _envelope("\"\U0001F600\",".encode() + b",".join([b"0"] * (8 << 20)))
+    payload = _envelope('"\U0001f600",'.encode() + b",".join([b"0"] * (8 << 20)))
     assert _decode_peak(payload) < 6 * len(payload)
-    assert decode_message(payload)["snapshot"]["nodes"][:2] == ["\U0001F600", 0]
+    assert decode_message(payload)["snapshot"]["nodes"][:2] == ["\U0001f600", 0]

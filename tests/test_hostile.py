@@ -5,20 +5,23 @@ and the host answers the next request."""
 from __future__ import annotations
 
 import pytest
+from host_support import standin_model
 
 from bench.hostile import CASES, run_case
-from host_support import standin_model
 from native_host import limits
 
-SCALE = 0.02           # 20,000 elements, 2,000-deep nesting, a 2 MB text node...
-MAX_SECONDS = 30.0     # generous: the machine running the tests may be loaded
+SCALE = 0.02  # 20,000 elements, 2,000-deep nesting, a 2 MB text node...
+MAX_SECONDS = 30.0  # generous: the machine running the tests may be loaded
 MAX_PEAK_MB = 1024.0
 
 
 @pytest.fixture(scope="module")
 def env(tmp_path_factory):
     model_dir = standin_model(tmp_path_factory.mktemp("model"))
-    return {"PITH_LOG_DIR": str(tmp_path_factory.mktemp("logs")), **({"PITH_MODEL_DIR": model_dir} if model_dir else {})}
+    return {
+        "PITH_LOG_DIR": str(tmp_path_factory.mktemp("logs")),
+        **({"PITH_MODEL_DIR": model_dir} if model_dir else {}),
+    }
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
@@ -43,9 +46,13 @@ def test_text_a_script_put_inside_an_img_is_extracted_without_an_error(env):
     from native_host import Extractor
 
     text = "The old mill by the river still grinds flour for the valley every autumn, as it always has. " * 3
-    nodes = [{"id": 0, "parent": -1, "depth": 0, "tag": "html"}, {"id": 1, "parent": 0, "depth": 1, "tag": "body"},
-             {"id": 2, "parent": 1, "depth": 2, "tag": "img"}, {"id": 3, "parent": 2, "depth": 3, "tag": "p"},
-             {"id": 4, "parent": 3, "depth": 4, "tag": "#text", "text": text}]
+    nodes = [
+        {"id": 0, "parent": -1, "depth": 0, "tag": "html"},
+        {"id": 1, "parent": 0, "depth": 1, "tag": "body"},
+        {"id": 2, "parent": 1, "depth": 2, "tag": "img"},
+        {"id": 3, "parent": 2, "depth": 3, "tag": "p"},
+        {"id": 4, "parent": 3, "depth": 4, "tag": "#text", "text": text},
+    ]
     snapshot = {"format": "pith-snapshot", "version": 1, "source": "live", "nodes": nodes}
     result = Extractor(model_dir=env.get("PITH_MODEL_DIR")).extract_snapshot(snapshot)
     assert result.node_ids and "old mill" in result.text and "<img" not in result.html

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from native_host.cli.main import main
 from native_host.browser.identity import FIREFOX_EXTENSION_ID, HOST_NAME, chromium_origin
+from native_host.cli.main import main
 
 # Where each browser reads per-user host manifests (the browsers' documentation), written out independently
 # of install.py's table so a typo there fails here.
@@ -70,16 +70,21 @@ def test_without_browser_only_browsers_with_a_profile_are_registered(tmp_path, h
     (home / ".config" / "BraveSoftware" / "Brave-Browser").mkdir(parents=True)
     assert pith(tmp_path, "install", "--platform", "linux") == 0
     found = sorted(str(p.relative_to(home)) for p in home.rglob(f"{HOST_NAME}.json"))
-    assert found == [".config/BraveSoftware/Brave-Browser/NativeMessagingHosts/org.pith.reader.json",
-                     ".config/google-chrome/NativeMessagingHosts/org.pith.reader.json"]
+    assert found == [
+        ".config/BraveSoftware/Brave-Browser/NativeMessagingHosts/org.pith.reader.json",
+        ".config/google-chrome/NativeMessagingHosts/org.pith.reader.json",
+    ]
 
 
-@pytest.mark.parametrize("platform, profiles", [
-    ("linux", ".mozilla/firefox"),                       # where Firefox long kept them
-    ("linux", ".config/mozilla/firefox"),                # a fresh home, recent Firefox (XDG)
-    ("linux", "snap/firefox/common/.mozilla/firefox"),   # the Snap
-    ("macos", "Library/Application Support/Firefox"),
-])
+@pytest.mark.parametrize(
+    "platform, profiles",
+    [
+        ("linux", ".mozilla/firefox"),  # where Firefox long kept them
+        ("linux", ".config/mozilla/firefox"),  # a fresh home, recent Firefox (XDG)
+        ("linux", "snap/firefox/common/.mozilla/firefox"),  # the Snap
+        ("macos", "Library/Application Support/Firefox"),
+    ],
+)
 def test_firefox_is_found_wherever_it_keeps_its_profiles(tmp_path, home, platform, profiles):
     (home / profiles).mkdir(parents=True)
     assert pith(tmp_path, "install", "--platform", platform) == 0
@@ -141,8 +146,7 @@ def test_uninstall_without_an_install_says_so(tmp_path, home, capsys):
 
 def test_the_launcher_starts_this_installation_s_host(tmp_path, home):
     assert pith(tmp_path, "install", "--browser", "chromium", "--platform", "linux") == 0
-    done = subprocess.run([str(tmp_path / "data" / "pith-host"), "--help"], capture_output=True, text=True,
-                          timeout=60)
+    done = subprocess.run([str(tmp_path / "data" / "pith-host"), "--help"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and "--stdio-jsonl" in done.stdout
 
 
@@ -175,9 +179,18 @@ def probe_extension(tmp_path: Path) -> Path:
 
     extension = tmp_path / "probe"
     extension.mkdir()
-    (extension / "manifest.json").write_text(json.dumps({
-        "manifest_version": 3, "name": "pith host probe", "version": "0.0.1", "key": EXTENSION_PUBLIC_KEY,
-        "permissions": ["nativeMessaging"], "background": {"service_worker": "worker.js"}}))
+    (extension / "manifest.json").write_text(
+        json.dumps(
+            {
+                "manifest_version": 3,
+                "name": "pith host probe",
+                "version": "0.0.1",
+                "key": EXTENSION_PUBLIC_KEY,
+                "permissions": ["nativeMessaging"],
+                "background": {"service_worker": "worker.js"},
+            }
+        )
+    )
     (extension / "worker.js").write_text(PROBE_WORKER)
     return extension
 
@@ -185,8 +198,9 @@ def probe_extension(tmp_path: Path) -> Path:
 @pytest.mark.browser
 def test_chromium_starts_the_installed_host_and_receives_a_chunked_article(tmp_path, home):
     """Real Chromium, a probe extension with Pith's key, the manifest `pith install --user-data-dir` wrote."""
-    from export.browsers import chromium
     from host_support import article_html, standin_model
+
+    from export.browsers import chromium
     from native_host import snapshot_from_html
 
     extension = probe_extension(tmp_path)
@@ -195,9 +209,11 @@ def test_chromium_starts_the_installed_host_and_receives_a_chunked_article(tmp_p
     model_dir = standin_model(tmp_path)
     env = {"PITH_LOG_DIR": str(tmp_path / "logs"), **({"PITH_MODEL_DIR": model_dir} if model_dir else {})}
     snapshot = snapshot_from_html(article_html(3_000), url="https://news.example/long")
-    requests = [{"v": 1, "id": 1, "type": "hello"},
-                {"v": 1, "id": 2, "type": "extract", "snapshot": snapshot, "want": ["text"]},
-                {"v": 1, "id": 3, "type": "extract", "snapshot": {"nodes": []}}]
+    requests = [
+        {"v": 1, "id": 1, "type": "hello"},
+        {"v": 1, "id": 2, "type": "extract", "snapshot": snapshot, "want": ["text"]},
+        {"v": 1, "id": 3, "type": "extract", "snapshot": {"nodes": []}},
+    ]
     with chromium(profile, extension, env) as (_, worker):
         outcome = worker.evaluate("(requests) => self.probe(requests)", requests)
     assert "error" not in outcome, outcome.get("error")
@@ -229,17 +245,24 @@ def test_firefox_on_a_fresh_home_is_found_and_starts_the_host(tmp_path):
     """Real Firefox makes its profile where it likes on a fresh home; `pith install` with no --browser finds
     it, and the manifest it writes is the one that Firefox reads: the reader view opens."""
     from browser import PAGES, extension_browser, open_reader, require
+
     from export.browsers import FIREFOX
 
     require("firefox")
     home = tmp_path / "home"
     home.mkdir()
-    subprocess.run([FIREFOX, "-headless", "-CreateProfile", "pith-test"], env={**os.environ, "HOME": str(home)},
-                   capture_output=True, timeout=120, check=True)
+    subprocess.run(
+        [FIREFOX, "-headless", "-CreateProfile", "pith-test"],
+        env={**os.environ, "HOME": str(home)},
+        capture_output=True,
+        timeout=120,
+        check=True,
+    )
     assert pith(tmp_path, "install") == 0  # no --browser: found by its profile
     assert (home / EXPECTED["firefox", "linux"] / f"{HOST_NAME}.json").is_file()
-    with extension_browser("firefox", tmp_path, host="missing", model_dir=None,
-                           pages=PAGES) as b:  # "missing": nothing more registered than `pith install` did
+    with extension_browser(
+        "firefox", tmp_path, host="missing", model_dir=None, pages=PAGES
+    ) as b:  # "missing": nothing more registered than `pith install` did
         _reply, reader = open_reader(b, b.open("article.html"))
         assert "Every evening at dusk" in reader.text("#article")
 
@@ -272,7 +295,8 @@ def manifests(root: Path) -> list[str]:
 
 @pytest.mark.parametrize("browser", CHROMIUM_FAMILY)
 def test_xdg_config_home_is_where_chromium_family_profiles_are_found_and_registered(
-        tmp_path, own_home, monkeypatch, browser):
+    tmp_path, own_home, monkeypatch, browser
+):
     xdg = tmp_path / "xdg"
     monkeypatch.setenv("XDG_CONFIG_HOME", str(xdg))
     (xdg / in_xdg(browser)).parent.mkdir(parents=True)  # the browser has run: its profile directory exists
@@ -285,7 +309,8 @@ def test_xdg_config_home_is_where_chromium_family_profiles_are_found_and_registe
 
 @pytest.mark.parametrize("browser", CHROMIUM_FAMILY)
 def test_a_named_browser_is_registered_in_xdg_config_home_even_before_its_first_run(
-        tmp_path, own_home, monkeypatch, browser):
+    tmp_path, own_home, monkeypatch, browser
+):
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
     assert own_home("install", "--browser", browser) == 0
     assert manifests(tmp_path) == [f"xdg/{in_xdg(browser)}/{HOST_NAME}.json"]
@@ -296,8 +321,10 @@ def test_chrome_config_home_comes_before_xdg_config_home(tmp_path, own_home, mon
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
     monkeypatch.setenv("CHROME_CONFIG_HOME", str(tmp_path / "cch"))
     assert own_home("install", "--browser", "chromium", "--browser", "brave") == 0
-    assert manifests(tmp_path) == [f"cch/{in_xdg('brave')}/{HOST_NAME}.json",
-                                   f"cch/{in_xdg('chromium')}/{HOST_NAME}.json"]
+    assert manifests(tmp_path) == [
+        f"cch/{in_xdg('brave')}/{HOST_NAME}.json",
+        f"cch/{in_xdg('chromium')}/{HOST_NAME}.json",
+    ]
 
 
 def test_a_relative_xdg_config_home_is_ignored_as_the_spec_says(tmp_path, own_home, monkeypatch):
@@ -322,19 +349,37 @@ def test_firefox_reads_from_dot_mozilla_whatever_xdg_config_home_says(tmp_path, 
     assert manifests(tmp_path) == [f"home/{EXPECTED['firefox', 'linux']}/{HOST_NAME}.json"]
 
 
-@pytest.mark.parametrize("browser, used, written", [
-    ("chrome", ".var/app/com.google.Chrome", ".var/app/com.google.Chrome/config/google-chrome/NativeMessagingHosts"),
-    ("chromium", ".var/app/org.chromium.Chromium",
-     ".var/app/org.chromium.Chromium/config/chromium/NativeMessagingHosts"),
-    ("brave", ".var/app/com.brave.Browser",
-     ".var/app/com.brave.Browser/config/BraveSoftware/Brave-Browser/NativeMessagingHosts"),
-    ("edge", ".var/app/com.microsoft.Edge", ".var/app/com.microsoft.Edge/config/microsoft-edge/NativeMessagingHosts"),
-    ("vivaldi", ".var/app/com.vivaldi.Vivaldi", ".var/app/com.vivaldi.Vivaldi/config/vivaldi/NativeMessagingHosts"),
-    ("chromium", "snap/chromium", "snap/chromium/common/chromium/NativeMessagingHosts"),
-    ("firefox", ".var/app/org.mozilla.firefox/.mozilla/firefox", ".mozilla/native-messaging-hosts"),  # the portal
-])
+@pytest.mark.parametrize(
+    "browser, used, written",
+    [
+        (
+            "chrome",
+            ".var/app/com.google.Chrome",
+            ".var/app/com.google.Chrome/config/google-chrome/NativeMessagingHosts",
+        ),
+        (
+            "chromium",
+            ".var/app/org.chromium.Chromium",
+            ".var/app/org.chromium.Chromium/config/chromium/NativeMessagingHosts",
+        ),
+        (
+            "brave",
+            ".var/app/com.brave.Browser",
+            ".var/app/com.brave.Browser/config/BraveSoftware/Brave-Browser/NativeMessagingHosts",
+        ),
+        (
+            "edge",
+            ".var/app/com.microsoft.Edge",
+            ".var/app/com.microsoft.Edge/config/microsoft-edge/NativeMessagingHosts",
+        ),
+        ("vivaldi", ".var/app/com.vivaldi.Vivaldi", ".var/app/com.vivaldi.Vivaldi/config/vivaldi/NativeMessagingHosts"),
+        ("chromium", "snap/chromium", "snap/chromium/common/chromium/NativeMessagingHosts"),
+        ("firefox", ".var/app/org.mozilla.firefox/.mozilla/firefox", ".mozilla/native-messaging-hosts"),  # the portal
+    ],
+)
 def test_flatpak_and_snap_browsers_are_registered_where_their_sandbox_reads(
-        tmp_path, own_home, capsys, browser, used, written):
+    tmp_path, own_home, capsys, browser, used, written
+):
     home = tmp_path / "home"
     (home / used).mkdir(parents=True)
     before = tree(tmp_path)
@@ -349,6 +394,7 @@ def test_flatpak_and_snap_browsers_are_registered_where_their_sandbox_reads(
 
 # ---------------------------------------------------------------------------------------------------------------
 # A failed install (issue 32, item 6)
+
 
 def one_line_error(capsys, *words: str) -> str:
     err = capsys.readouterr().err
@@ -371,8 +417,7 @@ def test_a_failure_part_way_is_undone_by_uninstall(tmp_path, home, capsys):
     assert tree(tmp_path) == before
 
 
-def test_an_injected_failure_on_any_write_leaves_nothing_uninstall_cannot_remove(tmp_path, home, capsys,
-                                                                                 monkeypatch):
+def test_an_injected_failure_on_any_write_leaves_nothing_uninstall_cannot_remove(tmp_path, home, capsys, monkeypatch):
     """A full disk at each rename in turn (the launcher, each manifest): uninstall removes all."""
     from native_host.cli import install as installer
 
@@ -432,6 +477,7 @@ def read_only(monkeypatch, directory: Path) -> None:
                 if inside(args[i]):
                     raise PermissionError(13, "Permission denied", os.fspath(args[i]))
             return real(*args, **kwargs)
+
         return call
 
     real_open = os.open
@@ -439,9 +485,15 @@ def read_only(monkeypatch, directory: Path) -> None:
     monkeypatch.setattr(os, "unlink", refuse(os.unlink, 0))
     monkeypatch.setattr(os, "rmdir", refuse(os.rmdir, 0))
     monkeypatch.setattr(os, "replace", refuse(os.replace, 0, 1))
-    monkeypatch.setattr(os, "open", lambda path, flags, *a, **k: (
-        refuse(real_open, 0)(path, flags, *a, **k) if flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT)
-        else real_open(path, flags, *a, **k)))
+    monkeypatch.setattr(
+        os,
+        "open",
+        lambda path, flags, *a, **k: (
+            refuse(real_open, 0)(path, flags, *a, **k)
+            if flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT)
+            else real_open(path, flags, *a, **k)
+        ),
+    )
 
 
 @pytest.fixture
@@ -452,8 +504,7 @@ def restore_modes(tmp_path):
             p.chmod(0o755)
 
 
-def test_a_read_only_profile_directory_is_one_line_with_the_way_out(tmp_path, home, monkeypatch, capsys,
-                                                                    restore_modes):
+def test_a_read_only_profile_directory_is_one_line_with_the_way_out(tmp_path, home, monkeypatch, capsys, restore_modes):
     profile = home / ".config" / "google-chrome"
     profile.mkdir(parents=True)
     before = tree(tmp_path)
@@ -464,8 +515,9 @@ def test_a_read_only_profile_directory_is_one_line_with_the_way_out(tmp_path, ho
     assert tree(tmp_path) == before
 
 
-def test_a_read_only_home_for_the_launcher_is_one_line_and_writes_nothing(tmp_path, home, monkeypatch, capsys,
-                                                                          restore_modes):
+def test_a_read_only_home_for_the_launcher_is_one_line_and_writes_nothing(
+    tmp_path, home, monkeypatch, capsys, restore_modes
+):
     (home / ".config" / "chromium").mkdir(parents=True)
     before = tree(tmp_path)
     read_only(monkeypatch, tmp_path)  # where --data-dir would go
@@ -509,11 +561,11 @@ def test_chromium_with_xdg_config_home_starts_the_host_pith_install_registered(t
 
 
 @pytest.mark.firefox
-def test_firefox_reads_host_manifests_from_dot_mozilla_whatever_xdg_config_home_says(tmp_path, own_home,
-                                                                                     monkeypatch):
+def test_firefox_reads_host_manifests_from_dot_mozilla_whatever_xdg_config_home_says(tmp_path, own_home, monkeypatch):
     """Asks Firefox itself (its directory service, from the browser's chrome scope) where it reads per-user
     host manifests on a fresh home with XDG_CONFIG_HOME set, and checks `pith install` writes there."""
     from browser import require
+
     from export.browsers import firefox
 
     require("firefox")
@@ -523,9 +575,14 @@ def test_firefox_reads_host_manifests_from_dot_mozilla_whatever_xdg_config_home_
     env = {"XDG_CONFIG_HOME": str(tmp_path / "xdg")}
     with firefox(tmp_path, env=env) as bidi:  # HOME: tmp/home, as `pith install` saw it
         chrome = bidi.send("browsingContext.getTree", {"moz:scope": "chrome"})["contexts"][0]["context"]
-        reply = bidi.send("script.evaluate", {
-            "expression": "Services.dirsvc.get('XREUserNativeManifests', Ci.nsIFile).path",
-            "target": {"context": chrome}, "awaitPromise": False})
+        reply = bidi.send(
+            "script.evaluate",
+            {
+                "expression": "Services.dirsvc.get('XREUserNativeManifests', Ci.nsIFile).path",
+                "target": {"context": chrome},
+                "awaitPromise": False,
+            },
+        )
     reads = Path(reply["result"]["value"]) / "native-messaging-hosts"  # the folder Firefox adds on Linux
     assert (reads / f"{HOST_NAME}.json").is_file()
     assert reads == tmp_path / "home" / EXPECTED["firefox", "linux"]

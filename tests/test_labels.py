@@ -22,13 +22,15 @@ def test_alignment_is_ordered_not_a_bag():
 def test_half_the_words_make_a_block_main():
     bl = blocks("<p>alpha beta gamma delta</p><p>epsilon zeta eta theta</p>")
     labels = label_blocks(bl, "alpha beta gamma zeta")
-    assert [lab["main"] for lab in labels] == [1, 0]   # 3/4 aligned, then 1/4
+    assert [lab["main"] for lab in labels] == [1, 0]  # 3/4 aligned, then 1/4
 
 
 def test_structural_labels_only_on_main_blocks():
-    html = ("<h1>Storm hits coast</h1><p>Wind and rain battered the coast on Sunday night.</p>"
-            "<ul><li>Roads closed</li></ul><table><tr><td>Gusts 120 km/h</td></tr></table>"
-            "<h2>Related</h2><ul><li>Other story</li></ul>")
+    html = (
+        "<h1>Storm hits coast</h1><p>Wind and rain battered the coast on Sunday night.</p>"
+        "<ul><li>Roads closed</li></ul><table><tr><td>Gusts 120 km/h</td></tr></table>"
+        "<h2>Related</h2><ul><li>Other story</li></ul>"
+    )
     bl = blocks(html)
     gold = "Storm hits coast\nWind and rain battered the coast on Sunday night.\nRoads closed\nGusts 120 km/h"
     labels = label_blocks(bl, gold, page_title="Storm hits coast - Daily")
@@ -47,9 +49,11 @@ def test_empty_gold_labels_nothing():
 
 def test_oracle_text_on_a_record(page):
     html = page("article.html").decode()
-    gold = ("How Tides Work\nTwice a day the sea rises and falls along most coasts. The cause is the "
-            "gravitational pull of the Moon and, to a lesser degree, the Sun, acting on the oceans as the Earth "
-            "turns beneath them.")
+    gold = (
+        "How Tides Work\nTwice a day the sea rises and falls along most coasts. The cause is the "
+        "gravitational pull of the Moon and, to a lesser degree, the Sun, acting on the oceans as the Earth "
+        "turns beneath them."
+    )
     text = oracle_text({"html": html, "main_text": gold, "title": "How Tides Work", "url": None})
     assert text.startswith("How Tides Work\n\nTwice a day")
     assert "Advertisement" not in text and "Sport" not in text

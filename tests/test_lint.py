@@ -49,11 +49,24 @@ def test_the_linters_read_the_repository_configuration():
     long_line = "x = " + " + ".join(["1"] * 40) + "\n"  # 159 columns: over the 120 the formatter keeps
     fmt = _ruff("format", "--check", "--stdin-filename", "native_host/planted.py", "-", stdin=long_line)
     assert fmt.returncode == 1
-    assert _ruff("format", "--check", "--stdin-filename", "native_host/planted.py", "-",
-                 stdin="x = " + " + ".join(["1"] * 28) + "\n").returncode == 0  # 115 columns: kept
+    assert (
+        _ruff(
+            "format",
+            "--check",
+            "--stdin-filename",
+            "native_host/planted.py",
+            "-",
+            stdin="x = " + " + ".join(["1"] * 28) + "\n",
+        ).returncode
+        == 0
+    )  # 115 columns: kept
     planted = "try { f(); } catch (error) { g(); }\n"
     eslint = _eslint("--stdin", "--stdin-filename", "extension/content/planted.js", stdin=planted)
     assert eslint.returncode == 1 and "no-unused-vars" in eslint.stdout
-    module = _eslint("--stdin", "--stdin-filename", "extension/background/planted.js",
-                     stdin='import { f } from "./host.js";\nf(browser, chrome);\n')
+    module = _eslint(
+        "--stdin",
+        "--stdin-filename",
+        "extension/background/planted.js",
+        stdin='import { f } from "./host.js";\nf(browser, chrome);\n',
+    )
     assert module.returncode == 0, module.stdout  # the background is parsed as a module, with the extension's globals

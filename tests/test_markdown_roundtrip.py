@@ -47,62 +47,82 @@ def test_a_docs_page_round_trips(page):
     links = [a.text() for a in shown.css("a") if a.attributes["href"].startswith("https://docs.tidewater")]
     assert links == ["format guide", "weekly report"]
     rows = [[c.text() for c in tr.css("th, td")] for tr in shown.css("table tr")]
-    assert rows == [["Field", "Unit", "Example"], ["Height", "metres", "1.42"], ["Period", "seconds", "8 | 9"],
-                    ["Direction", "degrees from north", "270"]]
+    assert rows == [
+        ["Field", "Unit", "Example"],
+        ["Height", "metres", "1.42"],
+        ["Period", "seconds", "8 | 9"],
+        ["Direction", "degrees from north", "270"],
+    ]
     assert len(shown.css("sup.footnote-ref")) == 2 and len(shown.css("li.footnote-item")) == 2
     assert "$H^2$" in r.markdown and "\n\n$$E = \\frac{1}{16} \\rho g H^2$$\n\n" in r.markdown
 
 
-@pytest.mark.parametrize("markup, fence", [
-    ('<pre><code class="language-python">x = 1</code></pre>', "```python\n"),
-    ('<pre><code class="lang-rb">x = 1</code></pre>', "```rb\n"),
-    ('<div class="highlight highlight-source-c++"><pre>x = 1</pre></div>', "```c++\n"),
-    ('<pre><code class="hljs rust">x = 1</code></pre>', "```rust\n"),
-    ('<pre class="brush: ruby;">x = 1</pre>', "```ruby\n"),
-    ('<pre class="brush:php">x = 1</pre>', "```php\n"),
-    ('<div class="sourceCode"><pre class="sourceCode numberSource haskell numberLines"><code>x = 1</code></pre>'
-     '</div>', "```haskell\n"),
-    ('<pre><code class="hljs x`y">x = 1</code></pre>', "```\n"),  # a backtick would break the fence
-    ('<pre><code class="hljs">x = 1</code></pre>', "```\n"),
-])
+@pytest.mark.parametrize(
+    "markup, fence",
+    [
+        ('<pre><code class="language-python">x = 1</code></pre>', "```python\n"),
+        ('<pre><code class="lang-rb">x = 1</code></pre>', "```rb\n"),
+        ('<div class="highlight highlight-source-c++"><pre>x = 1</pre></div>', "```c++\n"),
+        ('<pre><code class="hljs rust">x = 1</code></pre>', "```rust\n"),
+        ('<pre class="brush: ruby;">x = 1</pre>', "```ruby\n"),
+        ('<pre class="brush:php">x = 1</pre>', "```php\n"),
+        (
+            '<div class="sourceCode"><pre class="sourceCode numberSource haskell numberLines"><code>x = 1</code></pre>'
+            "</div>",
+            "```haskell\n",
+        ),
+        ('<pre><code class="hljs x`y">x = 1</code></pre>', "```\n"),  # a backtick would break the fence
+        ('<pre><code class="hljs">x = 1</code></pre>', "```\n"),
+    ],
+)
 def test_a_code_fence_names_the_language_the_page_names(markup, fence):
     md = article("<article><p>Some words before the code.</p>" + markup + "</article>").markdown
     assert md == "Some words before the code.\n\n" + fence + "x = 1\n```\n"
 
 
 def test_a_table_is_a_gfm_table_with_its_header_pipes_and_breaks():
-    md = article("<article><table><tr><th>Key</th><th>Value</th></tr><tr><td>a|b</td><td>one<br>two</td></tr>"
-                 "</table></article>").markdown
+    md = article(
+        "<article><table><tr><th>Key</th><th>Value</th></tr><tr><td>a|b</td><td>one<br>two</td></tr></table></article>"
+    ).markdown
     assert md == "| Key | Value |\n|---|---|\n| a\\|b | one two |\n"
 
 
 def test_math_is_tex_from_katex_annotations_and_mathml_alttext():
-    md = article('<article><p>Area <math><semantics><mi>r</mi><annotation encoding="application/x-tex">\\pi r^2'
-                 '</annotation></semantics></math> of a disc.</p><p><math display="block" alttext="E = mc^2">'
-                 "<mi>E</mi></math></p><p>Mass and energy.</p></article>").markdown
+    md = article(
+        '<article><p>Area <math><semantics><mi>r</mi><annotation encoding="application/x-tex">\\pi r^2'
+        '</annotation></semantics></math> of a disc.</p><p><math display="block" alttext="E = mc^2">'
+        "<mi>E</mi></math></p><p>Mass and energy.</p></article>"
+    ).markdown
     assert md == "Area $\\pi r^2$ of a disc.\n\n$$E = mc^2$$\n\nMass and energy.\n"
 
 
-FOOTNOTES = ('<article><p>A claim<sup id="r1"><a href="#n1">1</a></sup> and another<a href="#n2" '
-             'class="footnote-ref" id="r2">[2]</a>, and one without its note<sup><a href="#n9">3</a></sup>.</p>'
-             '<section class="footnotes"><ol><li id="n1"><p>First note. <a href="#r1">↩</a></p></li>'
-             '<li id="n2">Second note. <a href="#r2">↩</a></li></ol></section></article>')
+FOOTNOTES = (
+    '<article><p>A claim<sup id="r1"><a href="#n1">1</a></sup> and another<a href="#n2" '
+    'class="footnote-ref" id="r2">[2]</a>, and one without its note<sup><a href="#n9">3</a></sup>.</p>'
+    '<section class="footnotes"><ol><li id="n1"><p>First note. <a href="#r1">↩</a></p></li>'
+    '<li id="n2">Second note. <a href="#r2">↩</a></li></ol></section></article>'
+)
 
 
 def test_footnotes_are_gfm_footnotes_when_both_ends_are_kept():
     md = article(FOOTNOTES).markdown
-    assert md == ("A claim[^1] and another[^2], and one without its note[3](https://e.example/post#n9).\n\n"
-                  "[^1]: First note.\n\n[^2]: Second note.\n")
+    assert md == (
+        "A claim[^1] and another[^2], and one without its note[3](https://e.example/post#n9).\n\n"
+        "[^1]: First note.\n\n[^2]: Second note.\n"
+    )
     shown = render(md)
     assert [a.text() for a in shown.css("sup.footnote-ref a")] == ["[1]", "[2]"]
     assert [li.text().strip() for li in shown.css("li.footnote-item")] == ["First note. ↩︎", "Second note. ↩︎"]
 
 
-@pytest.mark.parametrize("markup, markdown", [
-    ("<p>the <a href='/r'>report </a>on</p>", "the [report](https://e.example/r) on"),
-    ("<p>the<a href='/r'> report</a> on</p>", "the [report](https://e.example/r) on"),
-    ("<p>the <a href='/r'><b>full report </b></a>on</p>", "the [**full report**](https://e.example/r) on"),
-    ("<p>an <em>odd </em>word</p>", "an *odd* word"),
-])
+@pytest.mark.parametrize(
+    "markup, markdown",
+    [
+        ("<p>the <a href='/r'>report </a>on</p>", "the [report](https://e.example/r) on"),
+        ("<p>the<a href='/r'> report</a> on</p>", "the [report](https://e.example/r) on"),
+        ("<p>the <a href='/r'><b>full report </b></a>on</p>", "the [**full report**](https://e.example/r) on"),
+        ("<p>an <em>odd </em>word</p>", "an *odd* word"),
+    ],
+)
 def test_link_and_emphasis_text_keeps_its_blanks_outside(markup, markdown):
     assert article("<article>" + markup + "</article>").markdown == markdown + "\n"

@@ -61,8 +61,16 @@ def test_each_package_holds_every_other_file_and_the_same_manifest_otherwise(dis
                 assert zf.read(name) == (EXTENSION / name).read_bytes(), name
         assert names == [str(p) for p in files_for(store)]
         manifest = read_manifest(dist / archive)
-        for key in ("name", "version", "description", "commands", "content_security_policy", "host_permissions",
-                    "action", "icons"):
+        for key in (
+            "name",
+            "version",
+            "description",
+            "commands",
+            "content_security_policy",
+            "host_permissions",
+            "action",
+            "icons",
+        ):
             assert manifest[key] == SOURCE[key], (store, key)
     assert not any(".." in str(p) or str(p).startswith(".") for store in STORES for p in files_for(store))
 
@@ -87,8 +95,11 @@ def test_web_ext_lint_passes_the_firefox_package(dist):
     if shutil.which("node") is None:
         pytest.skip("node is not installed (web-ext runs on it): `apt-get install nodejs npm`")
     report = lint(dist / "firefox")
-    problems = [(m["code"], m.get("file"), m["message"]) for kind in ("errors", "warnings", "notices")
-                for m in report.get(kind, [])]
+    problems = [
+        (m["code"], m.get("file"), m["message"])
+        for kind in ("errors", "warnings", "notices")
+        for m in report.get(kind, [])
+    ]
     assert problems == [], problems
     assert report["summary"] == {"errors": 0, "notices": 0, "warnings": 0}
 
@@ -99,8 +110,9 @@ def test_firefox_installs_the_xpi_and_runs_it(dist, tmp_path):
     from browser import PAGES, extension_browser, open_reader, require
 
     require("firefox")
-    with extension_browser("firefox", tmp_path / "browser", model_dir=None, pages=PAGES,
-                           extension=dist / "pith-firefox.xpi") as b:
+    with extension_browser(
+        "firefox", tmp_path / "browser", model_dir=None, pages=PAGES, extension=dist / "pith-firefox.xpi"
+    ) as b:
         _, reader = open_reader(b, b.open("article.html"))
         assert "Every evening at dusk" in reader.text("#article")
         manifest = b.call("() => api.runtime.getManifest()")
@@ -112,6 +124,7 @@ def test_chromium_loads_the_chrome_package(dist, tmp_path):
     """Unpacked, as developer mode loads it: the worker starts and the popup renders. (Without the key the
     id is another one, which `pith install` does not allow, so no host here.)"""
     from browser import require
+
     from export.browsers import chromium
 
     require("chromium")

@@ -12,7 +12,6 @@ The host runs the stand-in model of tests/host_support.py (a block is main from 
 from __future__ import annotations
 
 import pytest
-
 from browser import KINDS, READER_PAGE, ReaderView, browser_with_host, close, shown_note, wait_for_download
 from host_support import write_standin_model
 
@@ -74,8 +73,10 @@ def test_the_page_can_neither_read_nor_drive_the_reader_view(browser):
     assert INJECTED not in text and ARTICLE[0] in text and all(line in text for line in paragraphs), text
     theme = settings.get("readerTheme", "auto")
     assert reader.evaluate("(root) => root.querySelector('.view').dataset.theme") == theme
-    blank = [browser._evaluate_in(frame, "() => [document.body.childElementCount, document.body.textContent.trim()]", None)
-             for frame in browser.frames_of(page, READER_PAGE)]
+    blank = [
+        browser._evaluate_in(frame, "() => [document.body.childElementCount, document.body.textContent.trim()]", None)
+        for frame in browser.frames_of(page, READER_PAGE)
+    ]
     assert sorted(blank)[0] == [0, ""] and len(blank) == 2, blank  # the page's frame, and the reader's
     # the user's own click saves, and the page hears nothing of it
     heard = len(page.evaluate("() => window.__attack.trusted"))

@@ -9,17 +9,17 @@ import json
 import logging
 import os
 import signal
-from urllib.parse import urljoin
 from contextlib import contextmanager
+from urllib.parse import urljoin
 
 import pytest
+from host_support import standin_model
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from host_support import standin_model
 from native_host import Extractor, snapshot_from_html, validate_snapshot
-from native_host.limits import MAX_BLOCK_TEXT
 from native_host.cli.main import main as pith
+from native_host.limits import MAX_BLOCK_TEXT
 from native_host.pipeline.article import MAX_NESTING
 from native_host.pipeline.blocks import blocks_from_snapshot
 from native_host.pipeline.page_values import _BROWSER_CODECS, _plain_absolute, join_url, text_codec, url_host
@@ -28,14 +28,21 @@ from native_host.pipeline.snapshot import decode_html
 BASE = "https://news.example/story/1"
 # Values Python's URL parser refuses: a bracketed host that is no IP address (seen on a real news page), an
 # unclosed bracket, and hosts that NFKC-normalise to a separator.
-BAD_URLS = ["http://[ccpa-preferences]", "http://[::1", "//ex\u2100mple.com/a", "https://a\uff03b/c",
-            "http://[v7.::1", "https://user@[x]:80/"]
+BAD_URLS = [
+    "http://[ccpa-preferences]",
+    "http://[::1",
+    "//ex\u2100mple.com/a",
+    "https://a\uff03b/c",
+    "http://[v7.::1",
+    "https://user@[x]:80/",
+]
 
 
 @contextmanager
 def hang_guard(seconds: int):
     """Fails the test, instead of hanging the run, if the block takes over `seconds` (a regex is interrupted
     too: the engine checks for signals as it goes). Generous: it guards against hangs, it times nothing."""
+
     def expired(signum, frame):
         raise AssertionError(f"still running after {seconds} s")
 
@@ -49,6 +56,7 @@ def hang_guard(seconds: int):
 
 
 # --- the helpers --------------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("ref", BAD_URLS)
 def test_a_url_python_cannot_parse_is_no_url(ref):
@@ -64,13 +72,42 @@ def test_urls_that_parse_are_joined_and_their_host_read():
     assert url_host("http://[::1]/") == "::1" and url_host("/relative") is None and url_host(None) is None
 
 
-_URL_PIECES = ["http://", "https://", "HTTP://", "a.example", "x", "/", "//", ";", "?", "#", "=", "&", ".", "..",
-               "%20", " ", "\t", "\n", ":", "@", "[", "]", "\\", "é", "ｅ", "p;q", ":8080"]
+_URL_PIECES = [
+    "http://",
+    "https://",
+    "HTTP://",
+    "a.example",
+    "x",
+    "/",
+    "//",
+    ";",
+    "?",
+    "#",
+    "=",
+    "&",
+    ".",
+    "..",
+    "%20",
+    " ",
+    "\t",
+    "\n",
+    ":",
+    "@",
+    "[",
+    "]",
+    "\\",
+    "é",
+    "ｅ",
+    "p;q",
+    ":8080",
+]
 
 
 @settings(max_examples=400, deadline=None)
-@given(st.lists(st.sampled_from(_URL_PIECES), max_size=12).map("".join),
-       st.sampled_from(["https://news.example/a/b?q#f", "http://h/", "https://h.example/x;y", "ftp://h/"]))
+@given(
+    st.lists(st.sampled_from(_URL_PIECES), max_size=12).map("".join),
+    st.sampled_from(["https://news.example/a/b?q#f", "http://h/", "https://h.example/x;y", "ftp://h/"]),
+)
 def test_an_address_taken_as_written_is_what_urljoin_gives(ref, base):
     """The shortcut that skips urljoin for plain absolute addresses never changes a link."""
     if _plain_absolute(ref):
@@ -79,24 +116,72 @@ def test_an_address_taken_as_written_is_what_urljoin_gives(ref, base):
 
 def test_plain_absolute_addresses_are_told_from_the_ones_urljoin_rewrites():
     assert _plain_absolute("https://a.example/p;q?x=1#f") and _plain_absolute("http://a.example")
-    for ref in ("https://a.example/x?", "https://a.example/x#", "https://a.example/x;", "https://a.example/?#f",
-                "http:///x", "https://a.example/\tx", "http://[ccpa-preferences]", "https://é.example/", "/x"):
+    for ref in (
+        "https://a.example/x?",
+        "https://a.example/x#",
+        "https://a.example/x;",
+        "https://a.example/?#f",
+        "http:///x",
+        "https://a.example/\tx",
+        "http://[ccpa-preferences]",
+        "https://é.example/",
+        "/x",
+    ):
         assert not _plain_absolute(ref), ref
 
 
-@pytest.mark.parametrize("label, codec", [
-    ("utf-8", "utf-8"), (" UTF8 ", "utf-8"), ("windows-1252", "cp1252"), ("iso-8859-1", "cp1252"),
-    ("latin1", "cp1252"), ("us-ascii", "cp1252"), ("iso-8859-9", "cp1254"), ("shift_jis", "cp932"),
-    ("windows-31j", "cp932"), ("euc-kr", "cp949"), ("gb2312", "gbk"), ("big5", "big5hkscs"), ("koi8-r", "koi8-r"),
-    ("x-mac-cyrillic", "mac-cyrillic"), ("windows-874", "cp874"), ("utf-16le", "utf-16-le"), ("utf-16", "utf-16-le"),
-])
+@pytest.mark.parametrize(
+    "label, codec",
+    [
+        ("utf-8", "utf-8"),
+        (" UTF8 ", "utf-8"),
+        ("windows-1252", "cp1252"),
+        ("iso-8859-1", "cp1252"),
+        ("latin1", "cp1252"),
+        ("us-ascii", "cp1252"),
+        ("iso-8859-9", "cp1254"),
+        ("shift_jis", "cp932"),
+        ("windows-31j", "cp932"),
+        ("euc-kr", "cp949"),
+        ("gb2312", "gbk"),
+        ("big5", "big5hkscs"),
+        ("koi8-r", "koi8-r"),
+        ("x-mac-cyrillic", "mac-cyrillic"),
+        ("windows-874", "cp874"),
+        ("utf-16le", "utf-16-le"),
+        ("utf-16", "utf-16-le"),
+    ],
+)
 def test_charset_labels_are_read_as_browsers_read_them(label, codec):
     assert text_codec(label) == codec
 
 
-@pytest.mark.parametrize("label", ["rot13", "base64", "hex", "zlib", "bz2", "uu", "quopri", "undefined", "idna",
-                                   "punycode", "unicode_escape", "raw_unicode_escape", "utf-7", "utf-32",
-                                   "x-user-defined", "mbcs", "__init__", "aliases", "", "a\x00b", "x" * 500])
+@pytest.mark.parametrize(
+    "label",
+    [
+        "rot13",
+        "base64",
+        "hex",
+        "zlib",
+        "bz2",
+        "uu",
+        "quopri",
+        "undefined",
+        "idna",
+        "punycode",
+        "unicode_escape",
+        "raw_unicode_escape",
+        "utf-7",
+        "utf-32",
+        "x-user-defined",
+        "mbcs",
+        "__init__",
+        "aliases",
+        "",
+        "a\x00b",
+        "x" * 500,
+    ],
+)
 def test_charset_labels_no_browser_honours_give_no_codec(label):
     assert text_codec(label) is None
 
@@ -110,14 +195,16 @@ def test_every_codec_a_label_can_pick_decodes_any_bytes(data):
 
 # --- whole pages ------------------------------------------------------------------------------------------
 
+
 def _links(snapshot: dict) -> list[str]:
     return [n["href"] for n in snapshot["nodes"] if n["tag"] == "a"]
 
 
 def test_one_unparsable_link_keeps_its_href_and_the_others_are_made_absolute():
     links = "".join(f'<a href="{htmlmod.escape(u)}">x</a>' for u in BAD_URLS)
-    s = snapshot_from_html(f'<p><a href="/a">a</a>{links}<img src="http://[ccpa]/i.png"><a href="b">b</a></p>',
-                           url=BASE)
+    s = snapshot_from_html(
+        f'<p><a href="/a">a</a>{links}<img src="http://[ccpa]/i.png"><a href="b">b</a></p>', url=BASE
+    )
     validate_snapshot(s)
     assert _links(s) == ["https://news.example/a", *BAD_URLS, "https://news.example/story/b"]
     assert [n["src"] for n in s["nodes"] if n["tag"] == "img"] == ["http://[ccpa]/i.png"]
@@ -156,8 +243,10 @@ def test_many_text_nodes_of_spaces_before_a_line_break_segment_in_linear_time():
     texts = ["a", *[" "] * 199_990, "x"]
     nodes = [{"id": 0, "parent": -1, "depth": 0, "tag": "p"}]
     nodes += [{"id": i, "parent": 0, "depth": 1, "tag": "#text", "text": t} for i, t in enumerate(texts, 1)]
-    nodes += [{"id": len(nodes), "parent": 0, "depth": 1, "tag": "br"},
-              {"id": len(nodes) + 1, "parent": 0, "depth": 1, "tag": "#text", "text": "b"}]
+    nodes += [
+        {"id": len(nodes), "parent": 0, "depth": 1, "tag": "br"},
+        {"id": len(nodes) + 1, "parent": 0, "depth": 1, "tag": "#text", "text": "b"},
+    ]
     with hang_guard(20):
         blocks = blocks_from_snapshot({"nodes": nodes})
     assert [b.text for b in blocks] == [("a" + " " * 199_990 + "x\nb")[:MAX_BLOCK_TEXT]]
@@ -182,11 +271,15 @@ def extractor(standin):
     return Extractor(standin)
 
 
-HOSTILE_PAGE = ('<html><head><meta charset="rot13"><base href="http://[base]/"><title>Story</title></head><body>'
-                '<article><h1>Story</h1><p>' + "A long paragraph of the story, well over the stand-in's length. " * 3
-                + '<a href="http://[ccpa-preferences]">Do not sell my data</a></p>'
-                '<table><tr><td colspan="x" rowspan="-1e999" width="50%%">cell</td></tr></table>'
-                '<img src="//ex\u2100mple.com/i.png" srcset="a.png 1x, , [::1 2x" width="NaN"></article></body></html>')
+HOSTILE_PAGE = (
+    '<html><head><meta charset="rot13"><base href="http://[base]/"><title>Story</title></head><body>'
+    "<article><h1>Story</h1><p>"
+    + "A long paragraph of the story, well over the stand-in's length. "
+    * 3
+    + '<a href="http://[ccpa-preferences]">Do not sell my data</a></p>'
+    '<table><tr><td colspan="x" rowspan="-1e999" width="50%%">cell</td></tr></table>'
+    '<img src="//ex\u2100mple.com/i.png" srcset="a.png 1x, , [::1 2x" width="NaN"></article></body></html>'
+)
 
 
 def test_formatting_nested_20000_deep_renders_in_linear_time(extractor):
@@ -210,16 +303,18 @@ def test_the_extractor_answers_a_page_full_of_bad_values(extractor):
 def test_metadata_values_no_parser_accepts_cost_only_themselves(extractor, url):
     """Dates whose month name matched case-insensitively but has no lower-case key ("NİSAN", "ſept"), and
     URLs no parser accepts, in every place metadata reads them: each value is dropped, no source is lost."""
-    page = ('<html lang="tr"><head><title>Haber | Site</title>'
-            '<meta property="article:published_time" content="3 NİSAN 2024">'
-            '<meta name="date" content="3 ſept 2024"><meta property="og:image" content="http://[x/i.png">'
-            '<link rel="canonical" href="http://[ccpa-preferences]/a">'
-            '<script type="application/ld+json">{"@type": "NewsArticle", "headline": "Haber", '
-            '"datePublished": "NİSAN 3, 2024", "image": "http://[::1", "url": "//ex\u2100mple.com/",'
-            ' "author": {"@type": "Person", "name": "Ayşe Yılmaz", "url": "http://[y"}}</script></head>'
-            '<body><article><h1>Haber</h1><p class="byline">Ayşe Yılmaz, 3 NİSAN 2024</p>'
-            '<p>' + "Uzun bir paragraf, stand-in modelin ana metin sayacağı kadar uzun bir metin. " * 3 + '</p>'
-            '<img src="http://[z/i.png"></article></body></html>')
+    page = (
+        '<html lang="tr"><head><title>Haber | Site</title>'
+        '<meta property="article:published_time" content="3 NİSAN 2024">'
+        '<meta name="date" content="3 ſept 2024"><meta property="og:image" content="http://[x/i.png">'
+        '<link rel="canonical" href="http://[ccpa-preferences]/a">'
+        '<script type="application/ld+json">{"@type": "NewsArticle", "headline": "Haber", '
+        '"datePublished": "NİSAN 3, 2024", "image": "http://[::1", "url": "//ex\u2100mple.com/",'
+        ' "author": {"@type": "Person", "name": "Ayşe Yılmaz", "url": "http://[y"}}</script></head>'
+        '<body><article><h1>Haber</h1><p class="byline">Ayşe Yılmaz, 3 NİSAN 2024</p>'
+        "<p>" + "Uzun bir paragraf, stand-in modelin ana metin sayacağı kadar uzun bir metin. " * 3 + "</p>"
+        '<img src="http://[z/i.png"></article></body></html>'
+    )
     with caught_exceptions() as caught:
         result = extractor.extract_html(page, url=url)
     assert caught == []
@@ -242,12 +337,15 @@ def test_a_lone_by_with_no_block_after_it_is_no_byline(extractor):
 def test_a_field_read_from_the_blocks_that_fails_costs_that_field_alone(extractor, monkeypatch):
     """Each field read from the page's blocks (headline, byline, date, image) is read under its own guard:
     one that raises is logged and lost, the others are kept."""
+
     def broken(*args, **kwargs):
         raise IndexError("list index out of range")
 
     monkeypatch.setattr("native_host.pipeline.metadata.dom_byline", broken)
-    page = (f"<html><body><article>{STORY}<p class='byline'>By Ann Lee</p><time datetime='2024-03-03'>"
-            "3 March 2024</time></article></body></html>")
+    page = (
+        f"<html><body><article>{STORY}<p class='byline'>By Ann Lee</p><time datetime='2024-03-03'>"
+        "3 March 2024</time></article></body></html>"
+    )
     with caught_exceptions() as caught:
         result = extractor.extract_html(page)
     assert len(caught) == 1 and "byline" in caught[0]
@@ -263,32 +361,188 @@ def test_pith_extract_answers_a_page_full_of_bad_values(tmp_path, standin, capsy
 
 # --- random attribute values ------------------------------------------------------------------------------
 
-TAGS = ["a", "a", "img", "img", "base", "meta", "meta", "td", "th", "col", "div", "p", "span", "li", "ol", "iframe",
-        "table", "input", "source", "picture", "html", "body", "link", "time", "h1", "br", "figure", "math"]
+TAGS = [
+    "a",
+    "a",
+    "img",
+    "img",
+    "base",
+    "meta",
+    "meta",
+    "td",
+    "th",
+    "col",
+    "div",
+    "p",
+    "span",
+    "li",
+    "ol",
+    "iframe",
+    "table",
+    "input",
+    "source",
+    "picture",
+    "html",
+    "body",
+    "link",
+    "time",
+    "h1",
+    "br",
+    "figure",
+    "math",
+]
 URL_ATTRS = ["href", "src", "data-src", "srcset", "data-srcset"]
-OTHER_ATTRS = ["sizes", "class", "id", "style", "charset", "content", "http-equiv", "lang", "dir", "colspan",
-               "rowspan", "width", "height", "tabindex", "start", "value", "role", "aria-label", "aria-hidden",
-               "hidden", "type", "alt", "datetime", "rel", "name", "property", "itemprop", "itemscope", "itemtype"]
-URL_FRAGMENTS = ["http://", "https:", "//", "[", "]", "[::1", "ccpa", "\u2100", "\uff03", "@", ":", ":99999", "%",
-                 "%zz", "\\", "javascript:", "mailto:", "data:", "a.png", " 1x", " 2.5x", " 300w", " 1e9w", ",",
-                 "/", "?", "#", " ", "\x00", "\n"]
+OTHER_ATTRS = [
+    "sizes",
+    "class",
+    "id",
+    "style",
+    "charset",
+    "content",
+    "http-equiv",
+    "lang",
+    "dir",
+    "colspan",
+    "rowspan",
+    "width",
+    "height",
+    "tabindex",
+    "start",
+    "value",
+    "role",
+    "aria-label",
+    "aria-hidden",
+    "hidden",
+    "type",
+    "alt",
+    "datetime",
+    "rel",
+    "name",
+    "property",
+    "itemprop",
+    "itemscope",
+    "itemtype",
+]
+URL_FRAGMENTS = [
+    "http://",
+    "https:",
+    "//",
+    "[",
+    "]",
+    "[::1",
+    "ccpa",
+    "\u2100",
+    "\uff03",
+    "@",
+    ":",
+    ":99999",
+    "%",
+    "%zz",
+    "\\",
+    "javascript:",
+    "mailto:",
+    "data:",
+    "a.png",
+    " 1x",
+    " 2.5x",
+    " 300w",
+    " 1e9w",
+    ",",
+    "/",
+    "?",
+    "#",
+    " ",
+    "\x00",
+    "\n",
+]
 # Numbers, charset labels, styles, and what meta tags and bylines say: names of metadata fields, and dates
 # with month names that case-insensitive matching takes but whose lower case is no month ("NİSAN", "ſept").
-FRAGMENTS = ["1e999", "NaN", "-0", "99999999999999999999", " ", "\x00", "&#0;", "&amp", "\n", "utf-32", "rot13",
-             "undefined", "idna", "shift_jis", "charset=", "text/html;", ",", "1x", "display:none", ";", "<", ">",
-             '"', "'", "\ud7ff", "\U0001F600", "%", "og:image", "article:published_time", "og:url", "author",
-             "canonical", "datePublished", "3 ", "31 ", "NİSAN", "ſept", "März", "2024", "-02-30", "T25:61",
-             "/", ".", "年", "月", "+99:99"]
+FRAGMENTS = [
+    "1e999",
+    "NaN",
+    "-0",
+    "99999999999999999999",
+    " ",
+    "\x00",
+    "&#0;",
+    "&amp",
+    "\n",
+    "utf-32",
+    "rot13",
+    "undefined",
+    "idna",
+    "shift_jis",
+    "charset=",
+    "text/html;",
+    ",",
+    "1x",
+    "display:none",
+    ";",
+    "<",
+    ">",
+    '"',
+    "'",
+    "\ud7ff",
+    "\U0001f600",
+    "%",
+    "og:image",
+    "article:published_time",
+    "og:url",
+    "author",
+    "canonical",
+    "datePublished",
+    "3 ",
+    "31 ",
+    "NİSAN",
+    "ſept",
+    "März",
+    "2024",
+    "-02-30",
+    "T25:61",
+    "/",
+    ".",
+    "年",
+    "月",
+    "+99:99",
+]
 # JSON-LD, whole or broken: objects of odd shapes where strings are expected, deep nesting, huge numbers.
 JSON_LD = st.one_of(
-    st.recursive(st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), st.text(max_size=12),
-                           st.sampled_from(["NewsArticle", "Person", "2024-03-03", "NİSAN 3, 2024", "http://[x"])),
-                 lambda inner: st.one_of(st.lists(inner, max_size=4),
-                                         st.dictionaries(st.sampled_from(
-                                             ["@type", "@id", "@graph", "author", "name", "headline", "image",
-                                              "url", "datePublished", "dateModified", "publisher", "logo",
-                                              "itemListElement", "mainEntityOfPage"]), inner, max_size=5)),
-                 max_leaves=20).map(json.dumps),
+    st.recursive(
+        st.one_of(
+            st.none(),
+            st.booleans(),
+            st.integers(),
+            st.floats(allow_nan=False),
+            st.text(max_size=12),
+            st.sampled_from(["NewsArticle", "Person", "2024-03-03", "NİSAN 3, 2024", "http://[x"]),
+        ),
+        lambda inner: st.one_of(
+            st.lists(inner, max_size=4),
+            st.dictionaries(
+                st.sampled_from(
+                    [
+                        "@type",
+                        "@id",
+                        "@graph",
+                        "author",
+                        "name",
+                        "headline",
+                        "image",
+                        "url",
+                        "datePublished",
+                        "dateModified",
+                        "publisher",
+                        "logo",
+                        "itemListElement",
+                        "mainEntityOfPage",
+                    ]
+                ),
+                inner,
+                max_size=5,
+            ),
+        ),
+        max_leaves=20,
+    ).map(json.dumps),
     st.sampled_from(["[" * 5000, '{"a": ' + "9" * 5000 + "}", "<!-- {} -->", '{"@type": "NewsArticle",}']),
 )
 
@@ -297,29 +551,80 @@ def _value(fragments: list[str]):
     return st.one_of(st.text(max_size=20), st.lists(st.sampled_from(fragments), max_size=6).map("".join))
 
 
-attributes = st.lists(st.one_of(st.tuples(st.sampled_from(URL_ATTRS), _value(URL_FRAGMENTS), st.booleans()),
-                                st.tuples(st.sampled_from(OTHER_ATTRS), _value(FRAGMENTS), st.booleans())),
-                      max_size=4)
+attributes = st.lists(
+    st.one_of(
+        st.tuples(st.sampled_from(URL_ATTRS), _value(URL_FRAGMENTS), st.booleans()),
+        st.tuples(st.sampled_from(OTHER_ATTRS), _value(FRAGMENTS), st.booleans()),
+    ),
+    max_size=4,
+)
 texts = st.one_of(st.text(max_size=40), st.lists(st.sampled_from(FRAGMENTS), max_size=8).map("".join))
-META_NAMES = ["og:image", "og:url", "og:title", "og:site_name", "og:type", "article:published_time",
-              "article:modified_time", "author", "date", "description", "twitter:image", "datePublished"]
-DATES = st.lists(st.sampled_from(["3 ", "31 ", "NİSAN", "ſept", "März", "March", "2024", "-02-30", "T25:61", "/",
-                                  ".", "年", "月", "日", "+99:99", " ", "٢٠٢٤", "12:30", "pm", ","]), max_size=8).map("".join)
+META_NAMES = [
+    "og:image",
+    "og:url",
+    "og:title",
+    "og:site_name",
+    "og:type",
+    "article:published_time",
+    "article:modified_time",
+    "author",
+    "date",
+    "description",
+    "twitter:image",
+    "datePublished",
+]
+DATES = st.lists(
+    st.sampled_from(
+        [
+            "3 ",
+            "31 ",
+            "NİSAN",
+            "ſept",
+            "März",
+            "March",
+            "2024",
+            "-02-30",
+            "T25:61",
+            "/",
+            ".",
+            "年",
+            "月",
+            "日",
+            "+99:99",
+            " ",
+            "٢٠٢٤",
+            "12:30",
+            "pm",
+            ",",
+        ]
+    ),
+    max_size=8,
+).map("".join)
 metadata = st.one_of(
-    st.tuples(st.just("meta"), st.tuples(st.tuples(st.sampled_from(["property", "name", "itemprop"]),
-                                                   st.sampled_from(META_NAMES), st.just(True)),
-                                         st.tuples(st.just("content"), st.one_of(DATES, _value(URL_FRAGMENTS)),
-                                                   st.just(True))).map(list), st.just("")),
-    st.tuples(st.just("link"), st.tuples(st.tuples(st.just("rel"), st.sampled_from(["canonical", "author"]),
-                                                   st.just(True)),
-                                         st.tuples(st.just("href"), _value(URL_FRAGMENTS), st.just(True))).map(list),
-              st.just("")),
-    st.tuples(st.sampled_from(["p", "time", "span"]), st.sampled_from([[("class", "byline date", True)],
-                                                                       [("datetime", "", True)]]), DATES),
+    st.tuples(
+        st.just("meta"),
+        st.tuples(
+            st.tuples(st.sampled_from(["property", "name", "itemprop"]), st.sampled_from(META_NAMES), st.just(True)),
+            st.tuples(st.just("content"), st.one_of(DATES, _value(URL_FRAGMENTS)), st.just(True)),
+        ).map(list),
+        st.just(""),
+    ),
+    st.tuples(
+        st.just("link"),
+        st.tuples(
+            st.tuples(st.just("rel"), st.sampled_from(["canonical", "author"]), st.just(True)),
+            st.tuples(st.just("href"), _value(URL_FRAGMENTS), st.just(True)),
+        ).map(list),
+        st.just(""),
+    ),
+    st.tuples(
+        st.sampled_from(["p", "time", "span"]),
+        st.sampled_from([[("class", "byline date", True)], [("datetime", "", True)]]),
+        DATES,
+    ),
     st.tuples(st.just("script"), st.just([("type", "application/ld+json", True)]), JSON_LD),
 )
-elements = st.lists(st.one_of(st.tuples(st.sampled_from(TAGS), attributes, texts), metadata), min_size=1,
-                    max_size=12)
+elements = st.lists(st.one_of(st.tuples(st.sampled_from(TAGS), attributes, texts), metadata), min_size=1, max_size=12)
 page_urls = st.one_of(st.none(), st.sampled_from([BASE, *BAD_URLS, ""]), _value(URL_FRAGMENTS))
 
 
@@ -327,8 +632,9 @@ def _page(parts) -> str:
     """Each element with its attributes, quoted as written (escaped) or raw (which breaks the markup too)."""
     out = []
     for tag, attrs, text in parts:
-        written = "".join(f' {name}="{htmlmod.escape(value)}"' if quote else f" {name}={value}"
-                          for name, value, quote in attrs)
+        written = "".join(
+            f' {name}="{htmlmod.escape(value)}"' if quote else f" {name}={value}" for name, value, quote in attrs
+        )
         out.append(f"<{tag}{written}>{text if tag == 'script' else htmlmod.escape(text)}")
     return "".join(out)
 

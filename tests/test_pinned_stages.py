@@ -17,8 +17,17 @@ import json
 import numpy as np
 import pytest
 
-from bench.golden import (ARRAYS, DECISION_MARGIN, PAGE_URL, PINNED, ROOT, SCORE_TOLERANCE, asset_digests,
-                          decisions, outputs)
+from bench.golden import (
+    ARRAYS,
+    DECISION_MARGIN,
+    PAGE_URL,
+    PINNED,
+    ROOT,
+    SCORE_TOLERANCE,
+    asset_digests,
+    decisions,
+    outputs,
+)
 from native_host import Extractor
 from native_host.pipeline.blocks import PATH_DEPTH, blocks_from_snapshot
 from native_host.pipeline.extractor import result_from_scores
@@ -41,8 +50,10 @@ def extractor():
 
 @pytest.fixture(scope="module")
 def current(extractor, pin):
-    return {name: outputs(extractor, (ROOT / name).read_bytes(), PAGE_URL + name.rsplit("/", 1)[-1])
-            for name in pin["pages"]}
+    return {
+        name: outputs(extractor, (ROOT / name).read_bytes(), PAGE_URL + name.rsplit("/", 1)[-1])
+        for name in pin["pages"]
+    }
 
 
 @pytest.fixture(scope="module")
@@ -76,8 +87,9 @@ def test_the_result_is_pinned_given_the_pinned_scores(name, pin):
     snapshot = snapshot_from_html((ROOT / name).read_bytes(), url=PAGE_URL + name.rsplit("/", 1)[-1])
     blocks = blocks_from_snapshot(snapshot)
     scores = np.asarray(page["scores"], dtype=np.float32).reshape(len(blocks), -1)
-    result = result_from_scores(snapshot, blocks, scores, pin["labels"], pin["threshold"],
-                                predicted_type=page["predicted_type"]).to_dict()
+    result = result_from_scores(
+        snapshot, blocks, scores, pin["labels"], pin["threshold"], predicted_type=page["predicted_type"]
+    ).to_dict()
     result.pop("timings")
     assert result == page["result"]
 
@@ -123,8 +135,11 @@ def _walk(nodes, i):
         node = nodes[i]
         tags.append(node["tag"])
         if node.get("classes") or node.get("html_id"):
-            classes.append(node["tag"] + "".join("." + c for c in node.get("classes", ()))
-                           + (f"#{node['html_id']}" if node.get("html_id") else ""))
+            classes.append(
+                node["tag"]
+                + "".join("." + c for c in node.get("classes", ()))
+                + (f"#{node['html_id']}" if node.get("html_id") else "")
+            )
         i = node["parent"]
     return tags[::-1], classes[::-1]
 
@@ -134,8 +149,12 @@ def test_block_paths_match_the_plain_walk_at_any_depth(depth):
     """Owners shallower than blocks.MEMO_DEPTH take memoised paths, deeper ones build theirs from their
     nearest PATH_DEPTH ancestors: both agree with the walk to the root, on either side of each edge, and
     the flags still see every ancestor."""
-    html = "".join(f"<div class='d{k}' id='n{k}'><p>text {k}</p>" if k % 3 else f"<section><b>t{k}</b>"
-                   for k in range(depth)) + "<p class='deep'>end</p>"
+    html = (
+        "".join(
+            f"<div class='d{k}' id='n{k}'><p>text {k}</p>" if k % 3 else f"<section><b>t{k}</b>" for k in range(depth)
+        )
+        + "<p class='deep'>end</p>"
+    )
     snapshot = snapshot_from_html(f"<html><body><ul><li>{html}</li></ul></body></html>")
     blocks = blocks_from_snapshot(snapshot, combine=False)
     assert blocks
@@ -145,11 +164,24 @@ def test_block_paths_match_the_plain_walk_at_any_depth(depth):
         assert b.flags["list"] and b.flags["paragraph"] == ("p" in tags)
 
 
-@pytest.mark.parametrize("text", ["", "Plain ASCII 123, with CAPS.", "Ünïcödé ÄÖÜ ß 42", "x² ½ Ⅻ ٣ ǅ ﬁ", "ΟΔΟΣ οδός",
-                                  "漢字かな 123 ＡＢＣ", "\x00\x1f tabs\tand\nnewlines"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "Plain ASCII 123, with CAPS.",
+        "Ünïcödé ÄÖÜ ß 42",
+        "x² ½ Ⅻ ٣ ǅ ﬁ",
+        "ΟΔΟΣ οδός",
+        "漢字かな 123 ＡＢＣ",
+        "\x00\x1f tabs\tand\nnewlines",
+    ],
+)
 def test_character_counts_are_str_methods(text):
     """The fast counts behind the letter, digit and capital ratios agree with str.isalpha/isdigit/isupper."""
     from native_host.pipeline.features import _char_counts
 
-    assert _char_counts(text) == (sum(c.isalpha() for c in text), sum(c.isdigit() for c in text),
-                                  sum(c.isupper() for c in text))
+    assert _char_counts(text) == (
+        sum(c.isalpha() for c in text),
+        sum(c.isdigit() for c in text),
+        sum(c.isupper() for c in text),
+    )

@@ -3,10 +3,11 @@ the data records, pages missing from the corpus left out."""
 
 from __future__ import annotations
 
+from tiny_data import BRIDGE, GARDEN, article_page, write_tiny_data
+
 from export import corpus
 from native_host.pipeline import features as F
 from native_host.pipeline.snapshot import snapshot_from_html
-from tiny_data import BRIDGE, GARDEN, article_page, write_tiny_data
 
 
 def test_prepare_reads_recorded_snapshots(tmp_path, monkeypatch):
@@ -15,8 +16,12 @@ def test_prepare_reads_recorded_snapshots(tmp_path, monkeypatch):
     with corpus.Writer(recorded) as w:
         w.add({"id": "cleaneval/dev-1", "snapshot": snapshot_from_html(article_page("Growing tomatoes", GARDEN))})
         # what the browser saw differs from the stored HTML: one more paragraph, which must reach the page
-        w.add({"id": "wcxb/dev-1",
-               "snapshot": snapshot_from_html(article_page("A bridge opens", BRIDGE + ["Recorded only here."]))})
+        w.add(
+            {
+                "id": "wcxb/dev-1",
+                "snapshot": snapshot_from_html(article_page("A bridge opens", BRIDGE + ["Recorded only here."])),
+            }
+        )
     from export.prepare import prepare
 
     pages = {p.id: p for p in prepare(tmp_path / "out", workers=1, snapshots={"dev": recorded})}
@@ -32,8 +37,20 @@ def test_prepare_reads_recorded_snapshots(tmp_path, monkeypatch):
 
 
 def test_strip_live_drops_only_the_render_fields():
-    live = {"format": "pith-snapshot", "nodes": [{"id": 0, "tag": "p", "visible": True, "box": [0, 0, 1, 1],
-                                                  "font_size": 16, "font_weight": 400, "display": "block"}]}
+    live = {
+        "format": "pith-snapshot",
+        "nodes": [
+            {
+                "id": 0,
+                "tag": "p",
+                "visible": True,
+                "box": [0, 0, 1, 1],
+                "font_size": 16,
+                "font_weight": 400,
+                "display": "block",
+            }
+        ],
+    }
     assert corpus.strip_live(live)["nodes"] == [{"id": 0, "tag": "p"}] and live["nodes"][0]["visible"] is True
 
 
@@ -52,7 +69,10 @@ def test_mix_keeps_the_html_page_and_adds_the_recorded_one(tmp_path, monkeypatch
     train = sorted((p for p in pages if p.id == "cleaneval/train-1"), key=lambda p: p.source)
     assert [p.source for p in train] == ["html", "live"]
     assert "Seen in the browser only." in train[1].texts and "Seen in the browser only." not in train[0].texts
-    assert train[1].inputs.numeric[:, F.NUMERIC_NAMES.index("has_live")].max() == 1.0 and train[0].inputs.numeric[:, F.NUMERIC_NAMES.index("has_live")].max() == 0.0  # has_live
+    assert (
+        train[1].inputs.numeric[:, F.NUMERIC_NAMES.index("has_live")].max() == 1.0
+        and train[0].inputs.numeric[:, F.NUMERIC_NAMES.index("has_live")].max() == 0.0
+    )  # has_live
     assert all(p.source == "html" for p in pages if p.split == "dev")  # a split without a corpus is untouched
     # the tokenizer is learnt from the HTML pages alone, so recording pages never changes the text ids
     prepare(tmp_path / "out-html", workers=1)

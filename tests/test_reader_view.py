@@ -8,9 +8,7 @@ model: the pages' article text comes in long sentences, their menus and footers 
 
 from __future__ import annotations
 
-
 import pytest
-
 from browser import KINDS, browser_with_host, close, open_reader, show_article, wait_for_download
 from host_support import write_standin_model
 
@@ -40,9 +38,11 @@ def test_code_blocks_keep_their_lines_language_and_monospace_and_scroll_sideways
     })""")
     assert [b["language"] for b in blocks] == ["language-python", "language-toml", "language-shell"]
     python = blocks[0]["text"]
-    assert "from tidepool import load_config, Station\n\ndef main(path: str) -> None:\n    config = load_config(path)" \
-        in python  # blank lines and indentation as written
-    assert "        print(f\"{gauge.name:<12} every {gauge.interval_s} s\")" in python
+    assert (
+        "from tidepool import load_config, Station\n\ndef main(path: str) -> None:\n    config = load_config(path)"
+        in python
+    )  # blank lines and indentation as written
+    assert '        print(f"{gauge.name:<12} every {gauge.interval_s} s")' in python
     assert "interval_s = 60    # one reading a minute" in blocks[1]["text"]
     for b in blocks:
         assert "mono" in b["font"].lower() and b["whiteSpace"] == "pre" and b["overflow"] == "auto"
@@ -55,12 +55,20 @@ def test_code_blocks_keep_their_lines_language_and_monospace_and_scroll_sideways
 
 def test_formulas_arrive_as_mathml_with_their_tex_and_without_the_drawn_copy(browser):
     page, _, reader = reader_for(browser, "math.html")
-    found = reader.evaluate("""(root, ns) => [...root.querySelectorAll('#article math')].map((m) => ({
+    found = reader.evaluate(
+        """(root, ns) => [...root.querySelectorAll('#article math')].map((m) => ({
         ns: m.namespaceURI, display: m.getAttribute('display'),
         tex: m.querySelector('annotation') ? m.querySelector('annotation').textContent : null,
-        height: m.getBoundingClientRect().height}))""", MATHML)
-    assert [f["tex"] for f in found] == ["e^{i\\pi}+1=0", "\\int_0^\\infty e^{-x^2}\\,dx = \\frac{\\sqrt{\\pi}}{2}",
-                                         None, "{\\displaystyle a^{2}+b^{2}=c^{2}}", None]
+        height: m.getBoundingClientRect().height}))""",
+        MATHML,
+    )
+    assert [f["tex"] for f in found] == [
+        "e^{i\\pi}+1=0",
+        "\\int_0^\\infty e^{-x^2}\\,dx = \\frac{\\sqrt{\\pi}}{2}",
+        None,
+        "{\\displaystyle a^{2}+b^{2}=c^{2}}",
+        None,
+    ]
     assert all(f["ns"] == MATHML and f["height"] > 0 for f in found)  # MathML, laid out by the browser
     assert [f["display"] for f in found] == [None, "block", None, None, None]
     outside = reader.evaluate("""(root) => { const copy = root.getElementById('article').cloneNode(true);
@@ -75,10 +83,12 @@ def test_lazy_pictures_load_from_their_real_address(browser):
     reader.settle_images()  # below the first screen they load as the view scrolls to them: made eager here
     images = reader.evaluate("""(root) => [...root.querySelectorAll('#article img')].map((i) =>
         [i.alt, new URL(i.src).pathname + new URL(i.src).search, i.naturalWidth > 0])""")
-    assert images == [["from data-src", "/images/lazy.png?from=data-src", True],
-                      ["from srcset", "/images/lazy2.png?from=srcset-large", True],  # the largest on offer
-                      ["from picture", "/images/lens.png?from=picture", True],
-                      ["from data-lazy-src", "/images/lazy2.png?from=data-lazy-src", True]]
+    assert images == [
+        ["from data-src", "/images/lazy.png?from=data-src", True],
+        ["from srcset", "/images/lazy2.png?from=srcset-large", True],  # the largest on offer
+        ["from picture", "/images/lens.png?from=picture", True],
+        ["from data-lazy-src", "/images/lazy2.png?from=data-lazy-src", True],
+    ]
     close(reader, page)
 
 
@@ -100,12 +110,18 @@ def test_a_table_keeps_its_structure_and_scrolls_when_wide(browser):
 def test_a_long_article_arrives_whole_and_in_order(browser):
     # The reader paints the first screen before adding the rest: once ready, all of it is there, in order.
     words = "the harbour master kept a ledger of every crossing made that winter".split()
-    paras = "".join(f"<p>Entry {i}: " + " ".join(words[(i + k) % len(words)] for k in range(60)) + ".</p>"
-                    for i in range(40))
-    page = browser.open_markup("long.html", f"<!doctype html><html lang='en'><head><title>Ledger</title></head>"
-                                            f"<body><nav><a href='/'>Home</a></nav><main>{paras}</main></body></html>")
+    paras = "".join(
+        f"<p>Entry {i}: " + " ".join(words[(i + k) % len(words)] for k in range(60)) + ".</p>" for i in range(40)
+    )
+    page = browser.open_markup(
+        "long.html",
+        f"<!doctype html><html lang='en'><head><title>Ledger</title></head>"
+        f"<body><nav><a href='/'>Home</a></nav><main>{paras}</main></body></html>",
+    )
     _, reader = open_reader(browser, page)
-    entries = reader.evaluate("(root) => [...root.querySelectorAll('#article p')].map((p) => p.textContent.split(':')[0])")
+    entries = reader.evaluate(
+        "(root) => [...root.querySelectorAll('#article p')].map((p) => p.textContent.split(':')[0])"
+    )
     assert entries == [f"Entry {i}" for i in range(40)]
     close(reader, page)
 
@@ -126,10 +142,13 @@ def test_footnotes_link_both_ways_inside_the_reader_and_leave_the_page_address_a
     missing = by_text["a section that the page does not have"]
     assert missing["href"] == page.url.split("#")[0] + "#missing" and missing["target"] == "_blank"
     reader.user_click("#article sup a")
-    reader.wait_for("(root) => root.querySelector('.target')?.id === 'pith-fn1'"
-                    " && root.querySelector('.target').localName === 'li'")
-    reader.wait_for("(root) => { const r = root.querySelector('.target').getBoundingClientRect();"
-                    " return r.top >= 0 && r.top < innerHeight; }")  # scrolled to, in the view
+    reader.wait_for(
+        "(root) => root.querySelector('.target')?.id === 'pith-fn1' && root.querySelector('.target').localName === 'li'"
+    )
+    reader.wait_for(
+        "(root) => { const r = root.querySelector('.target').getBoundingClientRect();"
+        " return r.top >= 0 && r.top < innerHeight; }"
+    )  # scrolled to, in the view
     reader.user_click("#article li a[href='#pith-fnref1']")
     reader.wait_for("(root) => root.querySelector('.target')?.id === 'pith-fnref1'")
     assert page.evaluate("() => location.href") == address  # the page's address and history are its own
@@ -141,14 +160,16 @@ def test_figures_keep_their_captions_and_the_lead_picture(browser):
     figure = reader.evaluate("""(root) => { const f = root.querySelector('#article figure');
         return f && {src: new URL(f.querySelector('img').src).pathname, alt: f.querySelector('img').alt,
                      caption: f.querySelector('figcaption').textContent}; }""")
-    assert figure == {"src": "/reader/images/harbour.svg",
-                      "alt": "The harbour light at dusk, seen from the ferry's deck",
-                      "caption": "The harbour light at dusk, seen from the Saltire's deck on its last crossing of the day."}
+    assert figure == {
+        "src": "/reader/images/harbour.svg",
+        "alt": "The harbour light at dusk, seen from the ferry's deck",
+        "caption": "The harbour light at dusk, seen from the Saltire's deck on its last crossing of the day.",
+    }
     close(reader, page)
 
 
 def test_a_right_to_left_page_reads_right_to_left_in_its_language(browser):
-    page, reply, reader = reader_for(browser, "rtl.html")
+    page, _reply, reader = reader_for(browser, "rtl.html")
     found = reader.evaluate("""(root) => ({lang: root.querySelector('.view').lang,
         title: getComputedStyle(root.getElementById('title')).direction,
         paragraphs: [...root.querySelectorAll('#article p')].map((p) => getComputedStyle(p).direction),
@@ -160,17 +181,31 @@ def test_a_right_to_left_page_reads_right_to_left_in_its_language(browser):
     close(reader, page)
 
 
-HEADED = {"title": "The night ferry that refuses to retire", "byline": "Morag Ellison", "date": "2026-03-14",
-          "site_name": "Coastline Gazette", "reading_minutes": 4, "lang": "en", "url": "https://news.example/ferry",
-          "html": "<p>At a quarter to midnight the Saltire casts off from the north pier.</p>", "text": "x"}
+HEADED = {
+    "title": "The night ferry that refuses to retire",
+    "byline": "Morag Ellison",
+    "date": "2026-03-14",
+    "site_name": "Coastline Gazette",
+    "reading_minutes": 4,
+    "lang": "en",
+    "url": "https://news.example/ferry",
+    "html": "<p>At a quarter to midnight the Saltire casts off from the north pier.</p>",
+    "text": "x",
+}
 
 
 MONTHS = ["Station"] + [f"Month {n}" for n in range(1, 19)]
-WIDE = dict(HEADED, html="<p>The survey's readings, every station and every month, for the harbour board.</p>"
-            "<table><caption>Readings by station</caption><thead><tr>"
-            + "".join(f"<th>{m}</th>" for m in MONTHS) + "</tr></thead><tbody>"
-            + "".join(f"<tr><th>Pier {r}</th>" + "".join(f"<td>{r}.{c} m</td>" for c in range(1, 19)) + "</tr>"
-                      for r in range(1, 6)) + "</tbody></table>")
+WIDE = dict(
+    HEADED,
+    html="<p>The survey's readings, every station and every month, for the harbour board.</p>"
+    "<table><caption>Readings by station</caption><thead><tr>"
+    + "".join(f"<th>{m}</th>" for m in MONTHS)
+    + "</tr></thead><tbody>"
+    + "".join(
+        f"<tr><th>Pier {r}</th>" + "".join(f"<td>{r}.{c} m</td>" for c in range(1, 19)) + "</tr>" for r in range(1, 6)
+    )
+    + "</tbody></table>",
+)
 
 
 def test_a_wide_table_scrolls_sideways_in_its_own_labelled_box_keeping_its_labels(browser):
@@ -181,8 +216,14 @@ def test_a_wide_table_scrolls_sideways_in_its_own_labelled_box_keeping_its_label
         return {label: box.getAttribute('aria-label'), role: box.getAttribute('role'), tab: box.tabIndex,
                 head: [...box.querySelectorAll('thead th')].map((c) => c.textContent),
                 wide: box.scrollWidth > box.clientWidth, cut: cells.filter((c) => c.scrollWidth > c.clientWidth).length}; }""")
-    assert start == {"label": "Table: Readings by station", "role": "region", "tab": 0, "head": MONTHS, "wide": True,
-                     "cut": 0}
+    assert start == {
+        "label": "Table: Readings by station",
+        "role": "region",
+        "tab": 0,
+        "head": MONTHS,
+        "wide": True,
+        "cut": 0,
+    }
     reader.evaluate("(root) => root.querySelector('#article .table-scroll').focus()")
     reader.press("ArrowRight")  # the keyboard scrolls the focused box
     reader.wait_for("(root) => root.querySelector('#article .table-scroll').scrollLeft > 0")
@@ -202,17 +243,24 @@ def test_the_header_shows_the_metadata_there_is_and_hides_the_rest(browser):
     head = reader.evaluate("""(root) => Object.fromEntries(['site', 'title', 'byline', 'date', 'reading-time', 'meta',
         'source-line'].map((id) => { const e = root.getElementById(id);
         return [id, e.hidden || !e.getClientRects().length ? null : e.textContent]; }))""")
-    assert head["site"] == "Coastline Gazette" and head["title"] == HEADED["title"] and head["byline"] == "Morag Ellison"
+    assert (
+        head["site"] == "Coastline Gazette" and head["title"] == HEADED["title"] and head["byline"] == "Morag Ellison"
+    )
     assert head["date"] == "March 14, 2026" and head["reading-time"] == "4 min read"
     assert reader.evaluate("(root) => root.getElementById('date').dateTime") == "2026-03-14"
     assert head["source-line"] == "https://news.example/ferry"
-    bare = show_article(browser, page, {"title": "Bare", "html": "<p>Only a paragraph here.</p>",
-                                        "url": "https://news.example/bare", "text": "x"})
+    bare = show_article(
+        browser,
+        page,
+        {"title": "Bare", "html": "<p>Only a paragraph here.</p>", "url": "https://news.example/bare", "text": "x"},
+    )
     hidden = bare.evaluate("""(root) => ['byline', 'date', 'reading-time', 'meta']
         .filter((id) => !root.getElementById(id).hidden)""")
     assert hidden == []
     assert bare.evaluate("(root) => root.getElementById('site').textContent") == "news.example"  # its host
-    assert page.evaluate("() => document.querySelectorAll('html > div[popover]').length") == 1  # the second took its place
+    assert (
+        page.evaluate("() => document.querySelectorAll('html > div[popover]').length") == 1
+    )  # the second took its place
     close(page)
 
 
@@ -223,8 +271,12 @@ def test_the_header_is_the_metadata_the_host_read_and_the_body_leaves_it_out(bro
     assert reply["article"]["byline"] == "Morag Ellison" and reply["article"]["date"] == "2026-03-14T07:30:00+00:00"
     head = reader.evaluate("""(root) => Object.fromEntries(['site', 'title', 'byline', 'date'].map((id) =>
         [id, root.getElementById(id).textContent]))""")
-    assert head == {"site": "Coastline Gazette", "title": "The night ferry that refuses to retire",
-                    "byline": "Morag Ellison", "date": "March 14, 2026"}
+    assert head == {
+        "site": "Coastline Gazette",
+        "title": "The night ferry that refuses to retire",
+        "byline": "Morag Ellison",
+        "date": "March 14, 2026",
+    }
     body = reader.text("#article")
     assert "The night ferry that refuses to retire" not in body and "Morag Ellison" not in body
     close(reader, page)
@@ -272,10 +324,19 @@ def test_settings_change_the_view_and_are_remembered_for_the_next_one(browser):
     again.wait_for("(root) => root.querySelector('.view').dataset.theme === 'dark'")
     remembered = settings_of(again)
     assert {k: remembered[k] for k in ("theme", "font", "width", "lineHeight", "fontSize")} == {
-        "theme": "dark", "font": "sans", "width": "narrow", "lineHeight": "loose", "fontSize": before["fontSize"] + 2}
+        "theme": "dark",
+        "font": "sans",
+        "width": "narrow",
+        "lineHeight": "loose",
+        "fontSize": before["fontSize"] + 2,
+    }
     again.click("#settings-button")
-    for name, value in (("readerTheme", "auto"), ("readerFont", "serif"), ("readerWidth", "medium"),
-                        ("readerLineHeight", "normal")):  # as it was, for the other tests
+    for name, value in (
+        ("readerTheme", "auto"),
+        ("readerFont", "serif"),
+        ("readerWidth", "medium"),
+        ("readerLineHeight", "normal"),
+    ):  # as it was, for the other tests
         again.click(f"[data-setting={name}][data-value={value}]")
     again.click("#smaller")
     again.click("#smaller")
@@ -287,8 +348,10 @@ def test_settings_change_the_view_and_are_remembered_for_the_next_one(browser):
 
 def test_escape_and_the_reader_shortcut_go_back_to_the_page_as_it_was(browser):
     page = browser.open("reader/news.html")
-    page.evaluate("() => { window.scrollTo(0, 300); window.keys = []; document.addEventListener('keydown',"
-                  " (e) => window.keys.push(e.key)); }")
+    page.evaluate(
+        "() => { window.scrollTo(0, 300); window.keys = []; document.addEventListener('keydown',"
+        " (e) => window.keys.push(e.key)); }"
+    )
     scrolled = page.evaluate("() => window.scrollY")
     _, reader = open_reader(browser, page)
     reader.press("PageDown")  # the view scrolls, the page under it does not, and never hears the key
@@ -326,8 +389,10 @@ def test_the_keyboard_closes_the_panel_then_the_reader_and_scrolls_the_article_i
     order = []
     for _ in range(5):
         reader.press("Tab")
-        order.append(reader.evaluate("""(root) => { const el = root.activeElement, style = getComputedStyle(el);
-            return [el.id, style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2]; }"""))
+        order.append(
+            reader.evaluate("""(root) => { const el = root.activeElement, style = getComputedStyle(el);
+            return [el.id, style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2]; }""")
+        )
     assert order == [["close", True], ["copy", True], ["save", True], ["format", True], ["settings-button", True]]
     # a control used in the "Aa" panel, then Esc: the panel closes and the focus is back on its button
     reader.user_click("#settings-button")
@@ -366,8 +431,10 @@ def test_escape_leaves_the_reader_wherever_the_focus_fell(browser):
 def test_the_frame_covers_the_whole_window_scrollbars_included(browser):
     page = browser.open("reader/news.html")
     page.evaluate("() => { document.body.style.minWidth = '3000px'; }")  # scrollbars both ways
-    window = page.evaluate("() => [innerWidth, innerHeight, innerWidth > document.documentElement.clientWidth,"
-                           " innerHeight > document.documentElement.clientHeight]")
+    window = page.evaluate(
+        "() => [innerWidth, innerHeight, innerWidth > document.documentElement.clientWidth,"
+        " innerHeight > document.documentElement.clientHeight]"
+    )
     _, reader = open_reader(browser, page)
     host = page.evaluate("""() => { const r = [...document.documentElement.children].find((e) => e.matches('[popover]'))
         .getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }""")
@@ -379,7 +446,7 @@ def test_the_frame_covers_the_whole_window_scrollbars_included(browser):
 
 
 def test_copy_as_markdown_and_save_from_the_reader(browser):
-    page, reply, reader = reader_for(browser, "docs.html")
+    page, _reply, reader = reader_for(browser, "docs.html")
     reader.evaluate("""() => { globalThis.copied = [];
         const write = navigator.clipboard.writeText.bind(navigator.clipboard);
         navigator.clipboard.writeText = (text) => { globalThis.copied.push(text); return write(text); }; }""")
@@ -393,14 +460,22 @@ def test_copy_as_markdown_and_save_from_the_reader(browser):
     assert reader.text("#status") == "Copied the article as Markdown"
     # Save, as Markdown then as text, lands in the downloads folder
     for fmt, suffix in (("markdown", ".md"), ("text", ".txt")):
-        reader.evaluate("(root, v) => { const s = root.getElementById('format'); s.value = v;"
-                        " s.dispatchEvent(new Event('change')); }", fmt)
+        reader.evaluate(
+            "(root, v) => { const s = root.getElementById('format'); s.value = v;"
+            " s.dispatchEvent(new Event('change')); }",
+            fmt,
+        )
         reader.user_click("#save")  # the user's own click: a script's does nothing (test_page_attack.py)
-        reader.wait_for("(root, s) => root.getElementById('status').textContent.startsWith('Saved ')"
-                        " && root.getElementById('status').textContent.endsWith(s)", suffix)
+        reader.wait_for(
+            "(root, s) => root.getElementById('status').textContent.startsWith('Saved ')"
+            " && root.getElementById('status').textContent.endsWith(s)",
+            suffix,
+        )
         name = reader.text("#status").removeprefix("Saved ")
         saved = browser.downloads / name
-        item = browser.call("(n) => api.downloads.search({}).then((d) => d.filter((x) => x.filename.endsWith(n)))", name)
+        item = browser.call(
+            "(n) => api.downloads.search({}).then((d) => d.filter((x) => x.filename.endsWith(n)))", name
+        )
         assert item and wait_for_download(browser, item[-1]["id"])["state"] == "complete"
         content = saved.read_text(encoding="utf-8")
         assert "def main(path: str) -> None:" in content
@@ -417,13 +492,16 @@ def test_the_background_takes_no_message_from_a_content_script(browser):
     to save, close a frame or run an action: only the extension's pages (the popup, the reader's frame) can."""
     page, _, reader = reader_for(browser, "news.html")
     downloads = len(browser.call("() => api.downloads.search({})"))
-    replies = browser.call("""([tabId]) => api.scripting.executeScript({target: {tabId}, func: async () => {
+    replies = browser.call(
+        """([tabId]) => api.scripting.executeScript({target: {tabId}, func: async () => {
         const api = globalThis.browser ?? globalThis.chrome;
         const send = (m) => api.runtime.sendMessage(m).then((r) => r ?? null, (e) => 'refused');
         return Promise.all([
           send({type: 'pith.reader.save', doc: {filename: 'a.md', mime: 'text/markdown', content: 'x'}}),
           send({type: 'pith.frame.close', kind: 'reader'}),
-          send({type: 'pith.run', action: 'save'})]); }}).then((r) => r[0].result)""", [browser.tab_id(page)])
+          send({type: 'pith.run', action: 'save'})]); }}).then((r) => r[0].result)""",
+        [browser.tab_id(page)],
+    )
     assert all(r in (None, "refused") for r in replies), replies
     assert reader.shown() and len(browser.call("() => api.downloads.search({})")) == downloads
     close(page)
@@ -460,9 +538,10 @@ def test_the_page_can_neither_restyle_nor_read_the_view_and_its_csp_does_not_sto
     assert host == {"covers": True, "visible": "visible", "display": "block"}, host
     assert [found["width"], found["height"]] == page.evaluate("() => [innerWidth, innerHeight]")  # the frame too
     # the page's scripts find the element, never what is in it
-    assert page.evaluate("() => { const host = document.querySelector('html > div[popover]');"
-                         " return [host.shadowRoot, host.textContent, document.body.innerText.includes('Copy as')]; }") \
-        == [None, "", False]
+    assert page.evaluate(
+        "() => { const host = document.querySelector('html > div[popover]');"
+        " return [host.shadowRoot, host.textContent, document.body.innerText.includes('Copy as')]; }"
+    ) == [None, "", False]
     # and Pith's own elements are never read as the page's content
     nodes = browser.live_snapshot(page)["snapshot"]["nodes"]
     assert not any(n["tag"].startswith("pith-") for n in nodes)

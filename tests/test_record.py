@@ -8,11 +8,15 @@ import pytest
 
 from export import corpus
 
-ARTICLE = ("<html><head><title>Tide clock</title></head><body><nav><a href='/'>Home</a></nav>"
-           "<article><h1>The tide clock</h1><p>Every evening the keeper winds the harbour clock by hand.</p>"
-           "<img src='https://example.com/outside.png'></article></body></html>")
-LIST = ("<html><body><ul><li>One fish</li><li>Two fish</li></ul><p style='display:none'>hidden words</p>"
-        "<div style='display:none'><iframe srcdoc='<p>framed</p>'></iframe></div></body></html>")  # an iframe in a hidden subtree once failed the walk
+ARTICLE = (
+    "<html><head><title>Tide clock</title></head><body><nav><a href='/'>Home</a></nav>"
+    "<article><h1>The tide clock</h1><p>Every evening the keeper winds the harbour clock by hand.</p>"
+    "<img src='https://example.com/outside.png'></article></body></html>"
+)
+LIST = (
+    "<html><body><ul><li>One fish</li><li>Two fish</li></ul><p style='display:none'>hidden words</p>"
+    "<div style='display:none'><iframe srcdoc='<p>framed</p>'></iframe></div></body></html>"
+)  # an iframe in a hidden subtree once failed the walk
 
 
 def _records():

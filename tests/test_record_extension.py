@@ -10,9 +10,9 @@ import time
 
 import msgpack
 import pytest
-
 from browser import KINDS, PAGES, extension_browser, require
 from host_support import standin_model
+
 from export import corpus
 from native_host.cli.main import main as pith_main
 
@@ -43,11 +43,14 @@ def test_recorded_page_replays_to_the_extensions_answer(tmp_path, kind):
         assert saved["filename"].endswith(".msgpack") and "/" not in saved["filename"]
         answer = b.run("highlight", page)
         assert answer["ok"], answer
-        tricky = {"s": "é漢🙂" * 40, "n": [0, 127, 128, 255, 65535, 65536, 2**32 - 1, 2**32, -1, -32, -33,
-                                           -2**31, 1.5, -0.25, 1e300], "b": [True, False, None],
-                  "long": list(range(70_000)), "map": {str(i): i for i in range(20)}}
-        encoded = b.call(
-            "(v) => import('/background/msgpack.js').then((m) => Array.from(m.encode(v)))", tricky)
+        tricky = {
+            "s": "é漢🙂" * 40,
+            "n": [0, 127, 128, 255, 65535, 65536, 2**32 - 1, 2**32, -1, -32, -33, -(2**31), 1.5, -0.25, 1e300],
+            "b": [True, False, None],
+            "long": list(range(70_000)),
+            "map": {str(i): i for i in range(20)},
+        }
+        encoded = b.call("(v) => import('/background/msgpack.js').then((m) => Array.from(m.encode(v)))", tricky)
         assert msgpack.unpackb(bytes(encoded), strict_map_key=False) == tricky
         # the popup shows the button only once the developer option is on
         popup = b.open_extension_page(f"popup/popup.html?tab={tab}")
@@ -62,8 +65,10 @@ def test_recorded_page_replays_to_the_extensions_answer(tmp_path, kind):
     assert record["snapshot"]["source"] == "live" and record["id"] == url
     said = io.StringIO()
     with contextlib.redirect_stdout(said):
-        assert pith_main(["extract", "--snapshot", str(path), "-f", "json",
-                          *(["--model-dir", model] if model else [])]) == 0
+        assert (
+            pith_main(["extract", "--snapshot", str(path), "-f", "json", *(["--model-dir", model] if model else [])])
+            == 0
+        )
     replayed = json.loads(said.getvalue())
     assert replayed["node_ids"] == answer["node_ids"]
     assert replayed["text"] == answer["article"]["text"] and replayed["title"] == answer["article"]["title"]

@@ -6,8 +6,20 @@ from bench.report import ALL, PageScore, RunInfo, render, row_order, summarize
 
 
 def score(id_, dataset, page_type, extractor, f1, snippet=None, seconds=0.5, error=None, words=10):
-    return PageScore(id_, dataset, page_type, extractor, precision=f1, recall=1.0, f1=f1,
-                     snippet_accuracy=snippet, seconds=seconds, error=error, chars=words * 5, words=words)
+    return PageScore(
+        id_,
+        dataset,
+        page_type,
+        extractor,
+        precision=f1,
+        recall=1.0,
+        f1=f1,
+        snippet_accuracy=snippet,
+        seconds=seconds,
+        error=error,
+        chars=words * 5,
+        words=words,
+    )
 
 
 SCORES = [
@@ -25,7 +37,7 @@ def test_means_medians_and_counts_by_hand():
     x = stats[(ALL, "x")]
     assert x.pages == 3
     assert x.f1_mean == pytest.approx(0.7 / 3) and x.f1_median == 0.2
-    assert x.snippet_accuracy == pytest.approx(0.75)      # only the two pages with snippets
+    assert x.snippet_accuracy == pytest.approx(0.75)  # only the two pages with snippets
     assert x.seconds_per_page == pytest.approx(2.0)
     assert (x.empty, x.errors) == (1, 1)
     assert stats[("dragnet", "x")].snippet_accuracy is None
@@ -35,15 +47,20 @@ def test_means_medians_and_counts_by_hand():
 
 def test_rows_follow_dataset_then_page_type_order():
     present = {ALL, "wcxb", "wcxb · service", "wcxb · article", "dragnet", "wcxb · odd", "extra"}
-    assert row_order(present) == [ALL, "dragnet", "wcxb", "wcxb · article", "wcxb · service", "wcxb · odd",
-                                  "extra"]
+    assert row_order(present) == [ALL, "dragnet", "wcxb", "wcxb · article", "wcxb · service", "wcxb · odd", "extra"]
 
 
 def test_overview_bolds_the_best_per_row_and_lists_unavailable():
-    info = RunInfo("python -m bench.evaluate", "today", "here", "dev", {"x": "1", "y": "2"},
-                   {"pith": "model files missing"}, pages={ALL: 3, "dragnet": 1, "wcxb": 2,
-                                                           "wcxb · forum": 1, "wcxb · article": 1},
-                   skipped={ALL: 1, "dragnet": 1})
+    info = RunInfo(
+        "python -m bench.evaluate",
+        "today",
+        "here",
+        "dev",
+        {"x": "1", "y": "2"},
+        {"pith": "model files missing"},
+        pages={ALL: 3, "dragnet": 1, "wcxb": 2, "wcxb · forum": 1, "wcxb · article": 1},
+        skipped={ALL: 1, "dragnet": 1},
+    )
     md = render(info, summarize(SCORES), ["x", "y", "pith"])
     assert "| all pages | 3 | 1 | 0.233 | **0.800** |" in md
     assert "| dragnet | 1 | 1 | 0.200 | **0.900** |" in md
@@ -52,10 +69,13 @@ def test_overview_bolds_the_best_per_row_and_lists_unavailable():
 
 
 def test_a_gold_seeing_ceiling_is_never_the_bold_best():
-    info = RunInfo("cmd", "today", "here", "dev", {"x": "1", "y": "2", "oracle": "3"}, {},
-                   pages={ALL: 3}, sees_gold={"oracle"})
-    scores = SCORES + [score(i, d, t, "oracle", 1.0) for i, d, t in
-                       (("a", "dragnet", None), ("b", "wcxb", "forum"), ("c", "wcxb", "article"))]
+    info = RunInfo(
+        "cmd", "today", "here", "dev", {"x": "1", "y": "2", "oracle": "3"}, {}, pages={ALL: 3}, sees_gold={"oracle"}
+    )
+    scores = SCORES + [
+        score(i, d, t, "oracle", 1.0)
+        for i, d, t in (("a", "dragnet", None), ("b", "wcxb", "forum"), ("c", "wcxb", "article"))
+    ]
     md = render(info, summarize(scores), ["x", "y", "oracle"])
     assert "| all pages | 3 | 0 | 0.233 | **0.800** | 1.000 |" in md
     assert "leaving out oracle, which sees the gold" in md
@@ -63,9 +83,23 @@ def test_a_gold_seeing_ceiling_is_never_the_bold_best():
 
 def test_a_page_type_holding_its_whole_dataset_gets_no_row_of_its_own():
     scores = SCORES + [score("d", "fundus", "article", e, 0.6) for e in ("x", "y")]
-    info = RunInfo("cmd", "today", "here", "dev", {"x": "1", "y": "2"}, {},
-                   pages={ALL: 4, "dragnet": 1, "wcxb": 2, "wcxb · forum": 1, "wcxb · article": 1, "fundus": 1,
-                          "fundus · article": 1})
+    info = RunInfo(
+        "cmd",
+        "today",
+        "here",
+        "dev",
+        {"x": "1", "y": "2"},
+        {},
+        pages={
+            ALL: 4,
+            "dragnet": 1,
+            "wcxb": 2,
+            "wcxb · forum": 1,
+            "wcxb · article": 1,
+            "fundus": 1,
+            "fundus · article": 1,
+        },
+    )
     md = render(info, summarize(scores), ["x", "y"])
     assert "| fundus | 1 | 0 |" in md and "fundus · article" not in md
     assert "| wcxb · forum | 1 | 0 |" in md and "| wcxb · article | 1 | 0 |" in md  # two types: both kept

@@ -11,15 +11,31 @@ from native_host.pipeline.schema import snapshot_schema
 
 
 def good():
-    return {"format": "pith-snapshot", "version": 2, "source": "live", "url": "https://e.example/", "title": "T",
-            "lang": "en", "viewport": {"width": 1280, "height": 800},
-            "nodes": [
-                {"id": 0, "parent": -1, "depth": 0, "tag": "html"},
-                {"id": 1, "parent": 0, "depth": 1, "tag": "body", "visible": True, "box": [0, 0, 1280, 3000],
-                 "font_size": 16, "font_weight": 400, "display": "block"},
-                {"id": 2, "parent": 1, "depth": 2, "tag": "a", "href": "https://e.example/x", "classes": ["nav"]},
-                {"id": 3, "parent": 2, "depth": 3, "tag": "#text", "text": "link"},
-            ]}
+    return {
+        "format": "pith-snapshot",
+        "version": 2,
+        "source": "live",
+        "url": "https://e.example/",
+        "title": "T",
+        "lang": "en",
+        "viewport": {"width": 1280, "height": 800},
+        "nodes": [
+            {"id": 0, "parent": -1, "depth": 0, "tag": "html"},
+            {
+                "id": 1,
+                "parent": 0,
+                "depth": 1,
+                "tag": "body",
+                "visible": True,
+                "box": [0, 0, 1280, 3000],
+                "font_size": 16,
+                "font_weight": 400,
+                "display": "block",
+            },
+            {"id": 2, "parent": 1, "depth": 2, "tag": "a", "href": "https://e.example/x", "classes": ["nav"]},
+            {"id": 3, "parent": 2, "depth": 3, "tag": "#text", "text": "link"},
+        ],
+    }
 
 
 def mutate(path_fn):
@@ -90,8 +106,10 @@ def test_version_1_snapshots_are_still_accepted_but_not_with_version_2_fields():
     old = good()
     old["version"] = 1
     validate_snapshot(old)
-    for change, where in ((lambda s: s.update(json_ld=[]), "$.json_ld"),
-                          (lambda s: s["nodes"][2].update(rel="author"), "$.nodes[2].rel")):
+    for change, where in (
+        (lambda s: s.update(json_ld=[]), "$.json_ld"),
+        (lambda s: s["nodes"][2].update(rel="author"), "$.nodes[2].rel"),
+    ):
         s = good()
         s["version"] = 1
         change(s)
@@ -99,8 +117,13 @@ def test_version_1_snapshots_are_still_accepted_but_not_with_version_2_fields():
             validate_snapshot(s)
         assert err.value.path == where
     new = good()
-    new.update(version=2, dir="rtl", meta=[{"property": "og:title", "content": "T"}],
-               links=[{"rel": "canonical", "href": "https://e.example/"}], json_ld=["{}"])
+    new.update(
+        version=2,
+        dir="rtl",
+        meta=[{"property": "og:title", "content": "T"}],
+        links=[{"rel": "canonical", "href": "https://e.example/"}],
+        json_ld=["{}"],
+    )
     new["nodes"][2].update(rel="author", itemprop="author")
     validate_snapshot(new)
     jsonschema.validate(new, snapshot_schema())
@@ -142,10 +165,45 @@ class Number(int):
 
 
 # Values for a node's fields, passing and failing each test of the node schema.
-VALUES = [0, -1, -2, 3, 1.5, -1e9, 1e9, 1e9 + 1, 2e9, 10 ** 30, -(10 ** 30), 2 ** 53 + 1, float("nan"), float("inf"),
-          True, False, None, "", "a", Tag("a"), Number(3), "x" * 64, "x" * 65, "y" * 2048, "y" * 2049, [],
-          [1, 2, 3, 4], [1, 2, 3], [1, 2, 3, "4"], [True, 1, 2, 3], [0.5, 1e9, -1e9, 10 ** 30], (1, 2, 3, 4),
-          ["nav"], ["c"] * 32, ["c"] * 33, [Tag("c")], {}]
+VALUES = [
+    0,
+    -1,
+    -2,
+    3,
+    1.5,
+    -1e9,
+    1e9,
+    1e9 + 1,
+    2e9,
+    10**30,
+    -(10**30),
+    2**53 + 1,
+    float("nan"),
+    float("inf"),
+    True,
+    False,
+    None,
+    "",
+    "a",
+    Tag("a"),
+    Number(3),
+    "x" * 64,
+    "x" * 65,
+    "y" * 2048,
+    "y" * 2049,
+    [],
+    [1, 2, 3, 4],
+    [1, 2, 3],
+    [1, 2, 3, "4"],
+    [True, 1, 2, 3],
+    [0.5, 1e9, -1e9, 10**30],
+    (1, 2, 3, 4),
+    ["nav"],
+    ["c"] * 32,
+    ["c"] * 33,
+    [Tag("c")],
+    {},
+]
 
 
 def mutated_nodes(seed: int, count: int):
@@ -184,22 +242,38 @@ def test_fast_node_check_never_accepts_what_the_schema_rejects():
 # Every bound snapshot.schema.json states, by where it stands: the limits.py name it must equal, or, for the
 # few that are the format's shape rather than a size limit, the value itself.
 SCHEMA_LIMITS = {
-    "url.maxLength": "MAX_URL_CHARS", "title.maxLength": "MAX_TITLE_CHARS", "lang.maxLength": "MAX_LANG_CHARS",
-    "meta.maxItems": "MAX_META", "meta.items.*.maxLength": "MAX_ATTR_CHARS",
-    "links.maxItems": "MAX_LINKS", "links.items.*.maxLength": "MAX_ATTR_CHARS",
-    "json_ld.maxItems": "MAX_JSON_LD", "json_ld.items.maxLength": "MAX_JSON_LD_CHARS",
+    "url.maxLength": "MAX_URL_CHARS",
+    "title.maxLength": "MAX_TITLE_CHARS",
+    "lang.maxLength": "MAX_LANG_CHARS",
+    "meta.maxItems": "MAX_META",
+    "meta.items.*.maxLength": "MAX_ATTR_CHARS",
+    "links.maxItems": "MAX_LINKS",
+    "links.items.*.maxLength": "MAX_ATTR_CHARS",
+    "json_ld.maxItems": "MAX_JSON_LD",
+    "json_ld.items.maxLength": "MAX_JSON_LD_CHARS",
     "viewport.*.maximum": "MAX_COORD_PX",
-    "nodes.maxItems": "MAX_NODES", "nodes.items.tag.maxLength": "MAX_TAG_CHARS",
-    "nodes.items.text.maxLength": "MAX_NODE_TEXT", "nodes.items.classes.maxItems": "MAX_CLASSES",
-    "nodes.items.classes.items.maxLength": "MAX_ATTR_CHARS", "nodes.items.*.maxLength": "MAX_ATTR_CHARS",
-    "nodes.items.box.items.maximum": "MAX_COORD_PX", "nodes.items.font_size.maximum": "MAX_FONT_SIZE_PX",
-    "nodes.items.font_weight.maximum": "MAX_FONT_WEIGHT", "nodes.items.display.maxLength": "MAX_TAG_CHARS",
+    "nodes.maxItems": "MAX_NODES",
+    "nodes.items.tag.maxLength": "MAX_TAG_CHARS",
+    "nodes.items.text.maxLength": "MAX_NODE_TEXT",
+    "nodes.items.classes.maxItems": "MAX_CLASSES",
+    "nodes.items.classes.items.maxLength": "MAX_ATTR_CHARS",
+    "nodes.items.*.maxLength": "MAX_ATTR_CHARS",
+    "nodes.items.box.items.maximum": "MAX_COORD_PX",
+    "nodes.items.font_size.maximum": "MAX_FONT_SIZE_PX",
+    "nodes.items.font_weight.maximum": "MAX_FONT_WEIGHT",
+    "nodes.items.display.maxLength": "MAX_TAG_CHARS",
 }
 SCHEMA_SHAPE = {
-    "viewport.*.minimum": 0, "nodes.items.id.minimum": 0, "nodes.items.parent.minimum": -1,
-    "nodes.items.depth.minimum": 0, "nodes.items.tag.minLength": 1, "nodes.items.box.minItems": 4,
-    "nodes.items.box.maxItems": 4, "nodes.items.box.items.minimum": "-MAX_COORD_PX",
-    "nodes.items.font_size.minimum": 0, "nodes.items.font_weight.minimum": 0,
+    "viewport.*.minimum": 0,
+    "nodes.items.id.minimum": 0,
+    "nodes.items.parent.minimum": -1,
+    "nodes.items.depth.minimum": 0,
+    "nodes.items.tag.minLength": 1,
+    "nodes.items.box.minItems": 4,
+    "nodes.items.box.maxItems": 4,
+    "nodes.items.box.items.minimum": "-MAX_COORD_PX",
+    "nodes.items.font_size.minimum": 0,
+    "nodes.items.font_weight.minimum": 0,
 }
 BOUND_KEYWORDS = ("minimum", "maximum", "minLength", "maxLength", "minItems", "maxItems")
 

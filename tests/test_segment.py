@@ -9,6 +9,7 @@ import random
 from pathlib import Path
 
 import pytest
+from compiled_support import compiled_module, pure_python_prints, skip_unless_compiled
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,8 +17,6 @@ from native_host import limits
 from native_host.pipeline import blocks as blocks_module
 from native_host.pipeline.blocks import MEMO_DEPTH, PATH_DEPTH, blocks_from_snapshot, python_blocks_from_snapshot
 from native_host.pipeline.snapshot import snapshot_from_html
-
-from compiled_support import compiled_module, pure_python_prints, skip_unless_compiled
 
 PAGES = Path(__file__).parent / "pages"
 
@@ -72,39 +71,94 @@ def test_pith_pure_python_keeps_the_python_segmenter():
 
 
 RULES = {
-    "inline folds": page(("p", {}, "Some ", ("b", {}, "bold ", ("i", {}, "and italic")), " text, ",
-                          ("a", {"href": "/x"}, "a link"), ".")),
+    "inline folds": page(
+        ("p", {}, "Some ", ("b", {}, "bold ", ("i", {}, "and italic")), " text, ", ("a", {"href": "/x"}, "a link"), ".")
+    ),
     "block splits": page(("div", {}, "intro ", ("p", {}, "para"), " outro")),
-    "excluded": page(("form", {}, ("label", {}, "Name"), ("input", {}), ("select", {}, ("option", {}, "One")),
-                      ("textarea", {}, "typed"), ("svg", {}, ("a", {"href": "/s"}, "in svg"), ("br", {})),
-                      ("p", {}, "after"))),
-    "hidden": page(("div", {"hidden": True}, ("p", {}, "collapsed"), "tail"), ("p", {"hidden": False}, "shown"),
-                   ("span", {"hidden": True}, "inline hidden"), ("b", {}, "x")),
-    "links": page(("p", {}, ("a", {"href": "/a"}, "  spaced  "), ("a", {}, "no href"), ("a", {"href": ""}, "\xa0e ")),
-                  ("a", {"href": "/b"}, ("p", {}, "block in link"), " tail\u200b ")),
-    "br": page(("p", {}, ("br", {}), "one", ("br", {}), ("br", {}), " two ", ("b", {}, ("br", {}), "three"),
-                ("br", {})), ("br", {}), ("div", {}, ("br", {})), ("p", {}, ("br", {}))),
+    "excluded": page(
+        (
+            "form",
+            {},
+            ("label", {}, "Name"),
+            ("input", {}),
+            ("select", {}, ("option", {}, "One")),
+            ("textarea", {}, "typed"),
+            ("svg", {}, ("a", {"href": "/s"}, "in svg"), ("br", {})),
+            ("p", {}, "after"),
+        )
+    ),
+    "hidden": page(
+        ("div", {"hidden": True}, ("p", {}, "collapsed"), "tail"),
+        ("p", {"hidden": False}, "shown"),
+        ("span", {"hidden": True}, "inline hidden"),
+        ("b", {}, "x"),
+    ),
+    "links": page(
+        ("p", {}, ("a", {"href": "/a"}, "  spaced  "), ("a", {}, "no href"), ("a", {"href": ""}, "\xa0e ")),
+        ("a", {"href": "/b"}, ("p", {}, "block in link"), " tail\u200b "),
+    ),
+    "br": page(
+        ("p", {}, ("br", {}), "one", ("br", {}), ("br", {}), " two ", ("b", {}, ("br", {}), "three"), ("br", {})),
+        ("br", {}),
+        ("div", {}, ("br", {})),
+        ("p", {}, ("br", {})),
+    ),
     "br in another owner": page(("p", {}, "a", ("span", {}, ("br", {})), ("div", {}), ("br", {}), "b")),
-    "whitespace": page(*[("p", {}, t) for t in [
-        " ", "\xa0", "\u3000", "\u200b", "\x1c\x1d\x1e\x1f", "\x0b\x0c\r\n\t", "\x85 x \u2028\u2029", "a\u200bb",
-        "a \u200b b", "  lead", "trail  ", "in  side", "\u2009thin\u202f", "\u180e mongolian", "\ufeffbom",
-        ""]]),
+    "whitespace": page(
+        *[
+            ("p", {}, t)
+            for t in [
+                " ",
+                "\xa0",
+                "\u3000",
+                "\u200b",
+                "\x1c\x1d\x1e\x1f",
+                "\x0b\x0c\r\n\t",
+                "\x85 x \u2028\u2029",
+                "a\u200bb",
+                "a \u200b b",
+                "  lead",
+                "trail  ",
+                "in  side",
+                "\u2009thin\u202f",
+                "\u180e mongolian",
+                "\ufeffbom",
+                "",
+            ]
+        ]
+    ),
     "whitespace across parts": page(("p", {}, "a ", " b", ("b", {}, "  "), "\xa0c\u200b", ("br", {}), "  ", "d")),
-    "ids and classes": page(("div", {"classes": ["a", "b"], "html_id": "x"},
-                             ("div", {"classes": []}, ("p", {"html_id": ""}, "one")),
-                             ("section", {"html_id": "s"}, ("p", {"classes": ["c"]}, "two"))),
-                            ("p", {"classes": ["", "d"]}, "three")),
-    "merge": page(("ul", {"classes": ["m"]}, *[("li", {}, ("a", {"href": f"/{i}"}, f"item {i}")) for i in range(4)],
-                   ("li", {"classes": ["x"]}, ("a", {"href": "/x"}, "other class")),
-                   ("li", {"classes": ["x"]}, ("a", {"href": "/y"}, "same class")),
-                   ("li", {"html_id": "i"}, ("a", {"href": "/i"}, "with id")),
-                   ("li", {"html_id": ""}, ("a", {"href": "/e"}, "empty id")),
-                   ("li", {}, "prose, not links"), ("li", {}, ("a", {"href": "/z"}, "z")),
-                   ("li", {}, ("a", {"href": "/z2"}, "z2"), ("p", {}, "inner"), ("a", {"href": "/z3"}, "z3"))),
-                  ("div", {}, ("p", {}, "First para."), ("p", {}, "Second para."))),
+    "ids and classes": page(
+        (
+            "div",
+            {"classes": ["a", "b"], "html_id": "x"},
+            ("div", {"classes": []}, ("p", {"html_id": ""}, "one")),
+            ("section", {"html_id": "s"}, ("p", {"classes": ["c"]}, "two")),
+        ),
+        ("p", {"classes": ["", "d"]}, "three"),
+    ),
+    "merge": page(
+        (
+            "ul",
+            {"classes": ["m"]},
+            *[("li", {}, ("a", {"href": f"/{i}"}, f"item {i}")) for i in range(4)],
+            ("li", {"classes": ["x"]}, ("a", {"href": "/x"}, "other class")),
+            ("li", {"classes": ["x"]}, ("a", {"href": "/y"}, "same class")),
+            ("li", {"html_id": "i"}, ("a", {"href": "/i"}, "with id")),
+            ("li", {"html_id": ""}, ("a", {"href": "/e"}, "empty id")),
+            ("li", {}, "prose, not links"),
+            ("li", {}, ("a", {"href": "/z"}, "z")),
+            ("li", {}, ("a", {"href": "/z2"}, "z2"), ("p", {}, "inner"), ("a", {"href": "/z3"}, "z3")),
+        ),
+        ("div", {}, ("p", {}, "First para."), ("p", {}, "Second para.")),
+    ),
     "same owner adjacent": page(("div", {}, ("a", {"href": "/a"}, "A"), ("p", {}), ("a", {"href": "/b"}, "B"))),
-    "flags": page(("table", {}, ("tr", {}, ("td", {}, ("h2", {}, "head"), ("ul", {}, ("li", {}, ("pre", {}, "c")))))),
-                  ("blockquote", {}, ("p", {}, "q")), ("dl", {}, ("dt", {}, "t")), ("menu", {}, "m")),
+    "flags": page(
+        ("table", {}, ("tr", {}, ("td", {}, ("h2", {}, "head"), ("ul", {}, ("li", {}, ("pre", {}, "c")))))),
+        ("blockquote", {}, ("p", {}, "q")),
+        ("dl", {}, ("dt", {}, "t")),
+        ("menu", {}, "m"),
+    ),
     "text at the root": tree("lone text", ("b", {}, "inline root"), ("p", {}, "second root")),
     "custom tags": page(("x-card", {"classes": ["k"]}, "custom"), ("SPAN", {}, "upper"), ("my-a", {}, "x")),
 }
@@ -125,8 +179,10 @@ def nested(depth: int, classes: bool = True, blocks: int = 3) -> list[dict]:
 
 
 @needs_compiled
-@pytest.mark.parametrize("depth", [MEMO_DEPTH - 4, MEMO_DEPTH - 3, MEMO_DEPTH - 2, PATH_DEPTH - 3, PATH_DEPTH - 2,
-                                   PATH_DEPTH, 3 * PATH_DEPTH, 3_000])
+@pytest.mark.parametrize(
+    "depth",
+    [MEMO_DEPTH - 4, MEMO_DEPTH - 3, MEMO_DEPTH - 2, PATH_DEPTH - 3, PATH_DEPTH - 2, PATH_DEPTH, 3 * PATH_DEPTH, 3_000],
+)
 def test_nesting_about_the_memo_and_path_depths_gives_the_same_blocks(depth):
     assert_same(nested(depth))
     assert_same(nested(depth, classes=False, blocks=1))
@@ -134,15 +190,19 @@ def test_nesting_about_the_memo_and_path_depths_gives_the_same_blocks(depth):
 
 @needs_compiled
 def test_deep_html_pages_give_the_same_blocks():
-    for html in ("<ul>" + "<div>" * 10_000 + "deep" + "</div>" * 10_000 + "</ul>",
-                 "<div class='wrap'>" * 2_000 + "".join(f"<p class='c{i}'>block {i}</p>" for i in range(300)),
-                 "<span><b><i>" * 1_500 + "text" + "<p>x</p>y" * 50):
+    for html in (
+        "<ul>" + "<div>" * 10_000 + "deep" + "</div>" * 10_000 + "</ul>",
+        "<div class='wrap'>" * 2_000 + "".join(f"<p class='c{i}'>block {i}</p>" for i in range(300)),
+        "<span><b><i>" * 1_500 + "text" + "<p>x</p>y" * 50,
+    ):
         assert_same(snapshot_from_html(html)["nodes"])
 
 
 @needs_compiled
-@pytest.mark.parametrize("limit, value", [("MAX_BLOCKS", 0), ("MAX_BLOCKS", 2), ("MAX_BLOCK_TEXT", 0),
-                                          ("MAX_BLOCK_TEXT", 3), ("MAX_BLOCK_TEXT", 9)])
+@pytest.mark.parametrize(
+    "limit, value",
+    [("MAX_BLOCKS", 0), ("MAX_BLOCKS", 2), ("MAX_BLOCK_TEXT", 0), ("MAX_BLOCK_TEXT", 3), ("MAX_BLOCK_TEXT", 9)],
+)
 def test_the_limits_cut_both_segmenters_alike(monkeypatch, limit, value):
     monkeypatch.setattr(limits, limit, value)
     for nodes in RULES.values():
@@ -194,8 +254,10 @@ def test_input_not_modelled_goes_to_python(name):
 
 
 def _depths_not_from_root():
-    return [_bad(lambda n: [node.update(depth=node["depth"] + 40) for node in n]),
-            _bad(lambda n: n.append({"id": 99, "parent": -1, "depth": MEMO_DEPTH, "tag": "#text", "text": "x"}))]
+    return [
+        _bad(lambda n: [node.update(depth=node["depth"] + 40) for node in n]),
+        _bad(lambda n: n.append({"id": 99, "parent": -1, "depth": MEMO_DEPTH, "tag": "#text", "text": "x"})),
+    ]
 
 
 @needs_compiled
@@ -218,12 +280,21 @@ def test_python_segmenter_ends_when_every_depth_is_past_the_memo_depth():
 
 
 @needs_compiled
-@pytest.mark.parametrize("nodes", [
-    [{"id": 0, "parent": 1, "depth": 0, "tag": "p"}, {"id": 1, "parent": -1, "depth": 0, "tag": "div"}],
-    [{"id": 0, "parent": -1, "depth": 0, "tag": "#text", "text": "x"}, {"id": 1, "parent": 0, "depth": 1, "tag": "p"}],
-    [{"id": 0, "parent": -1, "depth": 0, "tag": "p"}, {"id": 1, "parent": 0, "depth": 1, "tag": "#text"}],
-    [{"id": 0, "parent": -1, "depth": 0, "tag": "p"}, {"id": 1, "parent": 0, "depth": 1, "tag": "#text", "text": 3}],
-])
+@pytest.mark.parametrize(
+    "nodes",
+    [
+        [{"id": 0, "parent": 1, "depth": 0, "tag": "p"}, {"id": 1, "parent": -1, "depth": 0, "tag": "div"}],
+        [
+            {"id": 0, "parent": -1, "depth": 0, "tag": "#text", "text": "x"},
+            {"id": 1, "parent": 0, "depth": 1, "tag": "p"},
+        ],
+        [{"id": 0, "parent": -1, "depth": 0, "tag": "p"}, {"id": 1, "parent": 0, "depth": 1, "tag": "#text"}],
+        [
+            {"id": 0, "parent": -1, "depth": 0, "tag": "p"},
+            {"id": 1, "parent": 0, "depth": 1, "tag": "#text", "text": 3},
+        ],
+    ],
+)
 def test_snapshots_the_python_segmenter_fails_on_fail_alike(nodes):
     with pytest.raises(Exception) as python:
         python_blocks_from_snapshot({"nodes": nodes})
@@ -232,10 +303,54 @@ def test_snapshots_the_python_segmenter_fails_on_fail_alike(nodes):
         blocks_from_snapshot({"nodes": nodes})
 
 
-_WORDS = ["word", "Zwei Wörter", "  ", " ", "", "\xa0", "\u3000", "\u200b", "\x1c", "\n\t", "a\u200bb", "\u2028",
-          "x  y", " lead", "trail ", "\U0001f600", "日本", "\x85", "é"]
-_TAGS = ["div", "p", "span", "b", "a", "a", "br", "br", "li", "ul", "h1", "pre", "table", "td", "blockquote",
-         "input", "select", "option", "svg", "label", "em", "section", "x-el", "code", "wbr"]
+_WORDS = [
+    "word",
+    "Zwei Wörter",
+    "  ",
+    " ",
+    "",
+    "\xa0",
+    "\u3000",
+    "\u200b",
+    "\x1c",
+    "\n\t",
+    "a\u200bb",
+    "\u2028",
+    "x  y",
+    " lead",
+    "trail ",
+    "\U0001f600",
+    "日本",
+    "\x85",
+    "é",
+]
+_TAGS = [
+    "div",
+    "p",
+    "span",
+    "b",
+    "a",
+    "a",
+    "br",
+    "br",
+    "li",
+    "ul",
+    "h1",
+    "pre",
+    "table",
+    "td",
+    "blockquote",
+    "input",
+    "select",
+    "option",
+    "svg",
+    "label",
+    "em",
+    "section",
+    "x-el",
+    "code",
+    "wbr",
+]
 
 
 def random_nodes(rng: random.Random) -> list[dict]:
@@ -274,13 +389,42 @@ def test_random_snapshots_give_the_same_blocks(monkeypatch):
         assert_same(random_nodes(rng))
 
 
-_HTML_TAGS = st.sampled_from(["div", "p", "span", "a href=/x", "a", "br", "li", "ul class=m", "h2", "pre", "td",
-                              "input", "select", "svg", "b", "div hidden", "li id=i", "x-el class=m"])
+_HTML_TAGS = st.sampled_from(
+    [
+        "div",
+        "p",
+        "span",
+        "a href=/x",
+        "a",
+        "br",
+        "li",
+        "ul class=m",
+        "h2",
+        "pre",
+        "td",
+        "input",
+        "select",
+        "svg",
+        "b",
+        "div hidden",
+        "li id=i",
+        "x-el class=m",
+    ]
+)
 
 
 @needs_compiled
 @settings(max_examples=int(os.environ.get("PITH_FUZZ_EXAMPLES", "200")), deadline=None)
-@given(st.lists(st.one_of(_HTML_TAGS.map(lambda t: f"<{t}>"), _HTML_TAGS.map(lambda t: f"</{t.split()[0]}>"),
-                          st.sampled_from(_WORDS), st.text(max_size=8)), max_size=40))
+@given(
+    st.lists(
+        st.one_of(
+            _HTML_TAGS.map(lambda t: f"<{t}>"),
+            _HTML_TAGS.map(lambda t: f"</{t.split()[0]}>"),
+            st.sampled_from(_WORDS),
+            st.text(max_size=8),
+        ),
+        max_size=40,
+    )
+)
 def test_generated_html_gives_the_same_blocks(parts):
     assert_same(snapshot_from_html("".join(parts))["nodes"])

@@ -39,11 +39,16 @@ def test_the_pages_metadata_is_carried_from_head_and_body():
         '<a rel="author" href="/who">Ann</a> <time datetime="2024-05-01T08:00Z">May 1</time>'
         '<span itemprop="author">Ann</span><p itemtype="x">no scope</p>'
         '<lit-timestamp date-time="2023-01-01" publishdate=" 2024-03-05T10:00:00-05:00 "></lit-timestamp></article>'
-        '<script type="application/ld+json">{"@type": "Person"}</script></body></html>', url="https://e.example/a/")
+        '<script type="application/ld+json">{"@type": "Person"}</script></body></html>',
+        url="https://e.example/a/",
+    )
     validate_snapshot(s)
     assert s["dir"] == "rtl" and s["lang"] == "ar"
-    assert s["meta"] == [{"property": "og:title", "content": "Tides"}, {"name": "author", "content": "A. Writer"},
-                         {"itemprop": "datePublished", "content": "2024-05-01"}]
+    assert s["meta"] == [
+        {"property": "og:title", "content": "Tides"},
+        {"name": "author", "content": "A. Writer"},
+        {"itemprop": "datePublished", "content": "2024-05-01"},
+    ]
     assert s["links"] == [{"rel": "Canonical", "href": "https://e.example/b/story"}]
     assert s["json_ld"] == ['{"@type": "NewsArticle"}', '{"@type": "Person"}']
     node = {n["tag"]: n for n in s["nodes"] if n["tag"] != "#text"}
@@ -57,8 +62,10 @@ def test_json_ld_over_the_limit_is_left_out_not_cut(monkeypatch):
     from native_host import limits
 
     monkeypatch.setattr(limits, "MAX_JSON_LD_CHARS", 20)
-    s = snapshot_from_html('<script type="application/ld+json">{"name": "a long name here"}</script>'
-                           '<script type="application/ld+json">{"a": 1}</script>')
+    s = snapshot_from_html(
+        '<script type="application/ld+json">{"name": "a long name here"}</script>'
+        '<script type="application/ld+json">{"a": 1}</script>'
+    )
     assert s["json_ld"] == ['{"a": 1}'] and "truncated" not in s
 
 
@@ -72,8 +79,10 @@ def test_nested_inline_tags_keep_order_and_parents():
 
 
 def test_script_style_template_head_skipped_noscript_kept(page):
-    s = snapshot_from_html("<head><title>T</title><style>p{}</style></head><body><script>var x=1</script>"
-                           "<template><p>tpl</p></template><noscript><p>no js</p></noscript><p>ok</p></body>")
+    s = snapshot_from_html(
+        "<head><title>T</title><style>p{}</style></head><body><script>var x=1</script>"
+        "<template><p>tpl</p></template><noscript><p>no js</p></noscript><p>ok</p></body>"
+    )
     tags = {n["tag"] for n in s["nodes"]}
     assert not tags & {"script", "style", "template", "head", "title"}
     assert "no js" in texts(s) and "ok" in texts(s)
@@ -81,16 +90,23 @@ def test_script_style_template_head_skipped_noscript_kept(page):
 
 
 def test_leaf_only_elements_have_no_children():
-    s = snapshot_from_html("<body><svg><title>icon</title><text>x</text></svg><select><option>Pick</option>"
-                           "</select><p>t</p></body>")
+    s = snapshot_from_html(
+        "<body><svg><title>icon</title><text>x</text></svg><select><option>Pick</option></select><p>t</p></body>"
+    )
     assert by_tag(s, "svg") and by_tag(s, "select")
     assert "icon" not in texts(s) and "Pick" not in texts(s)
 
 
-@pytest.mark.parametrize("markup", [
-    '<div hidden>x</div>', '<div aria-hidden="true">x</div>', '<div style="color:red; display: none">x</div>',
-    '<div style="visibility:hidden">x</div>', '<input type="hidden" value="x">',
-])
+@pytest.mark.parametrize(
+    "markup",
+    [
+        "<div hidden>x</div>",
+        '<div aria-hidden="true">x</div>',
+        '<div style="color:red; display: none">x</div>',
+        '<div style="visibility:hidden">x</div>',
+        '<input type="hidden" value="x">',
+    ],
+)
 def test_hidden_by_markup_is_marked(markup):
     s = snapshot_from_html(f"<body>{markup}</body>")
     element = s["nodes"][2]
@@ -103,8 +119,11 @@ def test_visible_elements_are_not_marked_hidden():
 
 
 def test_links_images_made_absolute_with_base():
-    s = snapshot_from_html('<head><base href="/docs/"></head><body><a href="page">p</a><a name=x>n</a>'
-                           '<img src="i.png" alt=" An image "></body>', url="https://e.example/a/b")
+    s = snapshot_from_html(
+        '<head><base href="/docs/"></head><body><a href="page">p</a><a name=x>n</a>'
+        '<img src="i.png" alt=" An image "></body>',
+        url="https://e.example/a/b",
+    )
     a, a2 = by_tag(s, "a")
     assert a["href"] == "https://e.example/docs/page" and "href" not in a2
     img = by_tag(s, "img")[0]
@@ -188,35 +207,38 @@ def test_whitespace_inside_pre_is_kept_as_written():
     assert texts == ["a", "\n\n    ", "b", "x", " ", "y"]  # a code block's blank line and indentation; elsewhere " "
 
 
-@pytest.mark.parametrize("img, src", [
-    ('<img src="real.png">', "real.png"),
-    ('<img src="data:image/gif;base64,R0l" data-src="lazy.png">', "lazy.png"),          # a lazy loader's
-    ('<img src="placeholder.png" data-src="lazy.png">', "lazy.png"),                      # its real address wins
-    ('<img data-lazy-src="a.png">', "a.png"),
-    ('<img data-original="b.png" src="">', "b.png"),
-    ('<img srcset="s.png 320w, l.png 1280w, m.png 640w">', "l.png"),                      # the largest
-    ('<img srcset="one.png, two.png 2x">', "two.png"),
-    ('<img srcset="a.png 2x, b.png 2x">', "a.png"),                                       # a tie: the first
-    ('<img src="data:image/gif;base64,R0l" data-srcset="d.png 1x, e.png 3x">', "e.png"),
-    ('<picture><source srcset="p.webp 2x"><img src="data:,x"></picture>', "p.webp"),      # its <picture>'s
-    ('<picture><source data-srcset="q.webp"><img src="fallback.png"></picture>', "fallback.png"),
-    ('<img src="data:image/png;base64,AAAA">', "data:image/png;base64,AAAA"),           # nothing better
-])
+@pytest.mark.parametrize(
+    "img, src",
+    [
+        ('<img src="real.png">', "real.png"),
+        ('<img src="data:image/gif;base64,R0l" data-src="lazy.png">', "lazy.png"),  # a lazy loader's
+        ('<img src="placeholder.png" data-src="lazy.png">', "lazy.png"),  # its real address wins
+        ('<img data-lazy-src="a.png">', "a.png"),
+        ('<img data-original="b.png" src="">', "b.png"),
+        ('<img srcset="s.png 320w, l.png 1280w, m.png 640w">', "l.png"),  # the largest
+        ('<img srcset="one.png, two.png 2x">', "two.png"),
+        ('<img srcset="a.png 2x, b.png 2x">', "a.png"),  # a tie: the first
+        ('<img src="data:image/gif;base64,R0l" data-srcset="d.png 1x, e.png 3x">', "e.png"),
+        ('<picture><source srcset="p.webp 2x"><img src="data:,x"></picture>', "p.webp"),  # its <picture>'s
+        ('<picture><source data-srcset="q.webp"><img src="fallback.png"></picture>', "fallback.png"),
+        ('<img src="data:image/png;base64,AAAA">', "data:image/png;base64,AAAA"),  # nothing better
+    ],
+)
 def test_an_image_s_source_is_the_one_a_reader_would_load(img, src):
     s = snapshot_from_html(f"<body>{img}</body>")
     assert next(n for n in s["nodes"] if n["tag"] == "img")["src"] == src
 
 
 def test_http_charset_beats_meta_and_a_bom_beats_both():
-    page = '<meta charset="windows-1252"><p>Grüße</p>'.encode("utf-8")
-    assert "Grüße" in decode_html(page, charset="utf-8")       # the server's word wins over the page's
-    assert "Grüße" in decode_html(page)                         # without it, bytes that are UTF-8 are UTF-8
+    page = '<meta charset="windows-1252"><p>Grüße</p>'.encode()
+    assert "Grüße" in decode_html(page, charset="utf-8")  # the server's word wins over the page's
+    assert "Grüße" in decode_html(page)  # without it, bytes that are UTF-8 are UTF-8
     assert "Grüße" in decode_html(page.decode().encode("cp1252"))  # and bytes that are not: the meta is believed
     assert "Grüße" in decode_html(codecs.BOM_UTF8 + page, charset="latin-1")
 
 
 @pytest.mark.parametrize("charset", ["no-such-charset", "base64", "rot13", "idna", "undefined", "", "  "])
 def test_unusable_http_charset_is_passed_over(charset):
-    page = '<meta charset="utf-8"><p>Grüße</p>'.encode("utf-8")
+    page = '<meta charset="utf-8"><p>Grüße</p>'.encode()
     assert "Grüße" in decode_html(page, charset=charset)
     assert "Grüße" in decode_html(page.replace(b"utf-8", charset.encode()), charset=charset)

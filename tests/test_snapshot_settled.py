@@ -10,7 +10,6 @@ import json
 from collections import Counter
 
 import pytest
-
 from browser import KINDS, browser_with_host, close
 
 OPENS = 5
@@ -52,8 +51,10 @@ def test_a_page_in_motion_reads_the_same_every_time(browser):
         mains[tuple(reply["node_ids"])] += 1
         texts[reply["article"]["text"]] += 1
         close(page)
-    assert len(snapshots) == 1, (f"{len(snapshots)} different snapshots in {OPENS} opens: "
-                                 f"{sorted(snapshots.values())}; first difference: {first_difference(snapshots)}")
+    assert len(snapshots) == 1, (
+        f"{len(snapshots)} different snapshots in {OPENS} opens: "
+        f"{sorted(snapshots.values())}; first difference: {first_difference(snapshots)}"
+    )
     assert len(mains) == 1 and len(texts) == 1, (sorted(mains.values()), sorted(texts.values()))
     text = next(iter(texts))
     assert "heavy, close-woven throw of pure new wool" in text and "rebuilt by the family" in text

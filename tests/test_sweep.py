@@ -7,9 +7,9 @@ from __future__ import annotations
 import random
 
 import pytest
+from host_support import standin_model
 
 from bench.sweep import DAMAGES, REPEATS, damaged, main, variants
-from host_support import standin_model
 
 HTML = b"<html><body><p class='a'>caf\xc3\xa9 one</p><a href='/x'>two</a></body></html>"
 

@@ -12,8 +12,21 @@ from native_host.result import LABELS
 def page(id_: str, source: str, texts: list[str], gold: str) -> Page:
     n = len(texts)
     inputs = F.PageInputs(*(np.zeros((n, 1), dtype=np.int64) for _ in range(4)), np.zeros((n, 1), np.float32))
-    return Page(id_, "wcxb", "dev", "forum", None, gold, [], [], texts, np.zeros((n, len(LABELS)), np.float32),
-                np.zeros(n, np.float32), inputs, source)
+    return Page(
+        id_,
+        "wcxb",
+        "dev",
+        "forum",
+        None,
+        gold,
+        [],
+        [],
+        texts,
+        np.zeros((n, len(LABELS)), np.float32),
+        np.zeros(n, np.float32),
+        inputs,
+        source,
+    )
 
 
 def test_live_pages_score_apart_and_the_choice_weighs_both_inputs():

@@ -41,8 +41,9 @@ def test_prepare_train_export_serve(tmp_path, real_data):
     assert (proc.returncode == 0) == (max(drops) <= 0.005) == (gated / "model.int8.onnx").exists(), proc.stdout
 
     assets = tmp_path / "assets"
-    out = run("export.onnx_export", "--data", str(data), "--run", str(model), "--assets", str(assets),
-              "--max-drop", "1").stdout
+    out = run(
+        "export.onnx_export", "--data", str(data), "--run", str(model), "--assets", str(assets), "--max-drop", "1"
+    ).stdout
     assert "parity ok" in out
     meta = json.loads((assets / "model.json").read_text())
     assert meta["parity"]["max_score_diff"] < 0.25

@@ -7,14 +7,13 @@ import os
 from pathlib import Path
 
 import pytest
+from compiled_support import compiled_module, pure_python_prints
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from native_host import limits
 from native_host.pipeline import snapshot as snapshot_module
 from native_host.pipeline.snapshot import snapshot_from_html
-
-from compiled_support import compiled_module, pure_python_prints
 
 PAGES = Path(__file__).parent / "pages"
 
@@ -47,13 +46,15 @@ def test_the_compiled_walk_is_in_use_where_it_is_built():
     """Built for this selectolax, it must have passed its probe: a failed probe means a layout changed."""
     import selectolax
 
-    if tree_walk.SELECTOLAX_VERSION != selectolax.__version__:
+    if selectolax.__version__ != tree_walk.SELECTOLAX_VERSION:
         pytest.skip(f"built for selectolax {tree_walk.SELECTOLAX_VERSION}, {selectolax.__version__} installed")
     assert snapshot_module._compiled is tree_walk
 
 
 def test_pith_pure_python_keeps_the_python_walk():
-    assert pure_python_prints("from native_host.pipeline import snapshot; print(snapshot._compiled is None)") == ["True"]
+    assert pure_python_prints("from native_host.pipeline import snapshot; print(snapshot._compiled is None)") == [
+        "True"
+    ]
 
 
 @needs_compiled
@@ -68,44 +69,44 @@ HOSTILE = {
     "deep_nesting": "<div>" * 3000 + "<p>" + SENTENCE + "</p>" + "</div>" * 3000,
     "deep_unclosed": "<span><b><i>" * 1500 + SENTENCE,
     "broken": "<p>a<div>b</p></div><table><tr><td>c<p>d</table><li>e<li>f</ul><a href=x><a href=y>g</a>"
-              "<<<>>><p <!-- x --><!DOCTYPE html><html><body><p>late</body></html><frameset><frame>",
+    "<<<>>><p <!-- x --><!DOCTYPE html><html><body><p>late</body></html><frameset><frame>",
     "frameset": "<html><head><title>F</title></head><frameset cols='50%,50%'><frame src='/f.html'></frameset>"
-                "<noframes><p>No frames.</p></noframes></html>",
+    "<noframes><p>No frames.</p></noframes></html>",
     "svg_mathml": "<svg viewBox='0 0 1 1'><clipPath><circle/></clipPath><foreignObject><p>in</p></foreignObject>"
-                  "</svg><math><mi>x</mi><annotation-xml encoding='text/html'><p>h</p></annotation-xml>"
-                  "<mtext definitionURL=u xlink:href=v>t</mtext></math><math alttext=' x^2 '><mi>x</mi></math>"
-                  "<math alttext=' '></math><p alttext=no>" + SENTENCE + "</p>",
+    "</svg><math><mi>x</mi><annotation-xml encoding='text/html'><p>h</p></annotation-xml>"
+    "<mtext definitionURL=u xlink:href=v>t</mtext></math><math alttext=' x^2 '><mi>x</mi></math>"
+    "<math alttext=' '></math><p alttext=no>" + SENTENCE + "</p>",
     "unicode": "<h1>\u202egnp.exe</h1><p>\u202e" + SENTENCE + "\u202c \u2066iso\u2069 \x00nul \ufeff\u200d</p>"
-               "<p>Z" + "\u0336\u0337" * 500 + "</p><p>\ud800 lone</p><p>\U0001f600 pair</p>",
+    "<p>Z" + "\u0336\u0337" * 500 + "</p><p>\ud800 lone</p><p>\U0001f600 pair</p>",
     "whitespace": "<p> </p><p>\xa0</p><p>\u3000\u2009</p><p>\x1c\x1f\x0b</p><p>\x85</p><pre>  \n\xa0 </pre>"
-                  "<pre><b> </b>\n<code>\u3000</code></pre><textarea> a </textarea><p>\r\n\t\f</p>",
+    "<pre><b> </b>\n<code>\u3000</code></pre><textarea> a </textarea><p>\r\n\t\f</p>",
     "lazy_images": "<img src='data:image/gif;base64,R0' data-src=' /real.jpg '><img data-lazy-src=l.png>"
-                   "<img data-original=o.png><img srcset='a.jpg 1x, b.jpg 2x'><img data-srcset='c.jpg 300w, d.jpg'>"
-                   "<picture><source srcset='p.jpg 2x'><source data-srcset='q.jpg 3x'><!-- c -->"
-                   "<img src='data:x' alt=' picture '></picture><picture><img src=' plain.png '></picture>"
-                   "<img src='http://[bad/x.png'><img><img alt=''><img src=''>",
+    "<img data-original=o.png><img srcset='a.jpg 1x, b.jpg 2x'><img data-srcset='c.jpg 300w, d.jpg'>"
+    "<picture><source srcset='p.jpg 2x'><source data-srcset='q.jpg 3x'><!-- c -->"
+    "<img src='data:x' alt=' picture '></picture><picture><img src=' plain.png '></picture>"
+    "<img src='http://[bad/x.png'><img><img alt=''><img src=''>",
     "hidden": "<div hidden>a</div><div aria-hidden=' TRUE '>b</div><div aria-hidden=false>c</div>"
-              "<p style='color:red;DISPLAY: NONE !important'>d</p><p style='visibility:hidden'>e</p>"
-              "<p style='display:nonex'>f</p><input type=Hidden><input type=text><INPUT TYPE=HIDDEN>"
-              "<p style>g</p><p hidden=false>h</p>",
+    "<p style='color:red;DISPLAY: NONE !important'>d</p><p style='visibility:hidden'>e</p>"
+    "<p style='display:nonex'>f</p><input type=Hidden><input type=text><INPUT TYPE=HIDDEN>"
+    "<p style>g</p><p hidden=false>h</p>",
     "attributes": "<div CLASS=' a  b\tc ' ID=' x ' role='' aria-label=' l ' itemprop=p itemscope itemtype=' t '"
-                  " class=second id=second>a</div><div itemtype=t>no scope</div><div class=''>e</div>"
-                  "<div class='" + " ".join(f"c{i}" for i in range(50)) + "'>many</div>"
-                  "<a href=' /rel?q#f ' rel=' nofollow '>l</a><a>no href</a><a href>empty</a>"
-                  "<time datetime=' 2020-01-02 '>t</time><time>none</time><x-el data-src=d role=r>custom</x-el>"
-                  "<lit-timestamp publishdate=' 2024-03-05T10:00:00-05:00 '></lit-timestamp><p data-date=''"
-                  " date-time=x data-timestamp=y>dated</p><picture><source srcset=s.jpg><img data-published=p>"
-                  "</picture><time datetime=' ' data-date=d>blank first</time>"
-                  "<div id='" + "i" * 5000 + "' class='" + "k" * 5000 + "'>huge</div>"
-                  "<a href='javascript:void(0)'>js</a><a href='http://[::1]:x/'>bad</a><a href='//cdn.example/x'>"
-                  "proto</a><a href='https://other.example/?'>q</a><svg><a xlink:href=xl href=h>s</a></svg>",
+    " class=second id=second>a</div><div itemtype=t>no scope</div><div class=''>e</div>"
+    "<div class='" + " ".join(f"c{i}" for i in range(50)) + "'>many</div>"
+    "<a href=' /rel?q#f ' rel=' nofollow '>l</a><a>no href</a><a href>empty</a>"
+    "<time datetime=' 2020-01-02 '>t</time><time>none</time><x-el data-src=d role=r>custom</x-el>"
+    "<lit-timestamp publishdate=' 2024-03-05T10:00:00-05:00 '></lit-timestamp><p data-date=''"
+    " date-time=x data-timestamp=y>dated</p><picture><source srcset=s.jpg><img data-published=p>"
+    "</picture><time datetime=' ' data-date=d>blank first</time>"
+    "<div id='" + "i" * 5000 + "' class='" + "k" * 5000 + "'>huge</div>"
+    "<a href='javascript:void(0)'>js</a><a href='http://[::1]:x/'>bad</a><a href='//cdn.example/x'>"
+    "proto</a><a href='https://other.example/?'>q</a><svg><a xlink:href=xl href=h>s</a></svg>",
     "custom_and_odd_tags": "<my-element><another-one-with-a-very-long-name-past-the-limit-of-sixty-four-chars-x>"
-                           "text</another-one-with-a-very-long-name-past-the-limit-of-sixty-four-chars-x>"
-                           "</my-element><SEARCH>s</SEARCH><selectedcontent>c</selectedcontent><blink>b</blink>"
-                           "<video><p>leaf</p></video><select><option>o</select><iframe>i</iframe><canvas>c</canvas>"
-                           "<template><p>t</p></template><noscript><p>ns</p></noscript><object>o</object>",
+    "text</another-one-with-a-very-long-name-past-the-limit-of-sixty-four-chars-x>"
+    "</my-element><SEARCH>s</SEARCH><selectedcontent>c</selectedcontent><blink>b</blink>"
+    "<video><p>leaf</p></video><select><option>o</select><iframe>i</iframe><canvas>c</canvas>"
+    "<template><p>t</p></template><noscript><p>ns</p></noscript><object>o</object>",
     "skipped": "<script>var x = '<p>no</p>';</script><style>p{}</style><head><title>late</title></head><p>y</p>"
-               "<?php echo 1 ?><!-- comment --><![CDATA[ data ]]>",
+    "<?php echo 1 ?><!-- comment --><![CDATA[ data ]]>",
     "menu": "<ul>" + "".join(f"<li><a href='/p/{i % 7}'>page {i}</a></li>" for i in range(300)) + "</ul>",
     "empty": "",
 }
@@ -116,8 +117,10 @@ HOSTILE = {
 def test_hostile_pages_give_the_same_snapshot(name):
     html = HOSTILE[name]
     assert_same(html)
-    assert_same(f"<!doctype html><html lang=' en-GB ' dir=RTL><head><title> t </title>"
-                f"<base href='/sub/'></head><body>{html}</body></html>")
+    assert_same(
+        f"<!doctype html><html lang=' en-GB ' dir=RTL><head><title> t </title>"
+        f"<base href='/sub/'></head><body>{html}</body></html>"
+    )
 
 
 @needs_compiled
@@ -133,12 +136,25 @@ def test_encoded_pages_give_the_same_snapshot(encoding):
 
 
 @needs_compiled
-@pytest.mark.parametrize("limit, value", [("MAX_NODES", 50), ("MAX_NODE_TEXT", 30), ("MAX_TOTAL_TEXT", 200),
-                                          ("MAX_ATTR_CHARS", 3), ("MAX_CLASSES", 2), ("MAX_TAG_CHARS", 2)])
+@pytest.mark.parametrize(
+    "limit, value",
+    [
+        ("MAX_NODES", 50),
+        ("MAX_NODE_TEXT", 30),
+        ("MAX_TOTAL_TEXT", 200),
+        ("MAX_ATTR_CHARS", 3),
+        ("MAX_CLASSES", 2),
+        ("MAX_TAG_CHARS", 2),
+    ],
+)
 def test_the_limits_cut_both_walks_alike(monkeypatch, limit, value):
     monkeypatch.setattr(limits, limit, value)
-    for html in (HOSTILE["menu"], HOSTILE["attributes"], HOSTILE["custom_and_odd_tags"],
-                 "<p>" + "a" * 100 + "</p>" * 3 + ("<p>" + SENTENCE + "</p>") * 20):
+    for html in (
+        HOSTILE["menu"],
+        HOSTILE["attributes"],
+        HOSTILE["custom_and_odd_tags"],
+        "<p>" + "a" * 100 + "</p>" * 3 + ("<p>" + SENTENCE + "</p>") * 20,
+    ):
         compiled, python = both(html, "https://example.com/")
         assert compiled == python
     if limit in ("MAX_NODES", "MAX_TOTAL_TEXT"):
@@ -155,16 +171,93 @@ def test_a_tag_id_not_learnt_sends_the_page_to_the_python_walk(monkeypatch):
     assert snapshot_from_html("<p>x</p>")["nodes"][-1]["text"] == "x"
 
 
-_TAGS = st.sampled_from(["div", "p", "span", "a", "img", "pre", "time", "input", "picture", "source", "svg",
-                         "math", "ul", "li", "table", "td", "tr", "b", "x-el", "script", "style", "template",
-                         "head", "title", "noscript", "select", "video", "br", "h1", "code", "textarea"])
-_NAMES = st.sampled_from(["class", "id", "role", "aria-label", "itemprop", "itemscope", "itemtype", "href", "rel",
-                          "datetime", "src", "alt", "style", "hidden", "aria-hidden", "type", "data-src",
-                          "data-lazy-src", "data-original", "data-srcset", "srcset", "CLASS", "data-x", "title",
-                          "publishdate", "data-published", "date-time", "data-timestamp", "alttext"])
-_VALUES = st.one_of(st.none(), st.text(max_size=12), st.sampled_from(
-    [" ", "hidden", "display:none", "true", " TRUE ", "a.jpg 2x, b.jpg 3x", "data:x", "/x", "http://[x/",
-     "a b  c", "\xa0"]))
+_TAGS = st.sampled_from(
+    [
+        "div",
+        "p",
+        "span",
+        "a",
+        "img",
+        "pre",
+        "time",
+        "input",
+        "picture",
+        "source",
+        "svg",
+        "math",
+        "ul",
+        "li",
+        "table",
+        "td",
+        "tr",
+        "b",
+        "x-el",
+        "script",
+        "style",
+        "template",
+        "head",
+        "title",
+        "noscript",
+        "select",
+        "video",
+        "br",
+        "h1",
+        "code",
+        "textarea",
+    ]
+)
+_NAMES = st.sampled_from(
+    [
+        "class",
+        "id",
+        "role",
+        "aria-label",
+        "itemprop",
+        "itemscope",
+        "itemtype",
+        "href",
+        "rel",
+        "datetime",
+        "src",
+        "alt",
+        "style",
+        "hidden",
+        "aria-hidden",
+        "type",
+        "data-src",
+        "data-lazy-src",
+        "data-original",
+        "data-srcset",
+        "srcset",
+        "CLASS",
+        "data-x",
+        "title",
+        "publishdate",
+        "data-published",
+        "date-time",
+        "data-timestamp",
+        "alttext",
+    ]
+)
+_VALUES = st.one_of(
+    st.none(),
+    st.text(max_size=12),
+    st.sampled_from(
+        [
+            " ",
+            "hidden",
+            "display:none",
+            "true",
+            " TRUE ",
+            "a.jpg 2x, b.jpg 3x",
+            "data:x",
+            "/x",
+            "http://[x/",
+            "a b  c",
+            "\xa0",
+        ]
+    ),
+)
 _TEXT = st.one_of(st.text(max_size=20), st.sampled_from([" ", "\n\t", "\xa0", "\u3000", "&amp;", "&nbsp;"]))
 
 
@@ -174,8 +267,10 @@ def soups(draw):
     for _ in range(draw(st.integers(0, 40))):
         kind = draw(st.integers(0, 3))
         if kind == 0:
-            attrs = "".join(f" {n}" if v is None else f" {n}=\"{v.replace(chr(34), '')}\""
-                            for n, v in draw(st.lists(st.tuples(_NAMES, _VALUES), max_size=4)))
+            attrs = "".join(
+                f" {n}" if v is None else f' {n}="{v.replace(chr(34), "")}"'
+                for n, v in draw(st.lists(st.tuples(_NAMES, _VALUES), max_size=4))
+            )
             parts.append(f"<{draw(_TAGS)}{attrs}>")
         elif kind == 1:
             parts.append(f"</{draw(_TAGS)}>")

@@ -11,11 +11,25 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
+
 def _mypy(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
     """mypy with the repository's configuration, its cache out of the working tree."""
-    return subprocess.run([sys.executable, "-m", "mypy", "--config-file", str(ROOT / "pyproject.toml"),
-                           "--cache-dir", str(tmp_path / "cache"), *args],
-                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--config-file",
+            str(ROOT / "pyproject.toml"),
+            "--cache-dir",
+            str(tmp_path / "cache"),
+            *args,
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
 
 
 def test_the_package_is_clean(tmp_path):
@@ -33,4 +47,4 @@ def test_configuration_checks_bodies_and_ignores(tmp_path):
     run = _mypy(tmp_path, str(bad))
     assert run.returncode == 1, run.stdout + run.stderr
     assert "bad.py:2: error" in run.stdout and "[arg-type]" in run.stdout
-    assert "bad.py:5: error: Unused \"type: ignore\" comment" in run.stdout
+    assert 'bad.py:5: error: Unused "type: ignore" comment' in run.stdout

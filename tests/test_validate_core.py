@@ -8,12 +8,12 @@ import copy
 import random
 from contextlib import contextmanager
 
+from compiled_support import compiled_module, pure_python_prints, skip_unless_compiled
+from test_schema import Number, Tag, good, mutated_nodes
+
 from native_host import SnapshotError
 from native_host.pipeline import schema
 from native_host.pipeline.schema import _build_accept, _fast_accept, snapshot_schema, validate_snapshot
-
-from compiled_support import compiled_module, pure_python_prints, skip_unless_compiled
-from test_schema import Number, Tag, good, mutated_nodes
 
 validate_core = compiled_module("validate_core")
 needs_compiled = skip_unless_compiled(validate_core, "the compiled validation")
@@ -48,7 +48,9 @@ def test_the_compiled_validation_is_in_use_where_it_is_built():
 
 
 def test_pith_pure_python_keeps_the_python_validation():
-    assert pure_python_prints("from native_host.pipeline import schema; print(schema.compiled_core() is None)") == ["True"]
+    assert pure_python_prints("from native_host.pipeline import schema; print(schema.compiled_core() is None)") == [
+        "True"
+    ]
 
 
 @needs_compiled
@@ -75,12 +77,18 @@ def test_the_compiled_tree_rules_answer_as_the_loop():
         nodes = [{"id": 0, "parent": -1, "depth": 0, "tag": "html"}]
         for i in range(1, rng.randint(1, 12)):
             parent = rng.randrange(i)
-            nodes.append({"id": i, "parent": parent, "depth": nodes[parent]["depth"] + 1,
-                          "tag": rng.choice(["div", "p", "#text"])})
+            nodes.append(
+                {
+                    "id": i,
+                    "parent": parent,
+                    "depth": nodes[parent]["depth"] + 1,
+                    "tag": rng.choice(["div", "p", "#text"]),
+                }
+            )
         if rng.random() < 0.7:
             node = rng.choice(nodes)
             field = rng.choice(["id", "parent", "depth", "tag"])
-            node[field] = rng.choice([-5, -1, 0, 1, 2, 3, 10 ** 30, Number(1), "#text", Tag("#text"), "b"])
+            node[field] = rng.choice([-5, -1, 0, 1, 2, 3, 10**30, Number(1), "#text", Tag("#text"), "b"])
         trees.append({**good(), "nodes": nodes})
     with reference_validation():
         want = [outcome(s) for s in trees]
@@ -91,7 +99,7 @@ def test_the_compiled_tree_rules_answer_as_the_loop():
             nodes = snapshot["nodes"]
             consistent = validate_core.tree_consistent(nodes)
             assert not consistent or want_one is None  # never passes a tree the loop refuses
-            plain = all(type(n[f]) is int and abs(n[f]) < 2 ** 63 for n in nodes for f in ("id", "parent", "depth"))
+            plain = all(type(n[f]) is int and abs(n[f]) < 2**63 for n in nodes for f in ("id", "parent", "depth"))
             assert consistent == (want_one is None) or not plain  # and passes every plain one the loop passes
     assert 500 < sum(w is None for w in want) < len(want) - 500
 
@@ -109,14 +117,17 @@ def outcome_of(check, snapshot) -> bool:
 def test_a_snapshot_gets_the_same_error_or_pass_whichever_validation_runs():
     rng = random.Random(3)
     base = good()
-    base["nodes"] += [{"id": k, "parent": 1, "depth": 2, "tag": "p", "box": [0, k, 100, 20], "font_size": 16}
-                      for k in range(4, 40)]
+    base["nodes"] += [
+        {"id": k, "parent": 1, "depth": 2, "tag": "p", "box": [0, k, 100, 20], "font_size": 16} for k in range(4, 40)
+    ]
     snapshots = []
     for node in mutated_nodes(21, 1500):
         snapshot = copy.deepcopy(base)
         k = rng.randrange(len(snapshot["nodes"]))
-        snapshot["nodes"][k] = {**node, **{f: snapshot["nodes"][k][f] for f in ("id", "parent", "depth")
-                                           if rng.random() < 0.8}}
+        snapshot["nodes"][k] = {
+            **node,
+            **{f: snapshot["nodes"][k][f] for f in ("id", "parent", "depth") if rng.random() < 0.8},
+        }
         snapshots.append(snapshot)
     got = [outcome(s) for s in snapshots]
     with reference_validation():

@@ -46,19 +46,26 @@ def reader_shot(b, name: str, path: Path, theme: str) -> None:
 
 
 # The options page as a user might leave it: a folder in Downloads and a template of their own.
-OPTIONS_TEMPLATE = {"name": "{{published|date:YYYY-MM-DD}} {{title}}",
-                    "properties": {**{k: v for k, v in DEFAULT_TEMPLATE["properties"].items() if k != "description"},
-                                   "tags": ["clippings", "{{site|slug}}"], "reading time": "{{reading_time}} min"}}
+OPTIONS_TEMPLATE = {
+    "name": "{{published|date:YYYY-MM-DD}} {{title}}",
+    "properties": {
+        **{k: v for k, v in DEFAULT_TEMPLATE["properties"].items() if k != "description"},
+        "tags": ["clippings", "{{site|slug}}"],
+        "reading time": "{{reading_time}} min",
+    },
+}
 
 
 def options_shot(b, path: Path) -> None:
     options = b.open_extension_page("options/options.html")
     options.wait_for("() => document.documentElement.dataset.ready === 'true'")
     options.resize(900, 1240)
-    options.evaluate("""(t) => { t = globalThis.PITH_TEMPLATE.formatTemplate(t);
+    options.evaluate(
+        """(t) => { t = globalThis.PITH_TEMPLATE.formatTemplate(t);
       for (const [id, v] of [['template', t], ['folder', 'Clippings/Pith']]) {
         const f = document.getElementById(id); f.value = v; f.dispatchEvent(new Event('input')); } }""",
-                     OPTIONS_TEMPLATE)
+        OPTIONS_TEMPLATE,
+    )
     options.screenshot(path)
     options.close()
 
@@ -70,21 +77,27 @@ def main() -> None:
     parser.add_argument("--only", choices=("all", "options"), default="all", help="options: the options page alone")
     args = parser.parse_args()
     if args.only == "options":
-        with tempfile.TemporaryDirectory() as tmp, \
-                extension_browser(args.browser, Path(tmp), host="missing", pages=PAGES) as b:
+        with (
+            tempfile.TemporaryDirectory() as tmp,
+            extension_browser(args.browser, Path(tmp), host="missing", pages=PAGES) as b,
+        ):
             options_shot(b, HERE / "options.png")
         print("wrote options.png")
         return
-    with tempfile.TemporaryDirectory() as tmp, \
-            extension_browser(args.browser, Path(tmp), model_dir=args.model_dir, pages=PAGES) as b:
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        extension_browser(args.browser, Path(tmp), model_dir=args.model_dir, pages=PAGES) as b,
+    ):
         for name, file, theme in READER_SHOTS:
             reader_shot(b, name, HERE / file, theme)
         page = b.open("article.html")
         page.resize(1100, 900)
         assert b.run("highlight", page)["ok"]
         page.screenshot(HERE / "highlight.png")
-    with tempfile.TemporaryDirectory() as tmp, \
-            extension_browser(args.browser, Path(tmp), host="missing", pages=PAGES) as b:
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        extension_browser(args.browser, Path(tmp), host="missing", pages=PAGES) as b,
+    ):
         page = b.open("article.html")
         popup = b.open_extension_page(f"popup/popup.html?tab={b.tab_id(page)}")
         popup.resize(340, 330)

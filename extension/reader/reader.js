@@ -304,7 +304,7 @@ function followFragment(event) {
   target.scrollIntoView({ block: "start" });
 }
 
-function wire(root) {
+function wire(root, box) {
   const $ = (id) => root.getElementById(id);
   $("smaller").addEventListener("click", () => change((s) => ({ readerFontPx: s.readerFontPx - 1 })));
   $("larger").addEventListener("click", () => change((s) => ({ readerFontPx: s.readerFontPx + 1 })));
@@ -393,7 +393,7 @@ if (/^[0-9a-f]{32}$/.test(token)) {
       view.box = build();
       view.box.hidden = true;
       document.body.append(view.box);
-      wire(document);
+      wire(document, view.box);
     } else if (message.type === "open" && view.box) {
       open(message.article);
     } else if (message.type === "complete") {

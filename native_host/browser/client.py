@@ -11,7 +11,8 @@ import os
 import subprocess
 import sys
 import tempfile
-from typing import IO, Iterable
+from collections.abc import Iterable
+from typing import IO
 
 from .framing import StreamClosed, encode_message, frame, read_frame
 
@@ -65,8 +66,9 @@ class HostProcess:
     def __init__(self, argv: list[str], env: dict[str, str] | None = None):
         self.argv = argv
         self._stderr = tempfile.TemporaryFile()  # a file, not a pipe: a chatty host can never block on it
-        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
-                                     env={**os.environ, **(env or {})})
+        self.proc = subprocess.Popen(
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr, env={**os.environ, **(env or {})}
+        )
         # Popen sets both pipes when asked for them (PIPE above); this only tells the checker so.
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self._stdin: IO[bytes] = self.proc.stdin
@@ -74,7 +76,7 @@ class HostProcess:
         self.reassembler = Reassembler()
         self.frame_sizes: list[int] = []  # payload size of every frame received, for tests of the cap
 
-    def __enter__(self) -> "HostProcess":
+    def __enter__(self) -> HostProcess:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -130,4 +132,3 @@ class HostProcess:
             self.proc.wait()
         self._stdout.close()
         self._stderr.close()
-

@@ -13,14 +13,15 @@ import json
 import re
 import struct
 import sys
-from typing import IO, Callable
+from collections.abc import Callable
+from typing import IO
 
 from .. import limits
 from ..errors import ProtocolError, TooLargeError
 from ..gc_pause import gc_paused
 
 HEADER = struct.Struct("=I")  # native byte order, as Chromium and Firefox write it
-READ_PIECE = 1024 * 1024       # a long frame is read in pieces so progress can be reported between them
+READ_PIECE = 1024 * 1024  # a long frame is read in pieces so progress can be reported between them
 
 
 class StreamClosed(Exception):
@@ -38,7 +39,7 @@ def _read_into(stream: IO[bytes], view: memoryview, on_progress: Callable[[], No
     while got < len(view):
         # typing.IO leaves readinto out, though every binary stream the io module makes (stdin's buffer, a
         # pipe, BytesIO) has it; IO[bytes] is still the type callers hold, so the checker is told here.
-        n = stream.readinto(view[got:got + READ_PIECE])  # type: ignore[attr-defined]
+        n = stream.readinto(view[got : got + READ_PIECE])  # type: ignore[attr-defined]
         if not n:
             break
         got += n
@@ -47,8 +48,12 @@ def _read_into(stream: IO[bytes], view: memoryview, on_progress: Callable[[], No
     return got
 
 
-def read_frame(stream: IO[bytes], max_bytes: int, on_progress: Callable[[], None] | None = None,
-               on_length: Callable[[int], None] | None = None) -> bytearray:
+def read_frame(
+    stream: IO[bytes],
+    max_bytes: int,
+    on_progress: Callable[[], None] | None = None,
+    on_length: Callable[[int], None] | None = None,
+) -> bytearray:
     """The next frame's payload. Raises StreamClosed at the end of input, and TooLargeError as soon as a
     header announces more than `max_bytes`: none of those bytes is waited for, so the stream is left just
     after the header, and where the next frame starts is unknown. `on_length` is called with a length within
@@ -62,8 +67,10 @@ def read_frame(stream: IO[bytes], max_bytes: int, on_progress: Callable[[], None
         raise StreamClosed(f"input closed inside a frame header ({got} of {HEADER.size} bytes)", clean=False)
     (length,) = HEADER.unpack(header)
     if length > max_bytes:
-        raise TooLargeError(f"message of {length} bytes is over the limit of {max_bytes} bytes; "
-                            "send a smaller snapshot (the extension trims pages to docs/snapshot.md's limits)")
+        raise TooLargeError(
+            f"message of {length} bytes is over the limit of {max_bytes} bytes; "
+            "send a smaller snapshot (the extension trims pages to docs/snapshot.md's limits)"
+        )
     if on_length:
         on_length(length)
     payload = bytearray(length)
@@ -87,10 +94,11 @@ _HIGH = r"[dD][89abAB][0-9a-fA-F]{2}"
 _LOW = r"[dD][c-fC-F][0-9a-fA-F]{2}"
 _LONE_SURROGATE = re.compile(
     r"\\(?<!\\\\)(?:"
-    rf"(?:\\\\)*+u{_HIGH}(?!\\u{_LOW})"          # a high one with no low one right after it
-    rf"|(?:\\\\)++u{_LOW}"                       # a low one after escaped backslashes
-    rf"|(?<!\\u{_HIGH}\\)u{_LOW}"                  # a low one right after anything but a high escape
-    rf"|\\(?:\\\\)*+u{_HIGH}\\u{_LOW})")         # a low one right after text that only looks like one
+    rf"(?:\\\\)*+u{_HIGH}(?!\\u{_LOW})"  # a high one with no low one right after it
+    rf"|(?:\\\\)++u{_LOW}"  # a low one after escaped backslashes
+    rf"|(?<!\\u{_HIGH}\\)u{_LOW}"  # a low one right after anything but a high escape
+    rf"|\\(?:\\\\)*+u{_HIGH}\\u{_LOW})"
+)  # a low one right after text that only looks like one
 
 
 _JOIN_BATCH = 4096  # pieces joined at a time: the copy grows in strings of a few KiB, not a list of them all
@@ -107,7 +115,7 @@ def _without_lone_surrogates(text: str) -> str:
     start = 0
     for match in _LONE_SURROGATE.finditer(text):
         end = match.end()
-        batch += (text[start:end - 6], "\\ufffd")
+        batch += (text[start : end - 6], "\\ufffd")
         start = end
         if len(batch) >= _JOIN_BATCH:
             parts.append("".join(batch))
@@ -146,7 +154,7 @@ def _structure_counts(data: bytes | bytearray) -> tuple[int, int]:
     containers = keys = 0
     inside = False  # whether the window starts inside a string
     for start in range(0, len(skeleton), _SKELETON_WINDOW):
-        parts = bytes(skeleton[start:start + _SKELETON_WINDOW]).split(b'"')
+        parts = bytes(skeleton[start : start + _SKELETON_WINDOW]).split(b'"')
         outside = b"".join(parts[1::2] if inside else parts[::2])
         inside ^= len(parts) % 2 == 0  # an odd number of quotes
         containers += outside.count(b"{") + outside.count(b"[")
@@ -156,8 +164,10 @@ def _structure_counts(data: bytes | bytearray) -> tuple[int, int]:
 
 # The id among the top-level members before any object or array (where a request puts it), read from the
 # start of a frame refused before decoding, so its caller, not every request pending on the port, hears why.
-_LEADING_ID = re.compile(rb'\s*\{(?:\s*"[a-z_]*"\s*:\s*(?:-?[0-9]++|"[^"\\]*+"|true|false|null)\s*,)*?'
-                         rb'\s*"id"\s*:\s*(-?[0-9]{1,16})\s*[,}]')
+_LEADING_ID = re.compile(
+    rb'\s*\{(?:\s*"[a-z_]*"\s*:\s*(?:-?[0-9]++|"[^"\\]*+"|true|false|null)\s*,)*?'
+    rb'\s*"id"\s*:\s*(-?[0-9]{1,16})\s*[,}]'
+)
 _LEADING_ID_BYTES = 4096
 
 
@@ -191,13 +201,15 @@ def check_structure(data: bytes | bytearray | str, what: str = "message") -> Non
             f"{what} holds {containers:,} JSON objects and arrays and {keys:,} keys, more than a valid request "
             f"can ({limits.MAX_REQUEST_CONTAINERS:,} and {limits.MAX_REQUEST_KEYS:,}: a snapshot has at most "
             f"{limits.MAX_NODES:,} nodes, each one object with its classes and box); send the snapshot "
-            "docs/snapshot.md describes", _leading_id(raw))
+            "docs/snapshot.md describes",
+            _leading_id(raw),
+        )
 
 
 # One character past U+FFFF makes a whole str take 4 bytes a character (the frame's text, 4 times the frame).
 # Where it saves memory, such characters are written as JSON's escaped surrogate pairs (12 bytes each) before
 # the text is made, so it takes 1 or 2 bytes a character; json reads each pair back as the one character.
-_WIDE_SIZE = sys.getsizeof("\U00010000") - 4   # a str of 4-byte characters takes this plus 4 bytes each
+_WIDE_SIZE = sys.getsizeof("\U00010000") - 4  # a str of 4-byte characters takes this plus 4 bytes each
 _ASTRAL = re.compile(rb"[\xf0-\xf4][\x80-\xbf]{3}")
 _ESCAPED_ASTRAL = re.compile(rb"(?<!\\)\\(?:\\\\)*+[\xf0-\xf4]")  # a backslash escaping one: never JSON
 
@@ -246,8 +258,9 @@ def _loads(text: str, what: str) -> object:
     except RecursionError:
         raise ProtocolError(f"{what} nests too deeply to decode; flatten it (snapshots are flat node lists)") from None
     except ValueError as exc:  # an integer literal over Python's 4,300-digit conversion limit
-        raise ProtocolError(f"{what} has a number with too many digits ({exc}); send numbers "
-                            "JavaScript can hold") from None
+        raise ProtocolError(
+            f"{what} has a number with too many digits ({exc}); send numbers JavaScript can hold"
+        ) from None
 
 
 def decode_message(payload: bytes | bytearray, release: bool = False) -> dict:

@@ -19,17 +19,25 @@ import sys
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import BinaryIO, Callable, Protocol
+from typing import BinaryIO, Protocol
 
 from .. import __version__, limits
 from ..errors import PithError, ProtocolError, TooLargeError
-from .framing import (READ_PIECE, OverCountError, StreamClosed, decode_message, encode_message, read_frame,
-                      write_frame)
+from .framing import READ_PIECE, OverCountError, StreamClosed, decode_message, encode_message, read_frame, write_frame
 from .identity import FIREFOX_EXTENSION_ID, chromium_origin
 from .logs import setup_logging
-from .protocol import (LazyExtractor, Request, answer, error_reply, internal_error_reply, parse_request,
-                       reply_payloads, request_id)
+from .protocol import (
+    LazyExtractor,
+    Request,
+    answer,
+    error_reply,
+    internal_error_reply,
+    parse_request,
+    reply_payloads,
+    request_id,
+)
 
 log = logging.getLogger(__name__)
 
@@ -81,8 +89,9 @@ class JsonLinesTransport:
                 raise StreamClosed("input closed", clean=True)
             on_progress()
             if len(line) > limits.MAX_REQUEST_BYTES and not line.endswith(b"\n"):
-                raise TooLargeError(f"request line over the limit of {limits.MAX_REQUEST_BYTES} bytes; "
-                                    "send a smaller snapshot")
+                raise TooLargeError(
+                    f"request line over the limit of {limits.MAX_REQUEST_BYTES} bytes; send a smaller snapshot"
+                )
             if line.strip():
                 admit(len(line))
                 return line
@@ -122,15 +131,19 @@ class Inbox:
     def __init__(self, max_frames: int = limits.HOST_FRAMES_IN_FLIGHT, max_bytes: int = limits.HOST_BYTES_IN_FLIGHT):
         self.max_frames, self.max_bytes = max_frames, max_bytes
         self.frames = self.bytes = 0
-        self.held = 0          # the size of a request waiting for admission (0: none), for the tests
+        self.held = 0  # the size of a request waiting for admission (0: none), for the tests
         self._items: deque = deque()
         self._cond = threading.Condition()
 
     def admit(self, size: int) -> None:
         with self._cond:
             if self._full(size):
-                log.debug("holding a request of %d bytes until %d in flight (%d bytes) are answered", size,
-                          self.frames, self.bytes)
+                log.debug(
+                    "holding a request of %d bytes until %d in flight (%d bytes) are answered",
+                    size,
+                    self.frames,
+                    self.bytes,
+                )
                 self.held = size
                 self._cond.notify_all()
                 while self._full(size):
@@ -168,8 +181,13 @@ class Inbox:
 class Server:
     """Serves one transport until its input closes or it sits idle for `idle_timeout` seconds (0: never)."""
 
-    def __init__(self, transport: Transport, engine: LazyExtractor, idle_timeout: float = limits.HOST_IDLE_TIMEOUT_S,
-                 log_path: str | None = None):
+    def __init__(
+        self,
+        transport: Transport,
+        engine: LazyExtractor,
+        idle_timeout: float = limits.HOST_IDLE_TIMEOUT_S,
+        log_path: str | None = None,
+    ):
         self.transport = transport
         self.engine = engine
         self.idle_timeout = idle_timeout
@@ -192,8 +210,11 @@ class Server:
                     self.inbox.put(error_reply(None, exc))
                     if self.transport.resume(self._touch):
                         continue
-                    self.inbox.put(Closed("a frame's length was over the limit, so where the next frame starts "
-                                          "cannot be known", False))
+                    self.inbox.put(
+                        Closed(
+                            "a frame's length was over the limit, so where the next frame starts cannot be known", False
+                        )
+                    )
                     return
             except StreamClosed as exc:
                 self.inbox.put(Closed(exc.reason, exc.clean))
@@ -269,8 +290,13 @@ class Server:
             if isinstance(item, Request):
                 t0 = time.perf_counter()
                 reply = answer(item, self.engine, self.log_path, early=self._send)
-                log.info("request %s %s -> %s in %.1f ms", item.id, item.type, reply["type"],
-                         (time.perf_counter() - t0) * 1000)
+                log.info(
+                    "request %s %s -> %s in %.1f ms",
+                    item.id,
+                    item.type,
+                    reply["type"],
+                    (time.perf_counter() - t0) * 1000,
+                )
             else:
                 reply = item
             del item
@@ -292,13 +318,21 @@ def caller_refusal(caller: list[str]) -> str | None:
     if not caller:
         return None
     if caller[0].startswith("chrome-extension://"):
-        return None if caller[0] == chromium_origin() else \
-            f"caller {caller[0]} is not the Pith extension ({chromium_origin()})"
+        return (
+            None
+            if caller[0] == chromium_origin()
+            else f"caller {caller[0]} is not the Pith extension ({chromium_origin()})"
+        )
     if len(caller) >= 2:
-        return None if caller[1] == FIREFOX_EXTENSION_ID else \
-            f"caller extension {caller[1]!r} is not the Pith extension ({FIREFOX_EXTENSION_ID})"
-    return f"unrecognised caller arguments {caller!r}: expected a chrome-extension:// origin or a Firefox " \
-           "manifest path and extension id"
+        return (
+            None
+            if caller[1] == FIREFOX_EXTENSION_ID
+            else f"caller extension {caller[1]!r} is not the Pith extension ({FIREFOX_EXTENSION_ID})"
+        )
+    return (
+        f"unrecognised caller arguments {caller!r}: expected a chrome-extension:// origin or a Firefox "
+        "manifest path and extension id"
+    )
 
 
 def _protocol_streams() -> tuple[BinaryIO, BinaryIO]:
@@ -313,8 +347,14 @@ def run(args: argparse.Namespace) -> int:
     inp, out = _protocol_streams()
     path = setup_logging(args.log_level)
     mode = "jsonl" if args.stdio_jsonl else "native"
-    log.info("pith %s host started (pid %d, %s, python %s, caller %r)", __version__, os.getpid(), mode,
-             sys.executable, args.caller)
+    log.info(
+        "pith %s host started (pid %d, %s, python %s, caller %r)",
+        __version__,
+        os.getpid(),
+        mode,
+        sys.executable,
+        args.caller,
+    )
     refusal = caller_refusal(args.caller)
     if refusal:
         log.error("refusing to serve: %s; reinstall with `pith install` if this is your extension", refusal)
@@ -339,17 +379,33 @@ def run(args: argparse.Namespace) -> int:
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "host", help="serve the browser extension over native messaging (started by the browser)",
+        "host",
+        help="serve the browser extension over native messaging (started by the browser)",
         description="Native-messaging host (docs/protocol.md). Browsers start it through the launcher that "
-                    "`pith install` writes; scripts can drive it with --stdio-jsonl.")
-    p.add_argument("caller", nargs="*", help="what the browser passes: the extension origin (Chromium) or the "
-                   "manifest path and extension id (Firefox)")
-    p.add_argument("--stdio-jsonl", action="store_true",
-                   help="one JSON request per line on stdin, one JSON reply per line on stdout")
-    p.add_argument("--idle-timeout", type=float, default=limits.HOST_IDLE_TIMEOUT_S, metavar="SECONDS",
-                   help="exit after this long without a request (0: never; default %(default)s)")
+        "`pith install` writes; scripts can drive it with --stdio-jsonl.",
+    )
+    p.add_argument(
+        "caller",
+        nargs="*",
+        help="what the browser passes: the extension origin (Chromium) or the manifest path and extension id (Firefox)",
+    )
+    p.add_argument(
+        "--stdio-jsonl",
+        action="store_true",
+        help="one JSON request per line on stdin, one JSON reply per line on stdout",
+    )
+    p.add_argument(
+        "--idle-timeout",
+        type=float,
+        default=limits.HOST_IDLE_TIMEOUT_S,
+        metavar="SECONDS",
+        help="exit after this long without a request (0: never; default %(default)s)",
+    )
     p.add_argument("--preload", action="store_true", help="load the model at start, not on the first extract")
-    p.add_argument("--model-dir", default=os.environ.get("PITH_MODEL_DIR") or None,
-                   help="model directory (default: $PITH_MODEL_DIR, else the shipped model)")
+    p.add_argument(
+        "--model-dir",
+        default=os.environ.get("PITH_MODEL_DIR") or None,
+        help="model directory (default: $PITH_MODEL_DIR, else the shipped model)",
+    )
     p.add_argument("--log-level", default="INFO", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
     p.set_defaults(func=run)

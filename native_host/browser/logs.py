@@ -44,8 +44,9 @@ def setup_logging(level: str = "INFO") -> Path | None:
     path = log_path()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        handler = RotatingFileHandler(path, maxBytes=limits.LOG_MAX_BYTES, backupCount=limits.LOG_BACKUPS,
-                                      encoding="utf-8")
+        handler = RotatingFileHandler(
+            path, maxBytes=limits.LOG_MAX_BYTES, backupCount=limits.LOG_BACKUPS, encoding="utf-8"
+        )
     except OSError as exc:
         root.warning("cannot write the log file %s (%s); logging to stderr only", path, exc)
         return None

@@ -8,15 +8,23 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from .. import __version__, limits
+from ..errors import (
+    ModelError,
+    PithError,
+    ProtocolError,
+    SnapshotError,
+    UnknownTypeError,
+    UnsupportedVersionError,
+    quoted,
+)
 from ..pipeline.article import READER_VIEWS
 from ..pipeline.document import default_front_matter, selection_body
-from ..errors import (ModelError, PithError, ProtocolError, SnapshotError, UnknownTypeError,
-                     UnsupportedVersionError, quoted)
 from ..result import REPLY_FIELDS
 from .framing import decode_json, encode_message, is_wide
 
@@ -27,7 +35,10 @@ PROTOCOL = 1
 WANTS = ("highlight", "outline", "article", "text", "markdown")
 DEFAULT_WANT = ("highlight", "article")
 ARTICLE_FIELDS = {"html": "article", "markdown": "markdown", "text": "text"}  # reply's article field -> its want
-WANT_FIELDS = {"highlight": ("node_ids", "blocks"), "outline": ("outline", "headline")}  # a want's fields outside the article
+WANT_FIELDS = {
+    "highlight": ("node_ids", "blocks"),
+    "outline": ("outline", "headline"),
+}  # a want's fields outside the article
 OUTLINE_SCORE = 0.5  # a main block whose title or heading score is above this is outlined as a title or heading
 # Always in a reply's article, whatever the want: the fields Result marks `reply`.
 METADATA_FIELDS = REPLY_FIELDS
@@ -65,8 +76,12 @@ class LazyExtractor:
                 raise ModelError(_with_doctor_hint(exc.message)) from exc
             except ImportError as exc:
                 raise ModelError(_with_doctor_hint(f"the extraction engine cannot be imported ({exc})")) from exc
-            log.info("model %s loaded in %.0f ms (%s)", self._extractor.info.get("model_id"),
-                     (time.perf_counter() - t0) * 1000, ", ".join(self._extractor.info.get("providers", [])))
+            log.info(
+                "model %s loaded in %.0f ms (%s)",
+                self._extractor.info.get("model_id"),
+                (time.perf_counter() - t0) * 1000,
+                ", ".join(self._extractor.info.get("providers", [])),
+            )
         return self._extractor
 
 
@@ -86,18 +101,25 @@ def request_id(message: Any) -> int | None:
 def parse_request(message: dict, received: float) -> Request:
     rid = request_id(message)
     if rid is None:
-        raise ProtocolError('every request needs an integer "id" (echoed in its reply) of at most '
-                            f"{limits.MAX_REQUEST_ID} either side of 0")
+        raise ProtocolError(
+            'every request needs an integer "id" (echoed in its reply) of at most '
+            f"{limits.MAX_REQUEST_ID} either side of 0"
+        )
     version = message.get("v")
     if version != PROTOCOL or isinstance(version, bool):
-        raise UnsupportedVersionError(f"protocol version {quoted(version)} is not supported: this host speaks "
-                                      f'"v": {PROTOCOL}; update pith and the extension to matching releases')
+        raise UnsupportedVersionError(
+            f"protocol version {quoted(version)} is not supported: this host speaks "
+            f'"v": {PROTOCOL}; update pith and the extension to matching releases'
+        )
     kind = message.get("type")
     if not isinstance(kind, str):
         raise ProtocolError('every request needs a string "type": one of ' + ", ".join(HANDLERS))
     if kind not in HANDLERS:
-        raise UnknownTypeError(f"unknown request type {quoted(kind)}; this host (pith {__version__}) knows "
-                               + ", ".join(HANDLERS) + "; update pith if the extension is newer")
+        raise UnknownTypeError(
+            f"unknown request type {quoted(kind)}; this host (pith {__version__}) knows "
+            + ", ".join(HANDLERS)
+            + "; update pith if the extension is newer"
+        )
     if kind == "extract" and "snapshot_json" in message:
         message["snapshot"] = snapshot_from_json(message)
     return Request(rid, kind, message, received)
@@ -113,8 +135,10 @@ def snapshot_from_json(message: dict) -> Any:
         raise ProtocolError('an "extract" request carries "snapshot" or "snapshot_json", not both')
     text = message.pop("snapshot_json")
     if not isinstance(text, str):
-        raise ProtocolError(f'"snapshot_json" must be a string holding the snapshot\'s JSON text, got '
-                            f"{type(text).__name__}; send the snapshot itself as \"snapshot\"")
+        raise ProtocolError(
+            f'"snapshot_json" must be a string holding the snapshot\'s JSON text, got '
+            f'{type(text).__name__}; send the snapshot itself as "snapshot"'
+        )
     if is_wide(text):  # 4 bytes a character: decoded from its UTF-8, which takes less (framing.utf8_text)
         text = text.encode("utf-8")
     try:
@@ -140,10 +164,18 @@ def internal_error_reply(rid: int | None, exc: BaseException, log_path: str | No
 
 
 def handle_hello(request: Request, engine: LazyExtractor, early: Send | None = None) -> dict:
-    reply = {**_envelope(request.id, "hello"), "version": __version__, "protocol": PROTOCOL,
-             "model_id": None, "providers": [], "wants": list(WANTS),
-             "max_request_bytes": limits.MAX_REQUEST_BYTES, "max_frame_bytes": limits.MAX_REPLY_FRAME_BYTES,
-             "snapshot_json": True, "first": True}
+    reply = {
+        **_envelope(request.id, "hello"),
+        "version": __version__,
+        "protocol": PROTOCOL,
+        "model_id": None,
+        "providers": [],
+        "wants": list(WANTS),
+        "max_request_bytes": limits.MAX_REQUEST_BYTES,
+        "max_frame_bytes": limits.MAX_REPLY_FRAME_BYTES,
+        "snapshot_json": True,
+        "first": True,
+    }
     try:
         info = engine.get().info
     except ModelError as exc:
@@ -171,16 +203,21 @@ def parse_first(message: dict, want: frozenset[str]) -> frozenset[str]:
         raise ProtocolError('"first" must be a list of strings from "want"')
     stray = [w for w in first if w not in want]
     if stray:
-        raise ProtocolError(f'"first" has {quoted(stray[0])}, which is not in "want"; "first" names some of '
-                            '"want", to be sent ahead of the rest')
+        raise ProtocolError(
+            f'"first" has {quoted(stray[0])}, which is not in "want"; "first" names some of '
+            '"want", to be sent ahead of the rest'
+        )
     return frozenset(first)
 
 
 def parse_selection(message: dict) -> list[int]:
     """`selection`: the snapshot node ids of what the user selected, whose blocks alone make the saved body."""
     selection = message.get("selection", [])
-    if (not isinstance(selection, list) or len(selection) > limits.MAX_NODES
-            or not all(type(i) is int and 0 <= i < limits.MAX_NODES for i in selection)):
+    if (
+        not isinstance(selection, list)
+        or len(selection) > limits.MAX_NODES
+        or not all(type(i) is int and 0 <= i < limits.MAX_NODES for i in selection)
+    ):
         raise ProtocolError(f'"selection" must be a list of snapshot node ids (0 to {limits.MAX_NODES - 1})')
     return selection
 
@@ -222,12 +259,16 @@ def shape_result(rid: int, result, want: frozenset[str]) -> dict:
     reply = _envelope(rid, "result")
     if "highlight" in want:
         reply["node_ids"] = result.node_ids
-        reply["blocks"] = [{"index": b.index, "node_ids": b.node_ids, "scores": b.scores, "main": b.main}
-                           for b in result.blocks]
+        reply["blocks"] = [
+            {"index": b.index, "node_ids": b.node_ids, "scores": b.scores, "main": b.main} for b in result.blocks
+        ]
     if "outline" in want:
         head = result.headline_block
-        reply["outline"] = [{"node_ids": b.node_ids, "kind": "title" if b.index == head else outline_kind(b.scores)}
-                            for b in result.blocks if b.main]
+        reply["outline"] = [
+            {"node_ids": b.node_ids, "kind": "title" if b.index == head else outline_kind(b.scores)}
+            for b in result.blocks
+            if b.main
+        ]
         # The page's headline, outlined as the title whether or not the model calls it main (most golds leave
         # it out of the body, so it often is not: docs/metadata.md).
         reply["headline"] = next((b.node_ids for b in result.blocks if b.index == head), [])
@@ -249,8 +290,9 @@ def handle_extract(request: Request, engine: LazyExtractor, early: Send | None =
     returned (a caller without `early` gets the whole reply in one)."""
     message = request.message
     if "snapshot" not in message:
-        raise ProtocolError('an "extract" request needs a "snapshot", or its JSON text as "snapshot_json" '
-                            "(docs/snapshot.md)")
+        raise ProtocolError(
+            'an "extract" request needs a "snapshot", or its JSON text as "snapshot_json" (docs/snapshot.md)'
+        )
     want = parse_want(message)
     first = parse_first(message, want)
     views = {field for field, asked in ARTICLE_FIELDS.items() if asked in want and field in READER_VIEWS}
@@ -259,8 +301,7 @@ def handle_extract(request: Request, engine: LazyExtractor, early: Send | None =
         raise ProtocolError('"selection" goes with "markdown" in "want", and without "first"')
     if not first or early is None:
         result = engine.get().extract_snapshot(message["snapshot"], views)
-        return _stamped(with_selection(shape_result(request.id, result, want), message["snapshot"], selection),
-                        request)
+        return _stamped(with_selection(shape_result(request.id, result, want), message["snapshot"], selection), request)
 
     def ready(result) -> None:
         early(_stamped(shape_part(request.id, result, first), request))
@@ -277,7 +318,9 @@ def _stamped(reply: dict, request: Request) -> dict:
 
 
 HANDLERS: dict[str, Callable[[Request, LazyExtractor, Send | None], dict]] = {
-    "hello": handle_hello, "extract": handle_extract}
+    "hello": handle_hello,
+    "extract": handle_extract,
+}
 
 
 def answer(request: Request, engine: LazyExtractor, log_path: str | None = None, early: Send | None = None) -> dict:
@@ -305,7 +348,7 @@ def chunk_messages(rid: int | None, text: str, cap: int) -> list[dict]:
     pieces = []
     start = 0
     while start < len(text):
-        piece = text[start:start + budget]
+        piece = text[start : start + budget]
         size = len(piece) + piece.count('"') + piece.count("\\")
         while size > budget:
             cut = (size - budget + 1) // 2

@@ -17,15 +17,17 @@ from pathlib import Path
 
 from .. import limits
 from ..browser.client import HostProcess, host_command
-from ..errors import InstallError, PithError
 from ..browser.identity import FIREFOX_EXTENSION_ID, HOST_NAME, chromium_origin
-from .install import BY_NAME, BROWSERS, Places, Target, add_place_arguments, installations, places_from_args, targets
 from ..browser.logs import log_path
+from ..errors import InstallError, PithError
+from .install import BROWSERS, BY_NAME, Places, Target, add_place_arguments, installations, places_from_args, targets
 
-PROBE_HTML = ("<html lang='en'><head><title>Doctor</title></head><body><nav><a href='/'>Home</a></nav><article>"
-              "<h1>A page for the doctor</h1><p>This paragraph is long enough to be the main content of a page: "
-              "it tells how the old mill by the river was rebuilt, stone by stone, over three summers.</p>"
-              "</article></body></html>")
+PROBE_HTML = (
+    "<html lang='en'><head><title>Doctor</title></head><body><nav><a href='/'>Home</a></nav><article>"
+    "<h1>A page for the doctor</h1><p>This paragraph is long enough to be the main content of a page: "
+    "it tells how the old mill by the river was rebuilt, stone by stone, over three summers.</p>"
+    "</article></body></html>"
+)
 
 
 @dataclass
@@ -63,8 +65,11 @@ def check_manifest(target: Target, places: Places) -> Finding:
         return Finding(what, False, f"{path} is unreadable ({exc})", fix)
     if not isinstance(manifest, dict):
         return Finding(what, False, f"{path} is not a JSON object", fix)
-    allowed_key, allowed = (("allowed_origins", chromium_origin()) if target.browser.family == "chromium"
-                            else ("allowed_extensions", FIREFOX_EXTENSION_ID))
+    allowed_key, allowed = (
+        ("allowed_origins", chromium_origin())
+        if target.browser.family == "chromium"
+        else ("allowed_extensions", FIREFOX_EXTENSION_ID)
+    )
     problems = []
     if manifest.get("name") != HOST_NAME:
         problems.append(f"name is {manifest.get('name')!r}, not {HOST_NAME!r}")
@@ -86,12 +91,18 @@ def check_launcher(launcher: Path) -> Finding:
     what = "launcher"
     if not launcher.is_file() or not os.access(launcher, os.X_OK):
         return Finding(what, False, f"{launcher} is missing or not executable", "pith install")
-    words = next((shlex.split(line) for line in launcher.read_text("utf-8").splitlines()
-                  if line.startswith("exec ")), [])
+    words = next(
+        (shlex.split(line) for line in launcher.read_text("utf-8").splitlines() if line.startswith("exec ")), []
+    )
     python = words[1] if len(words) > 1 else ""
     if not python or not os.access(python, os.X_OK):
-        return Finding(what, False, f"{launcher} runs {python or 'nothing'}, which is not an executable Python "
-                       "(was its Python removed or its virtual environment moved?)", "pith install")
+        return Finding(
+            what,
+            False,
+            f"{launcher} runs {python or 'nothing'}, which is not an executable Python "
+            "(was its Python removed or its virtual environment moved?)",
+            "pith install",
+        )
     return Finding(what, True, f"{launcher} runs {python}")
 
 
@@ -103,7 +114,9 @@ def check_model(model_dir: str | None) -> Finding:
     except PithError as exc:
         return Finding("model", False, exc.message, "reinstall pith (pip install --force-reinstall pith)")
     except ImportError as exc:
-        return Finding("model", False, f"the engine cannot be imported ({exc})", "pip install -e . (or pip install pith)")
+        return Finding(
+            "model", False, f"the engine cannot be imported ({exc})", "pip install -e . (or pip install pith)"
+        )
     return Finding("model", True, f"{info.get('model_id')} loads on {', '.join(info.get('providers', []))}")
 
 
@@ -132,8 +145,12 @@ def check_round_trip(argv: list[str], model_dir: str | None, timeout: float) -> 
         worker.join(timeout)
         if worker.is_alive():
             process.proc.kill()
-            return Finding(what, False, f"no answer within {timeout:.0f} s; see {log_path()}",
-                           "pith host --preload --log-level DEBUG, then read the log")
+            return Finding(
+                what,
+                False,
+                f"no answer within {timeout:.0f} s; see {log_path()}",
+                "pith host --preload --log-level DEBUG, then read the log",
+            )
     if "error" in out:
         return Finding(what, False, f"{out['error']}; see {log_path()}", "pith install, then pith doctor again")
     for name in ("hello", "extract"):
@@ -142,8 +159,12 @@ def check_round_trip(argv: list[str], model_dir: str | None, timeout: float) -> 
             error = reply.get("error") or reply.get("model_error")
             return Finding(what, False, f"{name} -> {error['code']}: {error['message']}", "see the model check above")
     words = len(out["extract"]["article"].get("text", "").split())
-    return Finding(what, True, f"hello and extract answered (pith {out['hello']['version']}, "
-                               f"{words} words of main text, {out['extract']['timings'].get('host', 0):.0f} ms)")
+    return Finding(
+        what,
+        True,
+        f"hello and extract answered (pith {out['hello']['version']}, "
+        f"{words} words of main text, {out['extract']['timings'].get('host', 0):.0f} ms)",
+    )
 
 
 def caller_arguments(chosen: list[Target]) -> dict[str, list[str]]:
@@ -158,7 +179,9 @@ def caller_arguments(chosen: list[Target]) -> dict[str, list[str]]:
     return dict(sorted(callers.items())) or {"chromium": [chromium_origin()]}
 
 
-def diagnose(places: Places, model_dir: str | None, timeout: float = limits.DOCTOR_ROUNDTRIP_TIMEOUT_S) -> list[Finding]:
+def diagnose(
+    places: Places, model_dir: str | None, timeout: float = limits.DOCTOR_ROUNDTRIP_TIMEOUT_S
+) -> list[Finding]:
     findings: list[Finding] = []
     try:
         chosen = manifests_to_check(places)
@@ -166,8 +189,14 @@ def diagnose(places: Places, model_dir: str | None, timeout: float = limits.DOCT
         chosen = []
         findings.append(Finding("browsers", False, exc.message, "pith install --browser NAME"))
     if not chosen and not findings:
-        findings.append(Finding("browsers", False, f"no browser profile under {places.home}",
-                                "pith install --browser NAME (choices: " + ", ".join(BY_NAME) + ")"))
+        findings.append(
+            Finding(
+                "browsers",
+                False,
+                f"no browser profile under {places.home}",
+                "pith install --browser NAME (choices: " + ", ".join(BY_NAME) + ")",
+            )
+        )
     findings += [check_manifest(t, places) for t in chosen]
     findings.append(check_launcher(places.launcher))
     findings.append(check_model(model_dir))
@@ -211,6 +240,9 @@ def run(args: argparse.Namespace) -> int:
 def register(subparsers) -> None:
     p = subparsers.add_parser("doctor", help="check manifests, launcher, model and a round trip; say what to fix")
     add_place_arguments(p)
-    p.add_argument("--model-dir", default=os.environ.get("PITH_MODEL_DIR") or None,
-                   help="model directory (default: $PITH_MODEL_DIR, else the shipped model)")
+    p.add_argument(
+        "--model-dir",
+        default=os.environ.get("PITH_MODEL_DIR") or None,
+        help="model directory (default: $PITH_MODEL_DIR, else the shipped model)",
+    )
     p.set_defaults(func=run)

@@ -19,48 +19,92 @@ from pathlib import Path
 
 from ..errors import InputError, NotHtmlError
 from ..files import safe_filename, write_new
-from .images import local_images
 from ..limits import one_page_threads
 from ..pipeline.inert import strip_controls
+from .images import local_images
 
 FORMATS = ("text", "markdown", "html", "json", "blocks")
 SAVE_EXTENSIONS = {"text": "txt", "markdown": "md", "html": "html", "json": "json", "blocks": "txt"}
 
 
 def register(sub) -> None:
-    p = sub.add_parser("extract", help="extract the main content of HTML files",
-                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("inputs", nargs="*", metavar="FILE|DIR|-",
-                   help="HTML and WARC (.warc, .warc.gz) files, directories of them, or - for stdin")
-    p.add_argument("--snapshot", type=Path, metavar="FILE.msgpack",
-                   help="replay a recorded live snapshot (the extension's Record this page) instead of HTML")
+    p = sub.add_parser(
+        "extract",
+        help="extract the main content of HTML files",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument(
+        "inputs",
+        nargs="*",
+        metavar="FILE|DIR|-",
+        help="HTML and WARC (.warc, .warc.gz) files, directories of them, or - for stdin",
+    )
+    p.add_argument(
+        "--snapshot",
+        type=Path,
+        metavar="FILE.msgpack",
+        help="replay a recorded live snapshot (the extension's Record this page) instead of HTML",
+    )
     p.add_argument("-f", "--format", choices=FORMATS, default="text")
     p.add_argument("-u", "--url", help="the page's URL, to make links absolute (single input)")
-    p.add_argument("-o", "--out", type=Path, metavar="FILE.jsonl|FILE.parquet|DIR",
-                   help="where the rows go (needed for several inputs or a WARC file): JSON lines, Parquet, or a "
-                   "directory of one Parquet shard per input")
-    p.add_argument("--fields", metavar="A,B,...|+A,+B",
-                   help="the columns of --out (default: path,url,record_id,title,byline,date,lang,page_type,text,"
-                   "word_count,error); +name adds to the default, e.g. +markdown,+blocks")
-    p.add_argument("--engine", choices=("local", "ray"), default="local",
-                   help="local: worker processes here; ray: a Ray cluster, --out DIR (needs pith[corpus])")
+    p.add_argument(
+        "-o",
+        "--out",
+        type=Path,
+        metavar="FILE.jsonl|FILE.parquet|DIR",
+        help="where the rows go (needed for several inputs or a WARC file): JSON lines, Parquet, or a "
+        "directory of one Parquet shard per input",
+    )
+    p.add_argument(
+        "--fields",
+        metavar="A,B,...|+A,+B",
+        help="the columns of --out (default: path,url,record_id,title,byline,date,lang,page_type,text,"
+        "word_count,error); +name adds to the default, e.g. +markdown,+blocks",
+    )
+    p.add_argument(
+        "--engine",
+        choices=("local", "ray"),
+        default="local",
+        help="local: worker processes here; ray: a Ray cluster, --out DIR (needs pith[corpus])",
+    )
     p.add_argument("--ray-address", metavar="ADDR", help="join the Ray cluster at ADDR (default: start one here)")
-    p.add_argument("--save", type=Path, metavar="DIR", help="save the output (one input) in DIR, named after the "
-                   "page's title as the extension's Save does; an existing file is never overwritten; markdown and "
-                   "text are saved as documents: the properties, a blank line, the body")
-    p.add_argument("--images", action="store_true",
-                   help="with --save and -f markdown: copy the page's local images (files beside the HTML file, "
-                   "never from the network) to DIR/images/ and link to them there")
-    p.add_argument("--template", type=Path, metavar="FILE.json",
-                   help="the saved document's name and properties, as in the extension's options "
-                   "(docs/extension.md, Save): markdown output and --save files follow it")
-    p.add_argument("-j", "--workers", type=int, default=None,
-                   help=f"worker processes for several inputs (default: {min(4, os.cpu_count() or 1)}); with "
-                   "--engine ray, actors (default: the cluster's CPUs)")
+    p.add_argument(
+        "--save",
+        type=Path,
+        metavar="DIR",
+        help="save the output (one input) in DIR, named after the "
+        "page's title as the extension's Save does; an existing file is never overwritten; markdown and "
+        "text are saved as documents: the properties, a blank line, the body",
+    )
+    p.add_argument(
+        "--images",
+        action="store_true",
+        help="with --save and -f markdown: copy the page's local images (files beside the HTML file, "
+        "never from the network) to DIR/images/ and link to them there",
+    )
+    p.add_argument(
+        "--template",
+        type=Path,
+        metavar="FILE.json",
+        help="the saved document's name and properties, as in the extension's options "
+        "(docs/extension.md, Save): markdown output and --save files follow it",
+    )
+    p.add_argument(
+        "-j",
+        "--workers",
+        type=int,
+        default=None,
+        help=f"worker processes for several inputs (default: {min(4, os.cpu_count() or 1)}); with "
+        "--engine ray, actors (default: the cluster's CPUs)",
+    )
     p.add_argument("--model-dir", type=Path, help="use the model in this directory instead of the shipped one")
     p.set_defaults(func=run)
-    snap = sub.add_parser("snapshot", help="print the snapshot (format v2) of an HTML file",
-                          description="Print the snapshot v2 JSON that the model reads for this page.")
+    snap = sub.add_parser(
+        "snapshot",
+        help="print the snapshot (format v2) of an HTML file",
+        description="Print the snapshot v2 JSON that the model reads for this page.",
+    )
     snap.add_argument("input", metavar="FILE|-")
     snap.add_argument("-u", "--url", help="the page's URL, to make links absolute")
     snap.set_defaults(func=run_snapshot)
@@ -180,8 +224,8 @@ def run(args) -> int:
     files = _inputs(args.inputs)
     warc = any(is_warc(path) for path, _ in files)
     if len(files) == 1 and not warc and not args.out:
-        from ..pipeline.extractor import Extractor
         from ..pipeline.binary import binary_reason
+        from ..pipeline.extractor import Extractor
 
         template = read_template(args.template)
         if args.images and not (args.save and args.format == "markdown" and files[0][0] != "-"):
@@ -192,8 +236,11 @@ def run(args) -> int:
             raise NotHtmlError(f"{files[0][0]} is not an HTML page: {binary}")
         result = Extractor(args.model_dir, threads=one_page_threads()).extract_html(html, url=args.url)
         if result.truncated:
-            print("pith: truncated: the page is over a size limit of Pith's (docs/security.md, \"The limits\"), so "
-                  "part of it is left out", file=sys.stderr)
+            print(
+                'pith: truncated: the page is over a size limit of Pith\'s (docs/security.md, "The limits"), so '
+                "part of it is left out",
+                file=sys.stderr,
+            )
         if args.images:
             result.markdown, copied = local_images(result.markdown, Path(files[0][0]), args.save)
             print(f"pith: {copied} image links now point at copies in {args.save / 'images'}", file=sys.stderr)
@@ -230,15 +277,15 @@ def _corpus(args, files: list[tuple[str, str]]) -> int:
             raise InputError("--engine ray writes one Parquet shard per input: give --out DIR (a directory)")
         from ..corpus.ray_engine import run_ray
 
-        tally = run_ray(files, args.out, fields, args.workers, args.model_dir and str(args.model_dir),
-                        args.ray_address)
+        tally = run_ray(files, args.out, fields, args.workers, args.model_dir and str(args.model_dir), args.ray_address)
     else:
         if args.ray_address:
             raise InputError("--ray-address goes with --engine ray")
         from ..corpus.local import run_local
 
         workers = args.workers if args.workers is not None else min(4, os.cpu_count() or 1)
-        tally = run_local(files, args.out, fields, workers, args.model_dir, shards=shards,
-                          url=args.url if len(files) == 1 else None)
+        tally = run_local(
+            files, args.out, fields, workers, args.model_dir, shards=shards, url=args.url if len(files) == 1 else None
+        )
     print(f"pith: {tally.summary()} -> {args.out}", file=sys.stderr)
     return 1 if tally.failed else 0  # a row with an error is a page lost: a script must see it

@@ -21,8 +21,8 @@ from pathlib import Path
 
 from platformdirs import user_data_dir
 
-from ..errors import InstallError
 from ..browser.identity import FIREFOX_EXTENSION_ID, HOST_NAME, chromium_origin
+from ..errors import InstallError
 
 PLATFORMS = ("linux", "macos")
 LAUNCHER = "pith-host"
@@ -47,32 +47,58 @@ class Browser:
     family: str  # "chromium": allowed_origins; "firefox": allowed_extensions
     linux: str
     macos: str
-    flatpak: str = ""                       # Flatpak app id
-    snap: str = ""                          # Snap name (Chromium family: its user data dir is in the Snap's common/)
-    profiles_linux: tuple[str, ...] = ()    # Firefox: profile folders under the home ($XDG: the config home)
+    flatpak: str = ""  # Flatpak app id
+    snap: str = ""  # Snap name (Chromium family: its user data dir is in the Snap's common/)
+    profiles_linux: tuple[str, ...] = ()  # Firefox: profile folders under the home ($XDG: the config home)
     profiles_macos: tuple[str, ...] = ()
 
 
 _MAC = "Library/Application Support"
 BROWSERS = (
-    Browser("chrome", "chromium", "google-chrome", f"{_MAC}/Google/Chrome/NativeMessagingHosts",
-            flatpak="com.google.Chrome"),
-    Browser("chromium", "chromium", "chromium", f"{_MAC}/Chromium/NativeMessagingHosts",
-            flatpak="org.chromium.Chromium", snap="chromium"),
-    Browser("brave", "chromium", "BraveSoftware/Brave-Browser",
-            f"{_MAC}/BraveSoftware/Brave-Browser/NativeMessagingHosts", flatpak="com.brave.Browser"),
-    Browser("edge", "chromium", "microsoft-edge", f"{_MAC}/Microsoft Edge/NativeMessagingHosts",
-            flatpak="com.microsoft.Edge"),
+    Browser(
+        "chrome", "chromium", "google-chrome", f"{_MAC}/Google/Chrome/NativeMessagingHosts", flatpak="com.google.Chrome"
+    ),
+    Browser(
+        "chromium",
+        "chromium",
+        "chromium",
+        f"{_MAC}/Chromium/NativeMessagingHosts",
+        flatpak="org.chromium.Chromium",
+        snap="chromium",
+    ),
+    Browser(
+        "brave",
+        "chromium",
+        "BraveSoftware/Brave-Browser",
+        f"{_MAC}/BraveSoftware/Brave-Browser/NativeMessagingHosts",
+        flatpak="com.brave.Browser",
+    ),
+    Browser(
+        "edge",
+        "chromium",
+        "microsoft-edge",
+        f"{_MAC}/Microsoft Edge/NativeMessagingHosts",
+        flatpak="com.microsoft.Edge",
+    ),
     Browser("vivaldi", "chromium", "vivaldi", f"{_MAC}/Vivaldi/NativeMessagingHosts", flatpak="com.vivaldi.Vivaldi"),
     # Profiles: ~/.mozilla/firefox (long-standing), $XDG_CONFIG_HOME/mozilla/firefox (a fresh home since Firefox
     # 147), the Snap's and the Flatpak's own folders. Any of them says Firefox is used; the manifest goes to
     # ~/.mozilla/native-messaging-hosts for all of them.
-    Browser("firefox", "firefox", ".mozilla/native-messaging-hosts", f"{_MAC}/Mozilla/NativeMessagingHosts",
-            flatpak="org.mozilla.firefox",
-            profiles_linux=(".mozilla/firefox", "$XDG/mozilla/firefox", "snap/firefox/common/.mozilla/firefox",
-                            ".var/app/org.mozilla.firefox/.mozilla/firefox",
-                            ".var/app/org.mozilla.firefox/config/mozilla/firefox"),
-            profiles_macos=(f"{_MAC}/Firefox",)),
+    Browser(
+        "firefox",
+        "firefox",
+        ".mozilla/native-messaging-hosts",
+        f"{_MAC}/Mozilla/NativeMessagingHosts",
+        flatpak="org.mozilla.firefox",
+        profiles_linux=(
+            ".mozilla/firefox",
+            "$XDG/mozilla/firefox",
+            "snap/firefox/common/.mozilla/firefox",
+            ".var/app/org.mozilla.firefox/.mozilla/firefox",
+            ".var/app/org.mozilla.firefox/config/mozilla/firefox",
+        ),
+        profiles_macos=(f"{_MAC}/Firefox",),
+    ),
 )
 BY_NAME = {b.name: b for b in BROWSERS}
 
@@ -95,7 +121,7 @@ class Places:
     platform: str
     home: Path
     data_dir: Path
-    browsers: tuple[str, ...]     # as asked; empty: every browser whose profile directory exists
+    browsers: tuple[str, ...]  # as asked; empty: every browser whose profile directory exists
     user_data_dir: Path | None
     environ: tuple[tuple[str, str], ...] = ()  # CHROME_CONFIG_HOME and XDG_CONFIG_HOME, for your own home only
 
@@ -122,24 +148,47 @@ def current_platform() -> str:
         return "linux"
     if sys.platform == "darwin":
         return "macos"
-    raise InstallError(f"pith install supports Linux and macOS, not {sys.platform}; register the host by hand "
-                       "as docs/protocol.md describes")
+    raise InstallError(
+        f"pith install supports Linux and macOS, not {sys.platform}; register the host by hand "
+        "as docs/protocol.md describes"
+    )
 
 
 def add_place_arguments(p: argparse.ArgumentParser) -> None:
     """The options install, uninstall and doctor share."""
-    p.add_argument("--browser", action="append", choices=[*BY_NAME, "all"], default=[],
-                   help="browser to act on (repeatable; default: every browser with a profile directory)")
-    p.add_argument("--user-data-dir", type=Path, metavar="DIR",
-                   help="one Chromium-family profile directory (as given to the browser's --user-data-dir)")
-    p.add_argument("--data-dir", type=Path, default=None,
-                   help="where the launcher and the install record live (default: $PITH_DATA_DIR, else "
-                        "the platform's user data directory)")
-    p.add_argument("--home", type=Path, default=None,
-                   help="home directory whose browsers to act on (default: yours; another home is taken as "
-                        "its browsers see it without $XDG_CONFIG_HOME and $CHROME_CONFIG_HOME)")
-    p.add_argument("--platform", choices=PLATFORMS, default=None, help="manifest locations of this platform "
-                   "(default: this machine's)")
+    p.add_argument(
+        "--browser",
+        action="append",
+        choices=[*BY_NAME, "all"],
+        default=[],
+        help="browser to act on (repeatable; default: every browser with a profile directory)",
+    )
+    p.add_argument(
+        "--user-data-dir",
+        type=Path,
+        metavar="DIR",
+        help="one Chromium-family profile directory (as given to the browser's --user-data-dir)",
+    )
+    p.add_argument(
+        "--data-dir",
+        type=Path,
+        default=None,
+        help="where the launcher and the install record live (default: $PITH_DATA_DIR, else "
+        "the platform's user data directory)",
+    )
+    p.add_argument(
+        "--home",
+        type=Path,
+        default=None,
+        help="home directory whose browsers to act on (default: yours; another home is taken as "
+        "its browsers see it without $XDG_CONFIG_HOME and $CHROME_CONFIG_HOME)",
+    )
+    p.add_argument(
+        "--platform",
+        choices=PLATFORMS,
+        default=None,
+        help="manifest locations of this platform (default: this machine's)",
+    )
 
 
 CONFIG_VARIABLES = ("CHROME_CONFIG_HOME", "XDG_CONFIG_HOME")
@@ -149,10 +198,14 @@ def places_from_args(args: argparse.Namespace) -> Places:
     data_dir = args.data_dir or os.environ.get("PITH_DATA_DIR") or user_data_dir("pith", appauthor=False)
     browsers = tuple(BY_NAME) if "all" in args.browser else tuple(dict.fromkeys(args.browser))
     environ = () if args.home else tuple((k, os.environ[k]) for k in CONFIG_VARIABLES if k in os.environ)
-    return Places(platform=args.platform or current_platform(), home=(args.home or Path.home()).expanduser(),
-                  data_dir=Path(data_dir).expanduser().absolute(), browsers=browsers,
-                  user_data_dir=args.user_data_dir.expanduser().absolute() if args.user_data_dir else None,
-                  environ=environ)
+    return Places(
+        platform=args.platform or current_platform(),
+        home=(args.home or Path.home()).expanduser(),
+        data_dir=Path(data_dir).expanduser().absolute(),
+        browsers=browsers,
+        user_data_dir=args.user_data_dir.expanduser().absolute() if args.user_data_dir else None,
+        environ=environ,
+    )
 
 
 def installations(browser: Browser, places: Places) -> list[tuple[Target, bool]]:
@@ -164,20 +217,43 @@ def installations(browser: Browser, places: Places) -> list[tuple[Target, bool]]
         return [(Target(browser, home / browser.macos / MANIFEST), any(p.is_dir() for p in profiles))]
     if browser.family == "firefox":
         xdg, _ = places.config_home("XDG_CONFIG_HOME")
-        profiles = [xdg / p.removeprefix("$XDG/") if p.startswith("$XDG/") else home / p
-                    for p in browser.profiles_linux]
+        profiles = [
+            xdg / p.removeprefix("$XDG/") if p.startswith("$XDG/") else home / p for p in browser.profiles_linux
+        ]
         return [(Target(browser, home / browser.linux / MANIFEST), any(p.is_dir() for p in profiles))]
     config, source = places.config_home(*CONFIG_VARIABLES)
-    found = [(Target(browser, config / browser.linux / CHROMIUM_HOSTS_DIR / MANIFEST, source),
-              (config / browser.linux).is_dir())]
+    found = [
+        (
+            Target(browser, config / browser.linux / CHROMIUM_HOSTS_DIR / MANIFEST, source),
+            (config / browser.linux).is_dir(),
+        )
+    ]
     if browser.flatpak:
         app = home / ".var/app" / browser.flatpak
-        found.append((Target(browser, app / "config" / browser.linux / CHROMIUM_HOSTS_DIR / MANIFEST,
-                             f"Flatpak {browser.flatpak}", sandboxed=True), app.is_dir()))
+        found.append(
+            (
+                Target(
+                    browser,
+                    app / "config" / browser.linux / CHROMIUM_HOSTS_DIR / MANIFEST,
+                    f"Flatpak {browser.flatpak}",
+                    sandboxed=True,
+                ),
+                app.is_dir(),
+            )
+        )
     if browser.snap:
         snap = home / "snap" / browser.snap
-        found.append((Target(browser, snap / "common" / browser.linux / CHROMIUM_HOSTS_DIR / MANIFEST,
-                             f"Snap {browser.snap}", sandboxed=True), snap.is_dir()))
+        found.append(
+            (
+                Target(
+                    browser,
+                    snap / "common" / browser.linux / CHROMIUM_HOSTS_DIR / MANIFEST,
+                    f"Snap {browser.snap}",
+                    sandboxed=True,
+                ),
+                snap.is_dir(),
+            )
+        )
     return found
 
 
@@ -188,28 +264,36 @@ def targets(places: Places) -> list[Target]:
         names = places.browsers or ("chromium",)
         firefox = [n for n in names if BY_NAME[n].family != "chromium"]
         if firefox:
-            raise InstallError("--user-data-dir is a Chromium-family profile; Firefox reads host manifests only "
-                               "from the user's directory: drop --user-data-dir for --browser firefox")
+            raise InstallError(
+                "--user-data-dir is a Chromium-family profile; Firefox reads host manifests only "
+                "from the user's directory: drop --user-data-dir for --browser firefox"
+            )
         hosts = places.user_data_dir / CHROMIUM_HOSTS_DIR
         return [Target(BY_NAME[n], hosts / MANIFEST, "--user-data-dir") for n in names[:1]]
     chosen = []
-    for browser in ([BY_NAME[n] for n in places.browsers] or BROWSERS):
+    for browser in [BY_NAME[n] for n in places.browsers] or BROWSERS:
         found = installations(browser, places)
         used = [t for t, in_use in found if in_use]
         chosen += used or ([found[0][0]] if places.browsers else [])
     if not chosen:
         config, source = places.config_home(*CONFIG_VARIABLES)
-        raise InstallError(f"no browser profile found under {places.home}"
-                           + (f" or {source} ({config})" if source else "")
-                           + "; name the browser, e.g. `pith install --browser chrome` (choices: "
-                           + ", ".join(BY_NAME) + ")")
+        raise InstallError(
+            f"no browser profile found under {places.home}"
+            + (f" or {source} ({config})" if source else "")
+            + "; name the browser, e.g. `pith install --browser chrome` (choices: "
+            + ", ".join(BY_NAME)
+            + ")"
+        )
     return chosen
 
 
 def manifest_for(browser: Browser, launcher: Path) -> dict:
     manifest: dict[str, str | list[str]] = {
-        "name": HOST_NAME, "description": "Pith: private, offline reader mode and main-content extraction",
-        "path": str(launcher), "type": "stdio"}
+        "name": HOST_NAME,
+        "description": "Pith: private, offline reader mode and main-content extraction",
+        "path": str(launcher),
+        "type": "stdio",
+    }
     if browser.family == "chromium":
         manifest["allowed_origins"] = [chromium_origin()]
     else:
@@ -218,9 +302,11 @@ def manifest_for(browser: Browser, launcher: Path) -> dict:
 
 
 def launcher_script(python: str = sys.executable) -> str:
-    return ("#!/bin/sh\n"
-            "# Pith's native-messaging host, written by `pith install` and removed by `pith uninstall`.\n"
-            f"exec {shlex.quote(python)} -m native_host host \"$@\"\n")
+    return (
+        "#!/bin/sh\n"
+        "# Pith's native-messaging host, written by `pith install` and removed by `pith uninstall`.\n"
+        f'exec {shlex.quote(python)} -m native_host host "$@"\n'
+    )
 
 
 def _digest(data: bytes) -> str:
@@ -233,8 +319,10 @@ def load_record(path: Path) -> dict:
     try:
         record = json.loads(path.read_text("utf-8"))
     except (OSError, ValueError) as exc:
-        raise InstallError(f"cannot read the install record {path} ({exc}); remove the manifests by hand "
-                           "(docs/protocol.md lists them) and delete the record") from None
+        raise InstallError(
+            f"cannot read the install record {path} ({exc}); remove the manifests by hand "
+            "(docs/protocol.md lists them) and delete the record"
+        ) from None
     return {"files": list(record.get("files", [])), "dirs": list(record.get("dirs", []))}
 
 
@@ -323,8 +411,10 @@ def _way_out(path: Path, places: Places, browser: str | None, started: bool) -> 
         way = "choose a writable place with --data-dir DIR (or PITH_DATA_DIR)"
     else:
         blocker = next((d for d in (path, *path.parents) if d.exists()), path)
-        way = (f"make {blocker} writable by you, or leave {browser} out (--browser NAME) or name a writable "
-               "profile with --user-data-dir DIR")
+        way = (
+            f"make {blocker} writable by you, or leave {browser} out (--browser NAME) or name a writable "
+            "profile with --user-data-dir DIR"
+        )
     if started:
         way += f", then `pith install` again; `pith uninstall` removes what this one wrote ({places.record})"
     return way
@@ -384,7 +474,7 @@ def _selected(entry: dict, places: Places) -> bool:
 @dataclass
 class Removal:
     removed: list[str]
-    left: list[str]   # changed since install: not ours to delete any more
+    left: list[str]  # changed since install: not ours to delete any more
 
 
 def uninstall(places: Places) -> Removal:
@@ -424,11 +514,15 @@ def uninstall(places: Places) -> Removal:
 def run_install(args: argparse.Namespace) -> int:
     places = places_from_args(args)
     for target in install(places):
-        print(f"registered {HOST_NAME} for {target.browser.name} in {target.manifest}"
-              + (f" ({target.source})" if target.source else ""))
+        print(
+            f"registered {HOST_NAME} for {target.browser.name} in {target.manifest}"
+            + (f" ({target.source})" if target.source else "")
+        )
         if target.sandboxed:
-            print(f"  note: the {target.source} starts hosts inside its sandbox, which may not reach "
-                  f"{places.launcher}; `pith doctor` cannot see inside it (docs/protocol.md#installation)")
+            print(
+                f"  note: the {target.source} starts hosts inside its sandbox, which may not reach "
+                f"{places.launcher}; `pith doctor` cannot see inside it (docs/protocol.md#installation)"
+            )
     print(f"launcher: {places.launcher} (runs {sys.executable})")
     print("check the whole chain with `pith doctor`")
     return 0
@@ -440,8 +534,13 @@ def run_uninstall(args: argparse.Namespace) -> int:
         result = uninstall(places)
     except OSError as exc:
         path = Path(exc.filename or places.record)
-        raise _cannot("remove", path, exc, f"make {path.parent} writable by you, then `pith uninstall` again "
-                      f"(the record, {places.record}, still lists what is left)") from None
+        raise _cannot(
+            "remove",
+            path,
+            exc,
+            f"make {path.parent} writable by you, then `pith uninstall` again "
+            f"(the record, {places.record}, still lists what is left)",
+        ) from None
     for removed in result.removed:
         print(f"removed {removed}")
     for left in result.left:
@@ -452,9 +551,12 @@ def run_uninstall(args: argparse.Namespace) -> int:
 
 
 def register(subparsers) -> None:
-    p = subparsers.add_parser("install", help="register the host with your browsers",
-                              description="Register the native-messaging host for Chrome, Chromium, Brave, Edge, "
-                                          "Vivaldi and Firefox (per user). See docs/protocol.md.")
+    p = subparsers.add_parser(
+        "install",
+        help="register the host with your browsers",
+        description="Register the native-messaging host for Chrome, Chromium, Brave, Edge, "
+        "Vivaldi and Firefox (per user). See docs/protocol.md.",
+    )
     add_place_arguments(p)
     p.set_defaults(func=run_install)
     p = subparsers.add_parser("uninstall", help="remove exactly what `pith install` wrote")

@@ -15,13 +15,18 @@ from .. import __version__
 from ..errors import PithError
 
 # subcommand modules, in the order `pith --help` lists them
-SUBCOMMAND_MODULES = ["native_host.cli.extract", "native_host.browser.host", "native_host.cli.install",
-                      "native_host.cli.doctor"]
+SUBCOMMAND_MODULES = [
+    "native_host.cli.extract",
+    "native_host.browser.host",
+    "native_host.cli.install",
+    "native_host.cli.doctor",
+]
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="pith", description="Private, offline reader mode and main-content "
-                                     "extractor.")
+    parser = argparse.ArgumentParser(
+        prog="pith", description="Private, offline reader mode and main-content extractor."
+    )
     parser.add_argument("--version", action="version", version=f"pith {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in SUBCOMMAND_MODULES:

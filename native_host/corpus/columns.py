@@ -8,9 +8,10 @@ is written) and how its value comes from the page read and the `Result` extracte
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import Field, asdict, dataclass
 from dataclasses import fields as dataclass_fields
-from typing import Any, Callable
+from typing import Any
 
 from ..errors import InputError
 from ..result import LABELS, Result
@@ -20,10 +21,10 @@ from .pages import Page, shown
 @dataclass(frozen=True)
 class Column:
     name: str
-    arrow: Callable[[Any], Any]                          # pyarrow module -> its DataType
-    get: Callable[[Page, Result | None], Any] | None     # None: filled by `row` (the error)
+    arrow: Callable[[Any], Any]  # pyarrow module -> its DataType
+    get: Callable[[Page, Result | None], Any] | None  # None: filled by `row` (the error)
     about: str
-    of_page: bool = False                                 # read from the page: filled even when it failed
+    of_page: bool = False  # read from the page: filled even when it failed
 
 
 def _result(attr: str, convert: Callable[[Any], Any] = lambda v: v) -> Callable[[Page, Result | None], Any]:
@@ -48,8 +49,17 @@ def _image(pa):
 
 
 def _blocks(pa):
-    return pa.list_(pa.struct([("index", pa.int64()), ("node_ids", pa.list_(pa.int64())), ("text", pa.string()),
-                               ("scores", pa.struct([(k, pa.float64()) for k in LABELS])), ("main", pa.bool_())]))
+    return pa.list_(
+        pa.struct(
+            [
+                ("index", pa.int64()),
+                ("node_ids", pa.list_(pa.int64())),
+                ("text", pa.string()),
+                ("scores", pa.struct([(k, pa.float64()) for k in LABELS])),
+                ("main", pa.bool_()),
+            ]
+        )
+    )
 
 
 # A Result field's column kind (result.Result: the field's `column`) -> its Arrow type and how a value is written.
@@ -71,17 +81,32 @@ def _result_column(f: Field) -> Column:
 
 COLUMNS: tuple[Column, ...] = (
     Column("path", _string, lambda page, result: page.path, "the input file the page came from", True),
-    Column("url", _string, lambda page, result: page.url if result is None else (result.url or page.url),
-           "the page's URL: a WARC record's target URI, or --url", True),
-    Column("record_id", _string, lambda page, result: page.record_id, "the WARC-Record-ID; null for HTML files",
-           True),
+    Column(
+        "url",
+        _string,
+        lambda page, result: page.url if result is None else (result.url or page.url),
+        "the page's URL: a WARC record's target URI, or --url",
+        True,
+    ),
+    Column("record_id", _string, lambda page, result: page.record_id, "the WARC-Record-ID; null for HTML files", True),
     Column("status", _int, lambda page, result: page.status, "the HTTP status of a WARC response", True),
     *(_result_column(f) for f in dataclass_fields(Result) if f.metadata["column"]),
     Column("error", _error, None, "null, or {code, message} when the page could not be extracted"),
 )
 BY_NAME = {c.name: c for c in COLUMNS}
-DEFAULT_FIELDS = ("path", "url", "record_id", "title", "byline", "date", "lang", "page_type", "text", "word_count",
-                  "error")
+DEFAULT_FIELDS = (
+    "path",
+    "url",
+    "record_id",
+    "title",
+    "byline",
+    "date",
+    "lang",
+    "page_type",
+    "text",
+    "word_count",
+    "error",
+)
 
 
 def parse_fields(spec: str | None) -> tuple[str, ...]:

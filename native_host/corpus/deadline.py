@@ -14,7 +14,8 @@ import ctypes
 import os
 import threading
 import time
-from typing import Callable, TypeVar
+from collections.abc import Callable
+from typing import TypeVar
 
 from ..errors import PageTimeoutError
 
@@ -101,6 +102,7 @@ def within(seconds: float, fn: Callable[..., T], *args) -> T:
     except _Expired:
         fired = _watchdog.stop() or True
     if fired:
-        raise PageTimeoutError(f"the page took over {seconds:g} s (limits.PAGE_TIME_LIMIT_S); it was left out "
-                               "and the job went on")
+        raise PageTimeoutError(
+            f"the page took over {seconds:g} s (limits.PAGE_TIME_LIMIT_S); it was left out and the job went on"
+        )
     return result

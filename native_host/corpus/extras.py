@@ -22,5 +22,7 @@ def need(module: str) -> ModuleType:
         return importlib.import_module(module)
     except ImportError as exc:
         top = module.split(".")[0]
-        raise MissingExtraError(f"{PURPOSE.get(top, top)} needs the {top} package ({exc}); install Pith's corpus "
-                                "extra: pip install 'pith[corpus]'") from exc
+        raise MissingExtraError(
+            f"{PURPOSE.get(top, top)} needs the {top} package ({exc}); install Pith's corpus "
+            "extra: pip install 'pith[corpus]'"
+        ) from exc

@@ -13,22 +13,22 @@ import os
 import sys
 import time
 from collections import deque
+from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from itertools import groupby
 from pathlib import Path
-from typing import Iterable, Iterator
 
-from ..progress import progress
 from ..errors import PithError
 from ..limits import one_page_threads
+from ..progress import progress
 from .pages import Page
 from .readers import file_pages
 from .rows import PageRows, Tally
 from .writers import row_writer, shard_paths, write_shard
 
-CHUNK_PAGES = 8         # pages sent to a worker at once: amortises the pipe, keeps the order fine-grained
-CHUNKS_PER_WORKER = 4   # chunks in flight per worker: enough to hide the pipe, bounded memory
+CHUNK_PAGES = 8  # pages sent to a worker at once: amortises the pipe, keeps the order fine-grained
+CHUNKS_PER_WORKER = 4  # chunks in flight per worker: enough to hide the pipe, bounded memory
 ENGINE_MODULES = ("native_host.corpus.rows", "native_host.pipeline.extractor")  # what every worker imports
 
 _ROWS: PageRows | None = None
@@ -100,8 +100,9 @@ def worker_context() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context("spawn")
 
 
-def extract_rows(pages: Iterable[Page], fields: tuple[str, ...], workers: int, model_dir=None,
-                 tally: Tally | None = None) -> Iterator[dict]:
+def extract_rows(
+    pages: Iterable[Page], fields: tuple[str, ...], workers: int, model_dir=None, tally: Tally | None = None
+) -> Iterator[dict]:
     """The pages' rows, in order, extracted by `workers` processes (1: in this process); the extraction's CPU
     seconds are added to `tally.cpu_s`."""
     tally = tally if tally is not None else Tally()
@@ -112,17 +113,20 @@ def extract_rows(pages: Iterable[Page], fields: tuple[str, ...], workers: int, m
             tally.cpu_s += cpu
             yield from rows
         return
-    with ProcessPoolExecutor(workers, mp_context=worker_context(), initializer=_init_worker,
-                             initargs=(fields, model_dir, 1, True)) as pool:
+    with ProcessPoolExecutor(
+        workers, mp_context=worker_context(), initializer=_init_worker, initargs=(fields, model_dir, 1, True)
+    ) as pool:
         pending: deque = deque()
 
         def done() -> list[dict]:
             try:
                 rows, cpu = pending.popleft().result()
             except BrokenProcessPool as exc:
-                raise PithError("a worker process died (killed for memory, or a crash in native code); shards "
-                                "already written are kept, so running the job again resumes after them, and -j 1 "
-                                "shows which page it was") from exc
+                raise PithError(
+                    "a worker process died (killed for memory, or a crash in native code); shards "
+                    "already written are kept, so running the job again resumes after them, and -j 1 "
+                    "shows which page it was"
+                ) from exc
             tally.cpu_s += cpu
             return rows
 
@@ -138,8 +142,15 @@ def extract_rows(pages: Iterable[Page], fields: tuple[str, ...], workers: int, m
                 future.cancel()
 
 
-def run_local(files: list[tuple[str, str]], out: Path, fields: tuple[str, ...], workers: int, model_dir=None,
-              shards: bool = False, url: str | None = None) -> Tally:
+def run_local(
+    files: list[tuple[str, str]],
+    out: Path,
+    fields: tuple[str, ...],
+    workers: int,
+    model_dir=None,
+    shards: bool = False,
+    url: str | None = None,
+) -> Tally:
     """Extract every page of `files` ((path, relative name) pairs) into `out`: one file (.jsonl or .parquet),
     or with `shards` a directory holding one Parquet shard per input, skipping inputs whose shard exists."""
     tally = Tally()

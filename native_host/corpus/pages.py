@@ -21,10 +21,10 @@ class Page:
     path: str
     html: bytes | None
     url: str | None = None
-    record_id: str | None = None   # WARC-Record-ID
+    record_id: str | None = None  # WARC-Record-ID
     charset: str | None = None
-    status: int | None = None      # HTTP status
-    problem: str | None = None     # why the page could not be read; html is None then
+    status: int | None = None  # HTTP status
+    problem: str | None = None  # why the page could not be read; html is None then
 
 
 def shown(path: str) -> str:

@@ -18,9 +18,10 @@ import os
 import socket
 import sys
 import time
-from dataclasses import asdict, fields as dataclass_fields, replace
+from collections.abc import Iterator
+from dataclasses import asdict, replace
+from dataclasses import fields as dataclass_fields
 from pathlib import Path
-from typing import Iterator
 
 from ..errors import InputError
 from ..limits import RAY_CONNECT_TIMEOUT_S
@@ -65,9 +66,11 @@ def _connect(ray, address: str | None) -> bool:
     except (ConnectionError, RuntimeError, ValueError) as exc:
         if not joining:
             raise
-        raise InputError(f"cannot join the Ray cluster at {joining}: {type(exc).__name__}: {exc}; check it with "
-                         "`ray status --address ...`, set RAY_AUTH_MODE=token if it uses token authentication "
-                         "(docs/corpus.md), or leave out --ray-address to start Ray here") from exc
+        raise InputError(
+            f"cannot join the Ray cluster at {joining}: {type(exc).__name__}: {exc}; check it with "
+            "`ray status --address ...`, set RAY_AUTH_MODE=token if it uses token authentication "
+            "(docs/corpus.md), or leave out --ray-address to start Ray here"
+        ) from exc
     return True
 
 
@@ -80,12 +83,20 @@ def _check_reachable(address: str) -> None:
     try:
         socket.create_connection((host, int(port)), timeout=RAY_CONNECT_TIMEOUT_S).close()
     except OSError as exc:
-        raise InputError(f"no Ray cluster answers at {address} ({exc.strerror or exc}); start one there with "
-                         "`ray start --head`, or leave out --ray-address to start Ray here") from exc
+        raise InputError(
+            f"no Ray cluster answers at {address} ({exc.strerror or exc}); start one there with "
+            "`ray start --head`, or leave out --ray-address to start Ray here"
+        ) from exc
 
 
-def run_ray(files: list[tuple[str, str]], out: Path, fields: tuple[str, ...], workers: int | None = None,
-            model_dir: str | None = None, address: str | None = None) -> Tally:
+def run_ray(
+    files: list[tuple[str, str]],
+    out: Path,
+    fields: tuple[str, ...],
+    workers: int | None = None,
+    model_dir: str | None = None,
+    address: str | None = None,
+) -> Tally:
     """Extract `files` into one Parquet shard each under `out` on Ray, skipping inputs whose shard exists.
     `workers`: actors (default: every CPU of the cluster). Every node must see `files` and `out` at the same
     paths (a shared file system) and have pith[corpus] installed."""
@@ -102,13 +113,22 @@ def run_ray(files: list[tuple[str, str]], out: Path, fields: tuple[str, ...], wo
         actors = max(1, min(workers or cpus, cpus, len(todo)))
         print(f"pith: {len(todo)} inputs on Ray, {actors} actors ({cpus} CPUs in the cluster)", file=sys.stderr)
         # Paths travel as bytes: Arrow holds only UTF-8 strings, and a file name need not be UTF-8.
-        ds = need("ray.data").from_items([{"path": os.fsencode(Path(p).resolve()), "given": os.fsencode(p),
-                                           "shard": os.fsencode(s.resolve())} for p, s in todo],
-                                         override_num_blocks=len(todo))
+        ds = need("ray.data").from_items(
+            [
+                {"path": os.fsencode(Path(p).resolve()), "given": os.fsencode(p), "shard": os.fsencode(s.resolve())}
+                for p, s in todo
+            ],
+            override_num_blocks=len(todo),
+        )
         # One file in flight per actor: a queue behind a busy actor would leave another idle at the end.
         pool = need("ray.data").ActorPoolStrategy(size=actors, max_tasks_in_flight_per_actor=1)
-        done = ds.map_batches(ShardWriter, fn_constructor_kwargs={"fields": fields, "model_dir": model_dir},
-                              batch_size=1, compute=pool, num_cpus=1)
+        done = ds.map_batches(
+            ShardWriter,
+            fn_constructor_kwargs={"fields": fields, "model_dir": model_dir},
+            batch_size=1,
+            compute=pool,
+            num_cpus=1,
+        )
         for n, summary in enumerate(done.iter_rows(), 1):
             tally.merge(Tally(summary["pages"], json.loads(summary["failed"])))
             tally.cpu_s += summary["cpu_s"]
@@ -127,7 +147,8 @@ def warc_dataset(paths: list[str]):
     (path, html, url, record_id, charset, status, problem), ready for `map_batches(ExtractBatch, ...)`."""
     data = need("ray.data")
     return data.from_items([{"file": os.fsencode(p)} for p in paths], override_num_blocks=len(paths)).map_batches(
-        _file_pages, batch_size=1)
+        _file_pages, batch_size=1
+    )
 
 
 WARC_BATCH_PAGES = 256  # pages per batch `warc_dataset` yields: a 30,000-page file is never whole in memory
@@ -158,16 +179,24 @@ class ExtractBatch:
 
     def __call__(self, batch):
         """`batch`: a pyarrow Table or a dict of columns (numpy arrays or lists), as map_batches hands it."""
-        columns = batch.to_pydict() if hasattr(batch, "to_pydict") else {
-            k: (v.tolist() if hasattr(v, "tolist") else list(v)) for k, v in batch.items()}
+        columns = (
+            batch.to_pydict()
+            if hasattr(batch, "to_pydict")
+            else {k: (v.tolist() if hasattr(v, "tolist") else list(v)) for k, v in batch.items()}
+        )
         rows = []
         for i in range(len(columns["html"])):
             cell = {k: _plain(columns[k][i]) if k in columns else None for k in PAGE_COLUMNS}
             html = cell["html"]
-            page = Page(path=str(cell["path"] or ""), html=html.encode() if isinstance(html, str) else html,
-                        url=_str(cell["url"]), record_id=_str(cell["record_id"]), charset=_str(cell["charset"]),
-                        status=int(cell["status"]) if cell["status"] is not None else None,
-                        problem=_str(cell["problem"]))
+            page = Page(
+                path=str(cell["path"] or ""),
+                html=html.encode() if isinstance(html, str) else html,
+                url=_str(cell["url"]),
+                record_id=_str(cell["record_id"]),
+                charset=_str(cell["charset"]),
+                status=int(cell["status"]) if cell["status"] is not None else None,
+                problem=_str(cell["problem"]),
+            )
             rows.append(self.rows(page))
         return self.pa.Table.from_pylist(rows, schema=self.schema)
 

@@ -4,8 +4,8 @@ page carrying its problem."""
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from .pages import Page, shown
 from .warc import is_warc, warc_pages
@@ -22,12 +22,17 @@ def file_pages(path: str, url: str | None = None) -> Iterator[Page]:
             why = "it is a directory"
         except OSError as exc:
             why = exc.strerror
-        yield Page(path=path, html=None, url=url, problem=f"cannot read directory {shown(path)}: {why}; the files "
-                                                            "in it are left out")
+        yield Page(
+            path=path,
+            html=None,
+            url=url,
+            problem=f"cannot read directory {shown(path)}: {why}; the files in it are left out",
+        )
         return
     if os.path.exists(path) and not os.path.isfile(path):
-        yield Page(path=path, html=None, url=url, problem=f"{shown(path)} is not a regular file (a pipe, socket "
-                                                            "or device)")
+        yield Page(
+            path=path, html=None, url=url, problem=f"{shown(path)} is not a regular file (a pipe, socket or device)"
+        )
         return
     if is_warc(path):
         yield from warc_pages(path)

@@ -26,8 +26,13 @@ class PageRows:
     """Page -> row with the columns `fields`. A page that cannot be read, fails or runs past
     `time_limit_s` becomes a row with its `error`; nothing here raises for one page."""
 
-    def __init__(self, fields: tuple[str, ...] = DEFAULT_FIELDS, model_dir: str | Path | None = None,
-                 threads: int = 1, time_limit_s: float = PAGE_TIME_LIMIT_S):
+    def __init__(
+        self,
+        fields: tuple[str, ...] = DEFAULT_FIELDS,
+        model_dir: str | Path | None = None,
+        threads: int = 1,
+        time_limit_s: float = PAGE_TIME_LIMIT_S,
+    ):
         from ..pipeline.extractor import Extractor
 
         self.fields = fields
@@ -42,8 +47,9 @@ class PageRows:
         if binary is not None:
             return row(self.fields, page, None, {"code": NotHtmlError.code, "message": f"not an HTML page: {binary}"})
         try:
-            result = within(self.time_limit_s, self.extractor.extract_html, page.html, page.url, self.views,
-                            page.charset)
+            result = within(
+                self.time_limit_s, self.extractor.extract_html, page.html, page.url, self.views, page.charset
+            )
         except PithError as exc:
             return row(self.fields, page, None, {"code": exc.code, "message": exc.message})
         except Exception as exc:  # one bad page must not cost the others their rows
@@ -58,7 +64,7 @@ class Tally:
     pages: int = 0
     failed: dict[str, int] = field(default_factory=dict)
     skipped_inputs: int = 0
-    cpu_s: float = 0.0    # CPU seconds the extraction took, all workers together (model loading left out)
+    cpu_s: float = 0.0  # CPU seconds the extraction took, all workers together (model loading left out)
 
     def add(self, row: dict) -> None:
         self.pages += 1
@@ -70,7 +76,7 @@ class Tally:
                 more = " (later ones only in the error column)" if sum(self.failed.values()) == LOGGED_FAILURES else ""
                 print(f"pith: {where}: {code}: {row['error']['message']}{more}", file=sys.stderr)
 
-    def merge(self, other: "Tally") -> None:
+    def merge(self, other: Tally) -> None:
         self.pages += other.pages
         for code, n in other.failed.items():
             self.failed[code] = self.failed.get(code, 0) + n

@@ -14,7 +14,7 @@ import gzip
 import re
 import uuid
 import zlib
-from typing import Iterator
+from collections.abc import Iterator
 
 from .extras import need
 from .pages import Page
@@ -53,8 +53,14 @@ def warc_pages(path: str) -> Iterator[Page]:
                 url, record_id = record.headers.get("WARC-Target-URI"), record.record_id or None
                 http = record.http_headers
                 if http is None or http.status_code is None or url is None:
-                    yield Page(path, None, url, record_id, problem=f"response record {responses} (at byte "
-                               f"{record.stream_pos}) has no target URI or HTTP head: the file is damaged there")
+                    yield Page(
+                        path,
+                        None,
+                        url,
+                        record_id,
+                        problem=f"response record {responses} (at byte "
+                        f"{record.stream_pos}) has no target URI or HTTP head: the file is damaged there",
+                    )
                     continue
                 content_type = http.get("Content-Type")
                 if (content_type or "").split(";")[0].strip().lower() not in HTML_TYPES:
@@ -62,9 +68,15 @@ def warc_pages(path: str) -> Iterator[Page]:
                 body = record.reader.read()
                 if len(body) < record.content_length:
                     cut_short = record.stream_pos
-                    yield Page(path, None, url, record_id, status=http.status_code,
-                               problem=f"the record is cut short ({len(body)} of {record.content_length} bytes): "
-                                       "the file is truncated")
+                    yield Page(
+                        path,
+                        None,
+                        url,
+                        record_id,
+                        status=http.status_code,
+                        problem=f"the record is cut short ({len(body)} of {record.content_length} bytes): "
+                        "the file is truncated",
+                    )
                     continue
                 yield Page(path, body, url, record_id, http_charset(content_type), http.status_code)
         # a record cut short has said that the file ends inside it
@@ -72,13 +84,17 @@ def warc_pages(path: str) -> Iterator[Page]:
     except Exception as exc:  # a reader's error costs the rest of this file, never the job
         problem = f"{type(exc).__name__}: {exc}"
     if problem is not None:
-        yield Page(path, None, problem=f"the WARC file cannot be read past record {read}"
-                                       f"{'' if last_pos is None else f' (at byte {last_pos})'}: {problem}")
+        yield Page(
+            path,
+            None,
+            problem=f"the WARC file cannot be read past record {read}"
+            f"{'' if last_pos is None else f' (at byte {last_pos})'}: {problem}",
+        )
 
 
 GZIP_MAGIC = b"\x1f\x8b"
 _CONTENT_LENGTH = re.compile(rb"(?im)^content-length[ \t]*:[ \t]*([0-9]+)")
-MAX_HEAD_BYTES = 1 << 20    # a record head longer than this is no head: the file is damaged there
+MAX_HEAD_BYTES = 1 << 20  # a record head longer than this is no head: the file is damaged there
 
 
 class _Broken(Exception):
@@ -119,8 +135,10 @@ def _whole_records(chunks: Iterator[bytes]) -> None:
             if not buffer:
                 break
             if not b"WARC/".startswith(buffer[:5]):
-                raise _Broken(f"bytes follow record {heads} of those read again that are no WARC record: the file "
-                              "is damaged there")
+                raise _Broken(
+                    f"bytes follow record {heads} of those read again that are no WARC record: the file "
+                    "is damaged there"
+                )
             end = buffer.find(b"\r\n\r\n", 0, MAX_HEAD_BYTES)
             if end < 0:
                 if len(buffer) >= MAX_HEAD_BYTES:
@@ -129,7 +147,7 @@ def _whole_records(chunks: Iterator[bytes]) -> None:
             length = _CONTENT_LENGTH.search(buffer, 0, end)
             if length is None:
                 raise _Broken("a record head has no Content-Length: the file is damaged there")
-            buffer, skip, heads = buffer[end + 4:], int(length.group(1)), heads + 1
+            buffer, skip, heads = buffer[end + 4 :], int(length.group(1)), heads + 1
     if skip:
         raise _Broken(f"the file ends {skip} bytes short of its last record's end: it is truncated there")
     if buffer:
@@ -159,13 +177,21 @@ def _gunzipped(f, start: int) -> Iterator[bytes]:
         raise _Broken(f"the file ends inside the gzip member at byte {member}: it is truncated there")
 
 
-def response_record(url: str, body: bytes, content_type: str = "text/html; charset=utf-8", status: int = 200,
-                    date: str = "2024-01-01T00:00:00Z") -> bytes:
+def response_record(
+    url: str,
+    body: bytes,
+    content_type: str = "text/html; charset=utf-8",
+    status: int = 200,
+    date: str = "2024-01-01T00:00:00Z",
+) -> bytes:
     """One WARC/1.0 response record, gzipped as its own member the way crawlers write .warc.gz; its record id is
     derived from the url, so a file built twice is the same file."""
-    http = (f"HTTP/1.1 {status} OK\r\nContent-Type: {content_type}\r\nContent-Length: {len(body)}\r\n\r\n"
-            ).encode("latin-1") + body
-    head = (f"WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:{uuid.uuid5(uuid.NAMESPACE_URL, url)}>\r\n"
-            f"WARC-Date: {date}\r\nWARC-Target-URI: {url}\r\nContent-Type: application/http; msgtype=response\r\n"
-            f"Content-Length: {len(http)}\r\n\r\n").encode("utf-8")
+    http = (f"HTTP/1.1 {status} OK\r\nContent-Type: {content_type}\r\nContent-Length: {len(body)}\r\n\r\n").encode(
+        "latin-1"
+    ) + body
+    head = (
+        f"WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:{uuid.uuid5(uuid.NAMESPACE_URL, url)}>\r\n"
+        f"WARC-Date: {date}\r\nWARC-Target-URI: {url}\r\nContent-Type: application/http; msgtype=response\r\n"
+        f"Content-Length: {len(http)}\r\n\r\n"
+    ).encode()
     return gzip.compress(head + http + b"\r\n\r\n", mtime=0)

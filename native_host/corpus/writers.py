@@ -9,19 +9,19 @@ from __future__ import annotations
 
 import errno
 import json
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
 
-from ..files import replaced_atomically
 from ..errors import InputError, OutputError
+from ..files import replaced_atomically
 from .columns import arrow_schema
 from .extras import need
 from .pages import HTML_SUFFIXES, shown
 from .rows import Tally
 from .warc import WARC_SUFFIXES
 
-ROWS_PER_GROUP = 1000   # Parquet rows buffered before a row group is written: ~5 MB of text at a page's ~5 kB
+ROWS_PER_GROUP = 1000  # Parquet rows buffered before a row group is written: ~5 MB of text at a page's ~5 kB
 SHARD_SUFFIX = ".parquet"
 INPUT_SUFFIXES = WARC_SUFFIXES + HTML_SUFFIXES
 
@@ -52,6 +52,7 @@ def row_writer(out: Path, fields: tuple[str, ...], shard: bool = False) -> Itera
 def _row_writer(out: Path, fields: tuple[str, ...]) -> Iterator[Callable[[dict], dict]]:
     if not is_parquet(out):
         with replaced_atomically(out) as f:
+
             def write_line(row: dict) -> dict:
                 try:  # the line is encoded whole before any of it is written
                     f.write(json.dumps(row, ensure_ascii=False) + "\n")
@@ -67,6 +68,7 @@ def _row_writer(out: Path, fields: tuple[str, ...]) -> Iterator[Callable[[dict],
     schema = arrow_schema(fields)
     buffered: list = []  # one-row record batches: a row the format refuses is known as it comes
     with replaced_atomically(out, encoding=None) as f, pq.ParquetWriter(f, schema, compression="zstd") as writer:
+
         def write(row: dict) -> dict:
             try:
                 batch = pa.RecordBatch.from_pylist([row], schema=schema)
@@ -92,18 +94,27 @@ def unwritable(row: dict, form: str, exc: Exception) -> dict:
 
     kept = {k: (shown(v) if isinstance(v, str) else v) if BY_NAME[k].of_page else None for k, v in row.items()}
     code = "too_large" if isinstance(exc, OverflowError) or type(exc).__name__ == "ArrowCapacityError" else "internal"
-    kept["error"] = {"code": code, "message": shown(f"the page's row cannot be written as {form} "
-                                                   f"({type(exc).__name__}: {exc}); it is left out")[:500]}
+    kept["error"] = {
+        "code": code,
+        "message": shown(f"the page's row cannot be written as {form} ({type(exc).__name__}: {exc}); it is left out")[
+            :500
+        ],
+    }
     return kept
 
 
 def _cannot_write(out: Path, exc: OSError, shard: bool) -> OutputError:
-    ways_out: dict[int | None, str] = {errno.ENOSPC: "free some space, or give --out on another disk",
-                                       errno.EDQUOT: "free some of your quota, or give --out on another disk"}
+    ways_out: dict[int | None, str] = {
+        errno.ENOSPC: "free some space, or give --out on another disk",
+        errno.EDQUOT: "free some of your quota, or give --out on another disk",
+    }
     way_out = ways_out.get(exc.errno, "give --out a place you can write to")  # errno: None when not set
     name = shown(str(exc.filename)) if exc.filename else shown(str(out))
-    kept = ("The shards already written are complete: run the same command again and it resumes after them" if shard
-            else f"Nothing was written: {shown(out.name)} appears only when complete")
+    kept = (
+        "The shards already written are complete: run the same command again and it resumes after them"
+        if shard
+        else f"Nothing was written: {shown(out.name)} appears only when complete"
+    )
     return OutputError(f"cannot write {name}: {exc.strerror or exc}; {way_out}. {kept}")
 
 
@@ -127,8 +138,9 @@ def shard_paths(files: list[tuple[str, str]], out_dir: Path) -> list[Path]:
         stem = next((name[: -len(s)] for s in INPUT_SUFFIXES if name.lower().endswith(s)), name)
         shard = out_dir / (stem + SHARD_SUFFIX)
         if shard in seen:
-            raise InputError(f"{seen[shard]} and {path} would both be written to {shard}; give them in separate "
-                             "runs or rename one")
+            raise InputError(
+                f"{seen[shard]} and {path} would both be written to {shard}; give them in separate runs or rename one"
+            )
         seen[shard] = path
         shards.append(shard)
     return shards

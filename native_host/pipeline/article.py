@@ -23,36 +23,72 @@ from __future__ import annotations
 import html as htmlmod
 import re
 from bisect import bisect_left
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from itertools import compress, repeat
 from operator import itemgetter
-from typing import Collection
 from urllib.parse import quote, unquote
 
 from .blocks import INLINE, Block
-from .inert import (CLOSE, OPEN, clean, code_span, destination, escape_line_starts, escape_text, fence,
-                    heading_text, resolve_emphasis, strip_controls, tex)
+from .inert import (
+    CLOSE,
+    OPEN,
+    clean,
+    code_span,
+    destination,
+    escape_line_starts,
+    escape_text,
+    fence,
+    heading_text,
+    resolve_emphasis,
+    strip_controls,
+    tex,
+)
 
 MAX_NESTING = 48
-BLOCK_TAGS = frozenset("""p h1 h2 h3 h4 h5 h6 ul ol li dl dt dd table thead tbody tfoot tr td th caption pre
-blockquote figure figcaption hr""".split())
-INLINE_MAP = {"b": "strong", "strong": "strong", "i": "em", "em": "em", "code": "code", "kbd": "code",
-              "samp": "code", "tt": "code", "sup": "sup", "sub": "sub", "mark": "mark", "s": "s", "del": "s",
-              "strike": "s", "q": "q", "abbr": "abbr", "cite": "cite"}
+BLOCK_TAGS = frozenset(
+    """p h1 h2 h3 h4 h5 h6 ul ol li dl dt dd table thead tbody tfoot tr td th caption pre
+blockquote figure figcaption hr""".split()
+)
+INLINE_MAP = {
+    "b": "strong",
+    "strong": "strong",
+    "i": "em",
+    "em": "em",
+    "code": "code",
+    "kbd": "code",
+    "samp": "code",
+    "tt": "code",
+    "sup": "sup",
+    "sub": "sub",
+    "mark": "mark",
+    "s": "s",
+    "del": "s",
+    "strike": "s",
+    "q": "q",
+    "abbr": "abbr",
+    "cite": "cite",
+}
 # Containers whose inline content needs no <p> around it.
 HOLDS_INLINE = frozenset("p h1 h2 h3 h4 h5 h6 li dt dd td th caption pre figcaption".split())
 # MathML Core's presentation elements, and the TeX source beside them (<semantics>, <annotation>).
-MATH_TAGS = frozenset("""math semantics annotation mrow mi mn mo ms mtext mspace msup msub msubsup mfrac msqrt mroot
-mover munder munderover mtable mtr mtd mstyle mpadded mphantom menclose merror mmultiscripts mprescripts none""".split())
+MATH_TAGS = frozenset(
+    """math semantics annotation mrow mi mn mo ms mtext mspace msup msub msubsup mfrac msqrt mroot
+mover munder munderover mtable mtr mtd mstyle mpadded mphantom menclose merror mmultiscripts mprescripts none""".split()
+)
 MATH_COPY_LEVELS = 3  # a formula's visual copy is a hidden sibling of the <math> or of its nearest 3 ancestors
-_TARGET = ("id",)     # only where a kept link of the article points
+_TARGET = ("id",)  # only where a kept link of the article points
 # Everything the article's HTML may hold: each tag with the attributes it may carry. The reader's sanitiser
 # (extension/reader/sanitize.js) allows exactly these, from limits.js (written by native_host/contracts.py).
 HTML_TAGS: dict[str, tuple[str, ...]] = {
     **{tag: _TARGET for tag in sorted(BLOCK_TAGS - {"hr"})},
     **{tag: _TARGET for tag in sorted(set(INLINE_MAP.values()) | {"span"})},
-    "a": ("href", "id"), "img": ("src", "alt"), "br": (), "hr": (),
-    "pre": ("class", "id"), "code": ("class", "id"),  # class: language-X only
+    "a": ("href", "id"),
+    "img": ("src", "alt"),
+    "br": (),
+    "hr": (),
+    "pre": ("class", "id"),
+    "code": ("class", "id"),  # class: language-X only
 }
 MATHML_TAGS: dict[str, tuple[str, ...]] = {**{tag: () for tag in sorted(MATH_TAGS)}, "math": ("display",)}
 # Classes that name a code block's language: Prism and highlight.js (language-X, lang-X), GitHub
@@ -101,10 +137,10 @@ class Element:
     tag: str | None
     text: str = ""
     attrs: dict[str, str] = field(default_factory=dict)
-    children: list["Element"] = field(default_factory=list)
+    children: list[Element] = field(default_factory=list)
     page_href: str | None = None  # a fragment link's address on the page itself (Markdown has no ids)
-    tex: str = ""                 # a formula's TeX from the page's alttext, for Markdown
-    note: str = ""                # Markdown's footnotes: a reference's or a note's label, "-" for a back link
+    tex: str = ""  # a formula's TeX from the page's alttext, for Markdown
+    note: str = ""  # Markdown's footnotes: a reference's or a note's label, "-" for a back link
 
 
 @dataclass
@@ -115,7 +151,7 @@ class Article:
     html: str
     markdown: str
     text: str
-    tree: "Element | None" = field(default=None, repr=False, compare=False)
+    tree: Element | None = field(default=None, repr=False, compare=False)
 
 
 def _keep_with_ancestors(nodes: list[dict], i: int, keep: set[int]) -> None:
@@ -169,9 +205,9 @@ class _Tree:
 
 @dataclass
 class _Kept:
-    keep: set[int]             # nodes of the article tree: content and its ancestors
-    content: set[int]          # text (and formula) nodes whose text the article shows
-    display_math: set[int]     # formulas that stand alone on their line
+    keep: set[int]  # nodes of the article tree: content and its ancestors
+    content: set[int]  # text (and formula) nodes whose text the article shows
+    display_math: set[int]  # formulas that stand alone on their line
     captioned: set[int] = field(default_factory=set)  # figures whose captions are kept (each read once)
 
 
@@ -247,8 +283,11 @@ def _embedded(nodes: list[dict], tags: list[str]) -> set[int]:
     """Images with a safe source, and outermost formulas: kept where they sit inside or between main text.
     `tags`: each node's tag; a page without formulas is searched for its images alone."""
     if "math" not in tags:
-        return {nodes[i]["id"] for i in compress(range(len(nodes)), map("img".__eq__, tags))
-                if safe_url(nodes[i].get("src"))}
+        return {
+            nodes[i]["id"]
+            for i in compress(range(len(nodes)), map("img".__eq__, tags))
+            if safe_url(nodes[i].get("src"))
+        }
     found = set()
     in_math: set[int] = set()
     for node in nodes:
@@ -268,8 +307,8 @@ def _keep_maths(tree: _Tree, maths: list[int], kept: _Kept) -> set[int]:
     the drawing from assistive technology (aria-hidden): a hidden sibling of the <math> or of one of its
     nearest ancestors (MATH_COPY_LEVELS) that holds no formula itself is that copy."""
     nodes = tree.nodes
-    holds_math: set[int] = set()   # the formulas' ancestors
-    formula: set[int] = set()      # the formulas' own nodes
+    holds_math: set[int] = set()  # the formulas' ancestors
+    formula: set[int] = set()  # the formulas' own nodes
     for i in maths:
         formula.update(range(i, tree.end(i)))
         kept.keep.update(range(i, tree.end(i)))
@@ -294,8 +333,9 @@ def _keep_maths(tree: _Tree, maths: list[int], kept: _Kept) -> set[int]:
     kept.keep.difference_update(copies)
     kept.content.difference_update(copies)
     # Display math: no other text of the article shares the formula's nearest block element.
-    plain = sorted(t for t in kept.content if t not in formula and nodes[t]["tag"] == "#text"
-                   and nodes[t]["text"].strip())
+    plain = sorted(
+        t for t in kept.content if t not in formula and nodes[t]["tag"] == "#text" and nodes[t]["text"].strip()
+    )
     for i in maths:
         owner = nodes[i]["parent"]
         while owner >= 0 and (nodes[owner]["tag"] in INLINE or "-" in nodes[owner]["tag"]):
@@ -349,7 +389,7 @@ def _language(nodes: list[dict], i: int, levels: int) -> str | None:
                 return match.group(1).lower()
         for k, name in enumerate(names):
             if name.lower() in _LANGUAGE_NEXT:
-                after = (n for n in names[k + 1:] if n.lower() not in _LANGUAGE_FLAGS)
+                after = (n for n in names[k + 1 :] if n.lower() not in _LANGUAGE_FLAGS)
                 match = _LANGUAGE_TOKEN.fullmatch(next(after, ""))
                 if match:
                     return match.group(1).lower()
@@ -403,8 +443,8 @@ class _Builder:
         self.url = url
         self.targets = _link_targets(nodes, kept.keep, url)
         self.root = Element("article")
-        self.into: dict[int, Element] = {}   # kept element -> where its children go
-        self.level: dict[int, int] = {}      # kept element -> its children's nesting level
+        self.into: dict[int, Element] = {}  # kept element -> where its children go
+        self.level: dict[int, int] = {}  # kept element -> its children's nesting level
         self.in_math: set[int] = set()
         # Kept elements inside a <figure>: the kept set holds every ancestor of what it holds, and a parent
         # comes before its children, so this is known from the parent.
@@ -626,7 +666,7 @@ def _inline_md(el: Element, in_table: bool = False, breaks: bool = True) -> str:
         if suffix is not None:
             if closes == "a":  # blanks at the text's ends go outside the brackets: "[report](...) on"
                 start = link_starts.pop()
-                lead, text, trail = _outer_blanks("".join(parts[start + 1:]))
+                lead, text, trail = _outer_blanks("".join(parts[start + 1 :]))
                 parts[start:] = [lead, "[", text, suffix, trail]
             else:
                 parts.append(suffix)
@@ -707,7 +747,7 @@ def _outer_blanks(text: str) -> tuple[str, str, str]:
     trail = " " if " " in tail or "\t" in tail else ""
     if not lead and not trail:
         return "", text, ""
-    core = text[len(head):len(text) - len(tail)]
+    core = text[len(head) : len(text) - len(tail)]
     return lead, _NO_BLANKS.sub("", head) + core + _NO_BLANKS.sub("", tail), trail
 
 
@@ -760,8 +800,8 @@ def _footnotes(root: Element) -> None:
     if not ids:
         return
     holds_reference: set[str] = set()  # ids of references and of their inline ancestors
-    labels: dict[int, str] = {}        # id() of a note -> its label
-    unsafe: dict[int, bool] = {}       # id() of a note -> whether a definition would be an unsafe link
+    labels: dict[int, str] = {}  # id() of a note -> its label
+    unsafe: dict[int, bool] = {}  # id() of a note -> whether a definition would be an unsafe link
     stack: list[tuple[Element, tuple[str, ...]]] = [(root, ())]
     while stack:
         e, above = stack.pop()
@@ -992,8 +1032,14 @@ def _table_md(table: Element, quote: str) -> str:
 READER_VIEWS = frozenset({"html", "markdown"})  # the renderings of the reader, each built only when asked for
 
 # A saved article's YAML front matter, as clippers write it: key -> the Result field it shows.
-FRONT_MATTER = (("title", "title"), ("author", "byline"), ("date", "date"), ("site", "site_name"),
-                ("url", "url"), ("description", "description"))
+FRONT_MATTER = (
+    ("title", "title"),
+    ("author", "byline"),
+    ("date", "date"),
+    ("site", "site_name"),
+    ("url", "url"),
+    ("description", "description"),
+)
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}:\d{2}(?:[+-]\d{2}:\d{2})?)?")
 # Not printable in YAML (C0 but tab and newline, DEL, C1 but NEL, surrogates, U+FFFE/F), and the line
 # separators YAML tools split on: each becomes a blank.
@@ -1025,8 +1071,9 @@ def markdown_document(fields: dict) -> str:
     return (head + "\n" if head else "") + (body + "\n" if body else "")
 
 
-def build_article(snapshot: dict, blocks: list[Block], main: list[bool], views: Collection[str] = READER_VIEWS
-                  ) -> Article:
+def build_article(
+    snapshot: dict, blocks: list[Block], main: list[bool], views: Collection[str] = READER_VIEWS
+) -> Article:
     """The body: `text` is the main blocks' text; of the reader's html and markdown, only those in `views`
     are built (the pruned tree too, when neither is); the others are "". The headline, byline and dateline
     are metadata (the reader's header, the front matter): the caller leaves their blocks out of `main`.

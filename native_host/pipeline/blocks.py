@@ -28,11 +28,15 @@ from .. import limits
 from .compiled import load_compiled
 
 # Formatting tags: their text belongs to the enclosing block (SemText's group 2).
-INLINE = frozenset("""a abbr acronym b bdi bdo big br cite code data del dfn em font i ins kbd label mark nobr q
-rp rt ruby s samp small span strike strong sub sup time tt u var wbr""".split())
+INLINE = frozenset(
+    """a abbr acronym b bdi bdo big br cite code data del dfn em font i ins kbd label mark nobr q
+rp rt ruby s samp small span strike strong sub sup time tt u var wbr""".split()
+)
 # Elements whose text never reaches a reader as content (SemText's group 1, less what the snapshot drops).
-EXCLUDED = frozenset("""select option optgroup textarea input datalist svg math iframe object embed canvas
-video audio map area dialog""".split())
+EXCLUDED = frozenset(
+    """select option optgroup textarea input datalist svg math iframe object embed canvas
+video audio map area dialog""".split()
+)
 HEADINGS = frozenset("h1 h2 h3 h4 h5 h6".split())
 LIST_TAGS = frozenset("ul ol dl li dt dd menu".split())
 TABLE_TAGS = frozenset("table thead tbody tfoot tr td th caption".split())
@@ -45,14 +49,14 @@ class Block:
     """A run of text the model labels as a whole."""
 
     index: int
-    owner: int                 # snapshot id of the element that holds the text
-    node_ids: list[int]        # owner, inline elements and text nodes covered, in document order
+    owner: int  # snapshot id of the element that holds the text
+    node_ids: list[int]  # owner, inline elements and text nodes covered, in document order
     text: str
-    tag_path: list[str]        # tags from the root to the owner
-    class_path: list[str]      # "tag.class1.class2#id" per ancestor with classes or id, root first
-    depth: int                 # the owner's depth
-    link_chars: int = 0        # characters of text inside <a href>
-    merged: int = 1            # how many search-phase blocks were combined
+    tag_path: list[str]  # tags from the root to the owner
+    class_path: list[str]  # "tag.class1.class2#id" per ancestor with classes or id, root first
+    depth: int  # the owner's depth
+    link_chars: int = 0  # characters of text inside <a href>
+    merged: int = 1  # how many search-phase blocks were combined
     flags: dict[str, bool] = field(default_factory=dict)  # structural context: heading, list, table, ...
 
 
@@ -76,13 +80,13 @@ class _Inherited:
     """What an element passes down to the nodes inside it. A slotted class, not a NamedTuple: one is made per
     element, and this builds in half the time."""
 
-    __slots__ = ("owner", "excluded", "in_link", "hidden")
+    __slots__ = ("excluded", "hidden", "in_link", "owner")
 
     def __init__(self, owner: int, excluded: bool, in_link: bool, hidden: bool):
-        self.owner = owner        # the nearest ancestor-or-self that is not an inline tag: its block holds their text
+        self.owner = owner  # the nearest ancestor-or-self that is not an inline tag: its block holds their text
         self.excluded = excluded  # inside (or is) a form control or embedded media: its text makes no block
-        self.in_link = in_link    # inside (or is) an <a href>
-        self.hidden = hidden      # hidden by markup, itself or an ancestor
+        self.in_link = in_link  # inside (or is) an <a href>
+        self.hidden = hidden  # hidden by markup, itself or an ancestor
 
 
 _TOP = _Inherited(-1, False, False, False)  # above the root; owner unused
@@ -91,15 +95,15 @@ _TOP = _Inherited(-1, False, False, False)  # above the root; owner unused
 class _Run:
     """A search-phase block: the text of consecutive text nodes with one owner, before cleaning."""
 
-    __slots__ = ("owner", "node_ids", "seen", "parts", "link_chars", "hidden")
+    __slots__ = ("hidden", "link_chars", "node_ids", "owner", "parts", "seen")
 
     def __init__(self, owner: int, hidden: bool):
         self.owner = owner
-        self.node_ids = [owner]         # owner, inline elements and text nodes, in the order met
-        self.seen = {owner}             # of node_ids: an inline element is added once, however much text it holds
+        self.node_ids = [owner]  # owner, inline elements and text nodes, in the order met
+        self.seen = {owner}  # of node_ids: an inline element is added once, however much text it holds
         self.parts: list[str | None] = []  # text nodes' text; None for a <br>
-        self.link_chars = 0             # characters of text inside <a href>, spaces at the ends left out
-        self.hidden = hidden            # the owner is hidden by markup
+        self.link_chars = 0  # characters of text inside <a href>, spaces at the ends left out
+        self.hidden = hidden  # the owner is hidden by markup
 
     def add_text(self, nodes: list[dict], i: int, text: str, in_link: bool) -> None:
         """Text node i, and the inline elements between it and the owner not added yet."""
@@ -176,8 +180,12 @@ def _search(nodes: list[dict]) -> list[_Run]:
         if inline and parent >= 0 and not (excludes or links or hides):
             mine = up  # most inline elements change nothing for the text inside them
         else:
-            mine = _Inherited(up.owner if inline and parent >= 0 else i, up.excluded or excludes,
-                              up.in_link or links, up.hidden or hides)
+            mine = _Inherited(
+                up.owner if inline and parent >= 0 else i,
+                up.excluded or excludes,
+                up.in_link or links,
+                up.hidden or hides,
+            )
         inherited[i] = mine
         if not inline:
             current = None  # a block-level element ends the run of text before it
@@ -202,7 +210,7 @@ class _Paths:
         self.nodes = nodes
         self.memo: dict[int, tuple[tuple[str, ...], tuple[str, ...], frozenset[str]]] = {}
         self.deep_tags: dict[int, frozenset[str]] = {}  # the set of tags of deep nodes, as found
-        self.labels: dict[int, str | None] = {}         # class labels of deep nodes, as read
+        self.labels: dict[int, str | None] = {}  # class labels of deep nodes, as read
 
     def of(self, i: int) -> tuple[tuple[str, ...], tuple[str, ...], frozenset[str]]:
         """(tags root first, class paths root first, the set of all tags on the way) for node i."""
@@ -263,7 +271,7 @@ class _Paths:
 
 
 def _class_label(node: dict) -> str | None:
-    """"tag.class1.class2#id" for an element with classes or an id, else None."""
+    """ "tag.class1.class2#id" for an element with classes or an id, else None."""
     cls = node.get("classes")
     hid = node.get("html_id")
     if cls or hid:
@@ -285,8 +293,17 @@ def _flags(tagset: frozenset[str]) -> dict[str, bool]:
 def _make_block(nodes, paths: _Paths, index, owner, ids, text, link):
     text = text[: limits.MAX_BLOCK_TEXT]
     tags, classes, tagset = paths.of(owner)
-    return Block(index=index, owner=owner, node_ids=ids, text=text, tag_path=list(tags), class_path=list(classes),
-                 depth=nodes[owner]["depth"], link_chars=link, flags=_flags(tagset))
+    return Block(
+        index=index,
+        owner=owner,
+        node_ids=ids,
+        text=text,
+        tag_path=list(tags),
+        class_path=list(classes),
+        depth=nodes[owner]["depth"],
+        link_chars=link,
+        flags=_flags(tagset),
+    )
 
 
 def _siblings(nodes: list[dict], owner: int) -> tuple[int, str, tuple[str, ...]] | None:
@@ -309,8 +326,7 @@ def _combine(nodes: list[dict], blocks: list[Block]) -> list[Block]:
     last: tuple | None = None  # the previous block's
     for b in blocks:
         key = _siblings(nodes, b.owner)
-        if (out and key is not None and key == last and b.owner != out[-1].owner
-                and _linky(b) and _linky(out[-1])):
+        if out and key is not None and key == last and b.owner != out[-1].owner and _linky(b) and _linky(out[-1]):
             prev = out[-1]
             prev.node_ids.extend(b.node_ids)
             prev.text = (prev.text + "\n" + b.text)[: limits.MAX_BLOCK_TEXT]
@@ -326,24 +342,53 @@ def _combine(nodes: list[dict], blocks: list[Block]) -> list[Block]:
 def _probe_nodes() -> list[dict]:
     """A snapshot touching each rule above, for the compiled segmenter to pass at import."""
     spec: list[tuple[int, str, dict]] = [  # (parent, tag, fields)
-        (-1, "html", {}), (0, "body", {"classes": ["page", "x"]}),
-        (1, "div", {"html_id": "main"}), (2, "#text", {"text": " intro\u200b\u3000 x\x1c "}),
-        (2, "p", {}), (4, "#text", {"text": "one  "}), (4, "b", {}), (6, "i", {}), (7, "#text", {"text": "two"}),
-        (4, "br", {}), (4, "#text", {"text": " \xa0"}), (4, "br", {}), (4, "#text", {"text": "three"}),
-        (2, "#text", {"text": "outro"}), (1, "ul", {"classes": ["menu"]}),
-        (14, "li", {}), (15, "a", {"href": "/a"}), (16, "#text", {"text": "Home"}),
-        (14, "li", {}), (18, "a", {"href": "/b"}), (19, "#text", {"text": " News "}),
-        (14, "li", {"html_id": ""}), (21, "a", {"href": "/c"}), (22, "#text", {"text": "More"}),
-        (1, "form", {}), (24, "label", {}), (25, "#text", {"text": "Name"}), (24, "select", {}),
-        (27, "option", {}), (28, "#text", {"text": "One"}), (1, "div", {"hidden": True}),
-        (30, "h2", {"classes": ["t"]}), (31, "#text", {"text": "Answer"}), (1, "table", {}), (33, "td", {}),
-        (34, "pre", {}), (35, "#text", {"text": "\tcode\n x"}), (1, "blockquote", {}), (37, "span", {}),
-        (38, "#text", {"text": "\u2028"}), (37, "#text", {"text": "said"}),
+        (-1, "html", {}),
+        (0, "body", {"classes": ["page", "x"]}),
+        (1, "div", {"html_id": "main"}),
+        (2, "#text", {"text": " intro\u200b\u3000 x\x1c "}),
+        (2, "p", {}),
+        (4, "#text", {"text": "one  "}),
+        (4, "b", {}),
+        (6, "i", {}),
+        (7, "#text", {"text": "two"}),
+        (4, "br", {}),
+        (4, "#text", {"text": " \xa0"}),
+        (4, "br", {}),
+        (4, "#text", {"text": "three"}),
+        (2, "#text", {"text": "outro"}),
+        (1, "ul", {"classes": ["menu"]}),
+        (14, "li", {}),
+        (15, "a", {"href": "/a"}),
+        (16, "#text", {"text": "Home"}),
+        (14, "li", {}),
+        (18, "a", {"href": "/b"}),
+        (19, "#text", {"text": " News "}),
+        (14, "li", {"html_id": ""}),
+        (21, "a", {"href": "/c"}),
+        (22, "#text", {"text": "More"}),
+        (1, "form", {}),
+        (24, "label", {}),
+        (25, "#text", {"text": "Name"}),
+        (24, "select", {}),
+        (27, "option", {}),
+        (28, "#text", {"text": "One"}),
+        (1, "div", {"hidden": True}),
+        (30, "h2", {"classes": ["t"]}),
+        (31, "#text", {"text": "Answer"}),
+        (1, "table", {}),
+        (33, "td", {}),
+        (34, "pre", {}),
+        (35, "#text", {"text": "\tcode\n x"}),
+        (1, "blockquote", {}),
+        (37, "span", {}),
+        (38, "#text", {"text": "\u2028"}),
+        (37, "#text", {"text": "said"}),
     ]
     nodes: list[dict] = []
     for i, (parent, tag, fields) in enumerate(spec):
-        nodes.append({"id": i, "parent": parent, "depth": nodes[parent]["depth"] + 1 if parent >= 0 else 0,
-                      "tag": tag, **fields})
+        nodes.append(
+            {"id": i, "parent": parent, "depth": nodes[parent]["depth"] + 1 if parent >= 0 else 0, "tag": tag, **fields}
+        )
     return nodes
 
 
@@ -351,8 +396,10 @@ def _probe_segmenter(segment) -> bool:
     """The compiled segmenter gives the reference's blocks on the probe, combined or not."""
     segmenter = segment.Segmenter(INLINE, EXCLUDED, _flags, Block)
     nodes = _probe_nodes()
-    return all(compiled_blocks(segmenter, nodes, combine) == python_blocks_from_snapshot({"nodes": nodes}, combine)
-               for combine in (True, False))
+    return all(
+        compiled_blocks(segmenter, nodes, combine) == python_blocks_from_snapshot({"nodes": nodes}, combine)
+        for combine in (True, False)
+    )
 
 
 _compiled = load_compiled("segment", _probe_segmenter)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import importlib
 import os
+from collections.abc import Callable
 from types import ModuleType
-from typing import Callable
 
 
 def pure_python() -> bool:

@@ -16,33 +16,31 @@ import re
 from datetime import date as Date
 
 EARLIEST_YEAR = 1990  # older dates on the web are almost always something else (a founding year, a birthday)
-LATEST_AHEAD = 1      # years past today still taken (time zones, scheduled posts)
+LATEST_AHEAD = 1  # years past today still taken (time zones, scheduled posts)
 
 # Month names and common abbreviations: en, de, fr, es, it, pt, nl, sv/da/no, pl, cs, ru, el, id, tr.
 _MONTHS = {
     1: "january jan januar jänner janvier enero ene gennaio genn gen janeiro januari januar stycznia styczeń "
-       "ledna leden января январь ιανουαρίου ιανουάριος ocak",
+    "ledna leden января январь ιανουαρίου ιανουάριος ocak",
     2: "february feb februar février fevrier févr fevr febrero febbraio fev fevereiro februari lutego luty "
-       "února únor февраля февраль φεβρουαρίου φεβρουάριος şubat subat",
+    "února únor февраля февраль φεβρουαρίου φεβρουάριος şubat subat",
     3: "march mar märz maerz mär mars marzo março marco maart maret marca marzec března březen марта март "
-       "μαρτίου μάρτιος mart",
-    4: "april apr avril abril aprile abr aprile kwietnia kwiecień dubna duben апреля апрель απριλίου "
-       "απρίλιος nisan",
+    "μαρτίου μάρτιος mart",
+    4: "april apr avril abril aprile abr aprile kwietnia kwiecień dubna duben апреля апрель απριλίου απρίλιος nisan",
     5: "may mai mayo maggio mag maio mei maj maja máj května květen мая май μαΐου μαΐου μάιος mayıs mayis",
-    6: "june jun juni juin junio giugno giu junho czerwca czerwiec června červen июня июнь ιουνίου ιούνιος "
-       "haziran",
+    6: "june jun juni juin junio giugno giu junho czerwca czerwiec června červen июня июнь ιουνίου ιούνιος haziran",
     7: "july jul juli juillet juil julio luglio lug julho lipca lipiec července červenec июля июль "
-       "ιουλίου ιούλιος temmuz",
+    "ιουλίου ιούλιος temmuz",
     8: "august aug août aout agosto ago augustus agustus sierpnia sierpień srpna srpen августа август "
-       "αυγούστου αύγουστος ağustos agustos",
+    "αυγούστου αύγουστος ağustos agustos",
     9: "september sep sept septembre septiembre settembre set setembro september wrzesnia września "
-       "wrzesień září сентября сентябрь σεπτεμβρίου σεπτέμβριος eylül eylul",
+    "wrzesień září сентября сентябрь σεπτεμβρίου σεπτέμβριος eylül eylul",
     10: "october oct oktober octobre octubre ottobre ott outubro out oktober okt października październik "
-        "října říjen октября октябрь οκτωβρίου οκτώβριος ekim",
+    "října říjen октября октябрь οκτωβρίου οκτώβριος ekim",
     11: "november nov novembre noviembre novembro nop listopada listopad listopadu листопад ноября ноябрь "
-        "νοεμβρίου νοέμβριος kasım kasim",
+    "νοεμβρίου νοέμβριος kasım kasim",
     12: "december dec dezember décembre decembre déc diciembre dic dicembre dezembro dez desember des "
-        "grudnia grudzień prosince prosinec декабря декабрь δεκεμβρίου δεκέμβριος aralık aralik",
+    "grudnia grudzień prosince prosinec декабря декабрь δεκεμβρίου δεκέμβριος aralık aralik",
 }
 MONTHS = {name: number for number, names in _MONTHS.items() for name in names.split()}
 _MONTH = "(" + "|".join(sorted((re.escape(m) for m in MONTHS), key=len, reverse=True)) + r")\.?"
@@ -52,8 +50,9 @@ _ISO = re.compile(r"(?<!\d)(\d{4})-(\d{1,2})-(\d{1,2})" + _TIME + r"(?!\d)", re.
 _COMPACT = re.compile(r"^(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})?)?(Z)?$")
 _YMD = re.compile(r"(?<!\d)(\d{4})\s*[/.年]\s*(\d{1,2})\s*[/.月]\s*(\d{1,2})\s*日?(?!\d)")
 _DMY_NUM = re.compile(r"(?<![\d.])(\d{1,2})\s*([./-])\s*(\d{1,2})\s*\2\s*(\d{4})(?!\d)")
-_DAY_MONTH_YEAR = re.compile(r"(?<!\w)(\d{1,2})(?:st|nd|rd|th|er|º|°)?\.?\s*(?:de\s+)?" + _MONTH
-                             + r",?\s*(?:de\s+)?(\d{4})(?!\d)", re.I)
+_DAY_MONTH_YEAR = re.compile(
+    r"(?<!\w)(\d{1,2})(?:st|nd|rd|th|er|º|°)?\.?\s*(?:de\s+)?" + _MONTH + r",?\s*(?:de\s+)?(\d{4})(?!\d)", re.I
+)
 _MONTH_DAY_YEAR = re.compile(r"(?<!\w)" + _MONTH + r"\s*(\d{1,2})(?:st|nd|rd|th)?\s*,?\s*(\d{4})(?!\d)", re.I)
 _CLOCK = re.compile(r"(?<!\d)(\d{1,2}):(\d{2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?", re.I)
 _RFC_ZONE = re.compile(r"(?<!\w)(GMT|UTC|UT|Z|[+-]\d{4})\s*$", re.I)
@@ -161,5 +160,5 @@ def _clock_after(text: str, start: int, day: Date) -> str:
         hour += 12
     elif half == "am" and hour == 12:
         hour = 0
-    zone = _RFC_ZONE.search(text[clock.end():clock.end() + 8])
+    zone = _RFC_ZONE.search(text[clock.end() : clock.end() + 8])
     return _with_time(day, str(hour), minute, clock.group(3), zone.group(1) if zone else None)

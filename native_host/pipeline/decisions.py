@@ -34,9 +34,10 @@ The model decides block by block. Things it cannot see that way, each measured o
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
-from .blocks import HEADINGS as ANY_HEADING, PATH_DEPTH, Block
+from .blocks import HEADINGS as ANY_HEADING
+from .blocks import PATH_DEPTH, Block
 
 # Tags whose subtree is one unit, and the tags that may sit between a unit and a unit nested in it (a list
 # in a list item, a table in a cell): the nested one belongs to the outer unit.
@@ -45,21 +46,22 @@ UNIT_INNER = frozenset({"li", "dt", "dd", "tr", "td", "th", "tbody", "thead", "t
 # Of a unit's text (characters: word counts mislead in scripts without spaces) in main blocks, for all of it to
 # be main: a header row or a column of short numbers alone tells the model little (dev: .25 and .5 within .0004)
 UNIT_SHARE = 0.25
-UNIT_MAX_BLOCKS = 400    # a list of more blocks is a page's link directory, not a list of the article
+UNIT_MAX_BLOCKS = 400  # a list of more blocks is a page's link directory, not a list of the article
 TABLE_MAX_BLOCKS = 4000  # a table of short cells only is data up to this many cells (a 41 x 19 comparison
-                         # is 779); past it, a page laid out in cells
+# is 779); past it, a page laid out in cells
 # A unit's text sits in its cells, items and captions; a "table" whose text sits in paragraphs, headings or
 # divisions is a page laid out with a table (older pages), and a "list" of them is a list of articles.
-UNIT_TEXT_OWNERS = frozenset({"td", "th", "li", "dt", "dd", "caption", "figcaption", "pre", "code", "table", "ul",
-                              "ol", "dl", "figure"})
-UNIT_CELL_CHARS = 250    # a cell or item longer than this holds running text: a layout, not a unit
+UNIT_TEXT_OWNERS = frozenset(
+    {"td", "th", "li", "dt", "dd", "caption", "figcaption", "pre", "code", "table", "ul", "ol", "dl", "figure"}
+)
+UNIT_CELL_CHARS = 250  # a cell or item longer than this holds running text: a layout, not a unit
 
-RUN_GAP = 3              # non-main blocks that may sit inside one run of main content
+RUN_GAP = 3  # non-main blocks that may sit inside one run of main content
 TEASER_LINK_SHARE = 0.3  # of a run's characters inside links: a rail of teasers
-TEASER_WORDS = 60        # a run this short that opens with a heading is a teaser
-LINK_LINE_SHARE = 0.5    # of a block's characters inside links: an item of a list of links
-LABEL_WORDS = 4          # "Related:", "See more here:": a label before links, at most this many words
-LABEL_LINK_SHARE = 0.8   # of the characters after a label inside links
+TEASER_WORDS = 60  # a run this short that opens with a heading is a teaser
+LINK_LINE_SHARE = 0.5  # of a block's characters inside links: an item of a list of links
+LABEL_WORDS = 4  # "Related:", "See more here:": a label before links, at most this many words
+LABEL_LINK_SHARE = 0.8  # of the characters after a label inside links
 HEADINGS = frozenset({"h1", "h2", "h3", "h4"})  # a teaser's heading
 ONE_ARTICLE_TYPES = (None, "article")  # page types the rule runs on: on dev it cost service pages .014
 
@@ -81,7 +83,7 @@ RECORD_TYPES = ("listing", "collection")
 RECORD_LEVELS = 2
 RECORD_MIN_BLOCKS = 5
 RECORD_SHARE = 0.75
-RECORD_WORDS = 3         # words per block of the shape, on average: a title at least (not a strip of scores)
+RECORD_WORDS = 3  # words per block of the shape, on average: a title at least (not a strip of scores)
 
 # A board's side boxes (phpBB's "statistics", "online-list" and "birthday-list"), read on the block's nearest
 # SIGNATURE_LEVELS classed ancestors. WCXB training pages, against no rule: forum +.0005.
@@ -113,8 +115,11 @@ def _units(snapshot: dict, blocks: Sequence[Block]) -> list[tuple[str, list[int]
         unit = _unit_of(nodes, b.owner)
         if unit is not None:
             groups.setdefault(unit, []).append(b.index)
-    return [(nodes[unit]["tag"], ids) for unit, ids in groups.items()
-            if _is_content_unit(nodes, blocks, ids, nodes[unit]["tag"])]
+    return [
+        (nodes[unit]["tag"], ids)
+        for unit, ids in groups.items()
+        if _is_content_unit(nodes, blocks, ids, nodes[unit]["tag"])
+    ]
 
 
 def _unit_of(nodes: list[dict], owner: int) -> int | None:
@@ -187,7 +192,7 @@ def questions_with_answers(snapshot: dict, blocks: Sequence[Block], main: list[b
 
 
 def _between_main(main: Sequence[bool], first: int, last: int) -> bool:
-    return 0 < first and last + 1 < len(main) and main[first - 1] and main[last + 1]
+    return first > 0 and last + 1 < len(main) and main[first - 1] and main[last + 1]
 
 
 def runs(main: Sequence[bool], gap: int = RUN_GAP) -> list[list[int]]:
@@ -237,8 +242,13 @@ def _linked(block: Block) -> bool:
 def _labelled_links(block: Block) -> bool:
     """A short label and links: "Related: <a>...</a>", "Tags: <a>...</a>, <a>...</a>"."""
     label, colon, rest = block.text.partition(":")
-    return (bool(colon) and 0 < len(label.split()) <= LABEL_WORDS and _words(block) < TEASER_WORDS
-            and bool(rest.strip()) and block.link_chars >= LABEL_LINK_SHARE * len(rest))
+    return (
+        bool(colon)
+        and 0 < len(label.split()) <= LABEL_WORDS
+        and _words(block) < TEASER_WORDS
+        and bool(rest.strip())
+        and block.link_chars >= LABEL_LINK_SHARE * len(rest)
+    )
 
 
 def _link_list(block: Block) -> bool:
@@ -253,10 +263,7 @@ def _link_list_tail(blocks: Sequence[Block], own: list[int]) -> list[int]:
     links: list[int] = []
     for i in reversed(own[1:]):
         b = blocks[i]
-        if _is_heading(b) and i + 1 < len(blocks) and _link_list(blocks[i + 1]):
-            tail += links + [i]
-            links = []
-        elif _labelled_links(b):
+        if (_is_heading(b) and i + 1 < len(blocks) and _link_list(blocks[i + 1])) or _labelled_links(b):
             tail += links + [i]
             links = []
         elif _linked(b):
@@ -266,8 +273,9 @@ def _link_list_tail(blocks: Sequence[Block], own: list[int]) -> list[int]:
     return tail
 
 
-def main_blocks(snapshot: dict, blocks: Sequence[Block], scores, threshold: float,
-                page_type: str | None = None) -> list[bool]:
+def main_blocks(
+    snapshot: dict, blocks: Sequence[Block], scores, threshold: float, page_type: str | None = None
+) -> list[bool]:
     """The model's decision at `threshold`, then whole units, then one article (on article pages and pages
     of unknown type); again at a lower threshold when that keeps next to nothing (`fallback_threshold`)."""
     main = _decide(snapshot, blocks, scores, threshold, page_type)
@@ -318,8 +326,11 @@ def whole_records(blocks: Sequence[Block], main: list[bool]) -> list[bool]:
             shapes.setdefault(shape, []).append(b.index)
     out = list(main)
     for ids in shapes.values():
-        if (len(ids) >= RECORD_MIN_BLOCKS and sum(main[i] for i in ids) >= RECORD_SHARE * len(ids)
-                and sum(_words(blocks[i]) for i in ids) >= RECORD_WORDS * len(ids)):
+        if (
+            len(ids) >= RECORD_MIN_BLOCKS
+            and sum(main[i] for i in ids) >= RECORD_SHARE * len(ids)
+            and sum(_words(blocks[i]) for i in ids) >= RECORD_WORDS * len(ids)
+        ):
             for i in ids:
                 out[i] = True
     return out

@@ -28,9 +28,9 @@ import unicodedata
 from datetime import datetime
 
 from ..errors import InputError
+from ..limits import MAX_TEMPLATE_BYTES, MAX_TEMPLATE_PROPERTIES
 from .article import build_article
 from .blocks import blocks_from_snapshot
-from ..limits import MAX_TEMPLATE_BYTES, MAX_TEMPLATE_PROPERTIES
 
 DEFAULT_TEMPLATE: dict = {
     "name": "{{title}}",
@@ -45,11 +45,38 @@ DEFAULT_TEMPLATE: dict = {
         "tags": ["clippings"],
     },
 }
-VARIABLES = ("title", "author", "published", "modified", "created", "site", "url", "description", "tags",
-             "page_type", "words", "reading_time", "lang", "image", "selection")
+VARIABLES = (
+    "title",
+    "author",
+    "published",
+    "modified",
+    "created",
+    "site",
+    "url",
+    "description",
+    "tags",
+    "page_type",
+    "words",
+    "reading_time",
+    "lang",
+    "image",
+    "selection",
+)
 FILTERS = ("date", "slug", "lower", "upper", "join", "default")
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-          "November", "December")
+MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
 
 _KEY = re.compile(r"[A-Za-z_](?:[A-Za-z0-9 _-]*[A-Za-z0-9_-])?")
 _EXPRESSION = re.compile(r"\{\{((?:(?!\}\}).)*)\}\}", re.S)
@@ -113,8 +140,11 @@ def template_errors(template) -> list[str]:
     """Every problem with a parsed template, one line each; [] when it can be used."""
     if not isinstance(template, dict):
         return ['the template is not a JSON object: give {"name": "...", "properties": {...}}']
-    errors = [f'the template has an unknown key "{key}": it holds "name" and "properties"'
-              for key in template if key not in ("name", "properties")]
+    errors = [
+        f'the template has an unknown key "{key}": it holds "name" and "properties"'
+        for key in template
+        if key not in ("name", "properties")
+    ]
     name = template.get("name")
     if not isinstance(name, str) or not name.strip():
         errors.append('"name" must be a non-empty string, such as "{{title}}"')
@@ -166,14 +196,21 @@ def variables(fields: dict, created: str, selection: str = "") -> dict:
     image = fields.get("image")
     tags = fields.get("tags")
     return {
-        "title": fields.get("title") or "", "author": fields.get("byline") or "",
-        "published": fields.get("date") or "", "modified": fields.get("modified") or "", "created": created,
-        "site": fields.get("site_name") or "", "url": fields.get("canonical_url") or fields.get("url") or "",
+        "title": fields.get("title") or "",
+        "author": fields.get("byline") or "",
+        "published": fields.get("date") or "",
+        "modified": fields.get("modified") or "",
+        "created": created,
+        "site": fields.get("site_name") or "",
+        "url": fields.get("canonical_url") or fields.get("url") or "",
         "description": fields.get("description") or "",
         "tags": [t for t in tags if isinstance(t, str)] if isinstance(tags, list) else [],
-        "page_type": fields.get("page_type") or "", "words": int(fields.get("word_count") or 0),
-        "reading_time": int(fields.get("reading_minutes") or 0), "lang": fields.get("lang") or "",
-        "image": (image.get("url") if isinstance(image, dict) else None) or "", "selection": selection or "",
+        "page_type": fields.get("page_type") or "",
+        "words": int(fields.get("word_count") or 0),
+        "reading_time": int(fields.get("reading_minutes") or 0),
+        "lang": fields.get("lang") or "",
+        "image": (image.get("url") if isinstance(image, dict) else None) or "",
+        "selection": selection or "",
     }
 
 
@@ -187,8 +224,20 @@ def format_date(value: str, pattern: str) -> str:
     h, mi, s = found.group(4) or "00", found.group(5) or "00", found.group(6) or "00"
     if not 1 <= mo <= 12:
         return ""
-    parts = {"YYYY": y, "YY": y[2:], "MMMM": MONTHS[mo - 1], "MMM": MONTHS[mo - 1][:3], "MM": f"{mo:02d}",
-             "M": str(mo), "DD": d, "D": str(int(d)), "HH": h, "H": str(int(h)), "mm": mi, "ss": s}
+    parts = {
+        "YYYY": y,
+        "YY": y[2:],
+        "MMMM": MONTHS[mo - 1],
+        "MMM": MONTHS[mo - 1][:3],
+        "MM": f"{mo:02d}",
+        "M": str(mo),
+        "DD": d,
+        "D": str(int(d)),
+        "HH": h,
+        "H": str(int(h)),
+        "mm": mi,
+        "ss": s,
+    }
     return _DATE_TOKENS.sub(lambda t: t.group(0)[1:-1] if t.group(0)[0] == "[" else parts[t.group(0)], pattern)
 
 
@@ -228,6 +277,7 @@ def _text(value) -> str:
 def render_string(text: str, values: dict):
     """A template string with its expressions filled in: a lone expression keeps its value's kind (a list,
     a number), anything else is text."""
+
     def evaluate(inside: str):
         parsed = _expression(inside)
         if isinstance(parsed, str):  # a template `template_errors` refuses; callers check it first
@@ -290,13 +340,15 @@ def text_head(props: list[tuple[str, str | int | list[str]]], title: str) -> str
     """A text file's head: the title underlined, then "key: value" lines (lists joined with ", ")."""
     title = _clean(title) or "Untitled"
     lines = [title, "=" * min(len(title), 80)]
-    rest = [f"{key}: {', '.join(value) if isinstance(value, list) else value}" for key, value in props
-            if key != "title"]
+    rest = [
+        f"{key}: {', '.join(value) if isinstance(value, list) else value}" for key, value in props if key != "title"
+    ]
     return "\n".join(lines + ([""] + rest if rest else [])) + "\n"
 
 
-def document(fields: dict, fmt: str, template: dict | None = None, created: str | None = None,
-             selection: str = "") -> tuple[str, str]:
+def document(
+    fields: dict, fmt: str, template: dict | None = None, created: str | None = None, selection: str = ""
+) -> tuple[str, str]:
     """(file name stem as the template gives it, not yet made safe; the document's text) for `fmt` "markdown"
     or "text": the head, a blank line, the body."""
     template = template or DEFAULT_TEMPLATE
@@ -337,8 +389,13 @@ def selection_body(snapshot: dict, node_ids: list[int]) -> tuple[str, str] | Non
 _IMAGE = re.compile(r"!\[((?:[^\]\\\n]|\\.)*)\]\((<[^>\n]*>|(?:[^()\s\\]|\\.)+)\)")
 # What a saved image may be, known by its first bytes (not by the name or type its server gives): SVG is left
 # out, as a saved SVG opened on its own runs its scripts.
-IMAGE_MAGIC = ((b"\x89PNG\r\n\x1a\n", "png"), (b"\xff\xd8\xff", "jpg"), (b"GIF87a", "gif"), (b"GIF89a", "gif"),
-               (b"BM", "bmp"))
+IMAGE_MAGIC = (
+    (b"\x89PNG\r\n\x1a\n", "png"),
+    (b"\xff\xd8\xff", "jpg"),
+    (b"GIF87a", "gif"),
+    (b"GIF89a", "gif"),
+    (b"BM", "bmp"),
+)
 
 
 def _address(written: str) -> str:
@@ -377,6 +434,7 @@ def image_name(data: bytes, ext: str) -> str:
 
 def with_local_images(markdown: str, local: dict[str, str]) -> str:
     """The Markdown with each image whose address is in `local` pointing at its saved file instead."""
+
     def swap(found):
         url = _address(found.group(2))
         return f"![{found.group(1)}]({local[url]})" if url in local else found.group(0)

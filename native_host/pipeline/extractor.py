@@ -7,21 +7,21 @@ Python users all go through it.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
-from typing import Callable, Collection, Sequence
 
 import numpy as np
 
+from ..gc_pause import gc_paused
+from ..limits import MAX_BLOCKS
+from ..result import FROM_METADATA, PAGE_TYPES, BlockResult, Result
 from ..version import __version__
 from .article import READER_VIEWS, add_views, build_article
 from .blocks import Block, blocks_from_snapshot
 from .decisions import main_blocks
 from .features import Featurizer
-from ..gc_pause import gc_paused
-from ..limits import MAX_BLOCKS
 from .inference import OnnxModel
 from .metadata import length, read_metadata, read_structured, stated_page_type
-from ..result import FROM_METADATA, PAGE_TYPES, BlockResult, Result
 from .schema import validate_snapshot
 from .snapshot import snapshot_from_html
 
@@ -41,11 +41,20 @@ class Extractor:
 
     @property
     def info(self) -> dict:
-        return {"model_id": self.model.model_id, "providers": list(self.model.providers), "version": __version__,
-                "threshold": self.threshold}
+        return {
+            "model_id": self.model.model_id,
+            "providers": list(self.model.providers),
+            "version": __version__,
+            "threshold": self.threshold,
+        }
 
-    def extract_html(self, html: bytes | str, url: str | None = None, views: Collection[str] = READER_VIEWS,
-                     charset: str | None = None) -> Result:
+    def extract_html(
+        self,
+        html: bytes | str,
+        url: str | None = None,
+        views: Collection[str] = READER_VIEWS,
+        charset: str | None = None,
+    ) -> Result:
         """`views`: which of the reader's renderings ("html", "markdown") to build; those left out are "".
         `charset`: the one the page was served with (HTTP Content-Type), which beats its <meta charset>."""
         with gc_paused():
@@ -57,8 +66,13 @@ class Extractor:
             del snapshot
         return result
 
-    def extract_snapshot(self, snapshot: dict, views: Collection[str] = READER_VIEWS, later: Collection[str] = (),
-                         ready: Callable[[Result], None] | None = None) -> Result:
+    def extract_snapshot(
+        self,
+        snapshot: dict,
+        views: Collection[str] = READER_VIEWS,
+        later: Collection[str] = (),
+        ready: Callable[[Result], None] | None = None,
+    ) -> Result:
         """Extract from a snapshot that arrived from outside: it is validated first (SnapshotError). A
         highlight alone needs no reader views: at 5k nodes they were a seventh of the engine's time.
         `ready(result)`, when given, is called with the result as soon as `views` are built; the views in
@@ -69,8 +83,14 @@ class Extractor:
             validate_snapshot(snapshot)
             return self._extract(snapshot, {"validate": (time.perf_counter() - t0) * 1000}, views, later, ready)
 
-    def _extract(self, snapshot: dict, timings: dict[str, float], views: Collection[str], later: Collection[str] = (),
-                 ready: Callable[[Result], None] | None = None) -> Result:
+    def _extract(
+        self,
+        snapshot: dict,
+        timings: dict[str, float],
+        views: Collection[str],
+        later: Collection[str] = (),
+        ready: Callable[[Result], None] | None = None,
+    ) -> Result:
         clock = time.perf_counter()
 
         def lap(stage: str) -> None:
@@ -93,23 +113,43 @@ class Extractor:
 
         first: Callable[[Result], None] | None = None
         if ready is not None:  # `first` is defined only here, where the checker knows `ready` is set
+
             def tell(result: Result) -> None:
                 nonlocal clock
                 stamp(result)
                 ready(result)
                 clock = time.perf_counter()  # the time `ready` took is the caller's, not a stage's
+
             first = tell
 
-        result = result_from_scores(snapshot, blocks, scores, self.model.labels, self.threshold, views, predicted_type,
-                                    lap=lap, later=later, ready=first)
+        result = result_from_scores(
+            snapshot,
+            blocks,
+            scores,
+            self.model.labels,
+            self.threshold,
+            views,
+            predicted_type,
+            lap=lap,
+            later=later,
+            ready=first,
+        )
         stamp(result)
         return result
 
 
-def result_from_scores(snapshot: dict, blocks: list[Block], scores: np.ndarray, labels: Sequence[str],
-                       threshold: float, views: Collection[str] = READER_VIEWS, predicted_type: str | None = None,
-                       lap: Callable[[str], None] = lambda stage: None, later: Collection[str] = (),
-                       ready: Callable[[Result], None] | None = None) -> Result:
+def result_from_scores(
+    snapshot: dict,
+    blocks: list[Block],
+    scores: np.ndarray,
+    labels: Sequence[str],
+    threshold: float,
+    views: Collection[str] = READER_VIEWS,
+    predicted_type: str | None = None,
+    lap: Callable[[str], None] = lambda stage: None,
+    later: Collection[str] = (),
+    ready: Callable[[Result], None] | None = None,
+) -> Result:
     """Everything after the model: decisions, metadata and article from the blocks' scores ([N, len(labels)])
     and the model's page type (one of PAGE_TYPES, once it has that head). Apart from the model so that it can
     be checked exactly on pinned scores, whichever CPU made them (tests/test_pinned_stages.py); `lap(stage)`
@@ -130,12 +170,21 @@ def result_from_scores(snapshot: dict, blocks: list[Block], scores: np.ndarray, 
     # values (checked on 2 million float32 scores).
     rounded = np.round(scores.astype(np.float64), 4).tolist()
     words, minutes = length(article.text)
-    block_results = [BlockResult(b.index, b.node_ids, b.text, dict(zip(labels, s)), m)
-                     for b, s, m in zip(blocks, rounded, main)]
-    result = Result(url=snapshot.get("url"), text=article.text, markdown=article.markdown, html=article.html,
-                    node_ids=node_ids, blocks=block_results,
-                    truncated=bool(snapshot.get("truncated")) or len(blocks) >= MAX_BLOCKS, word_count=words,
-                    reading_minutes=minutes, **{name: getattr(meta, name) for name in FROM_METADATA})
+    block_results = [
+        BlockResult(b.index, b.node_ids, b.text, dict(zip(labels, s)), m) for b, s, m in zip(blocks, rounded, main)
+    ]
+    result = Result(
+        url=snapshot.get("url"),
+        text=article.text,
+        markdown=article.markdown,
+        html=article.html,
+        node_ids=node_ids,
+        blocks=block_results,
+        truncated=bool(snapshot.get("truncated")) or len(blocks) >= MAX_BLOCKS,
+        word_count=words,
+        reading_minutes=minutes,
+        **{name: getattr(meta, name) for name in FROM_METADATA},
+    )
     if ready is not None:
         ready(result)
         add_views(article, snapshot, blocks, body, later)

@@ -37,17 +37,17 @@ from .compiled import load_compiled
 if TYPE_CHECKING:
     from concurrent.futures import ThreadPoolExecutor
 
-TEXT_TOKENS = 48       # token ids kept per block (the start of its text)
-TEXT_CHARS = 320       # characters of a block handed to the tokenizer: its 48th token ends by 281 in 99% of
-                       # the dev blocks that long
-TAG_PATH = 8           # nearest tags kept, owner first
-CLASS_LEVELS = 4       # nearest ancestors whose class/id words are kept
-CLASS_TOKENS = 24      # class words kept per block
-ANCESTOR_LEVELS = 3    # ancestors above a block's owner whose text and links are summed
+TEXT_TOKENS = 48  # token ids kept per block (the start of its text)
+TEXT_CHARS = 320  # characters of a block handed to the tokenizer: its 48th token ends by 281 in 99% of
+# the dev blocks that long
+TAG_PATH = 8  # nearest tags kept, owner first
+CLASS_LEVELS = 4  # nearest ancestors whose class/id words are kept
+CLASS_TOKENS = 24  # class words kept per block
+ANCESTOR_LEVELS = 3  # ancestors above a block's owner whose text and links are summed
 TOKEN_CACHE_TEXTS = 20_000  # block texts whose token ids are kept across pages (~9 MB at most): a site repeats
-                            # its menus, footers and "Reply" on every page
-SPLIT_TEXTS = 32       # new texts from which a featurizer with threads tokenizes them in parts, side by side: 32
-                       # take 0.48 ms in one part and 0.32 in two; 16, 0.24 and 0.22 (2 cores)
+# its menus, footers and "Reply" on every page
+SPLIT_TEXTS = 32  # new texts from which a featurizer with threads tokenizes them in parts, side by side: 32
+# take 0.48 ms in one part and 0.32 in two; 16, 0.24 and 0.22 (2 cores)
 
 # The featurizer's files, beside the model in its assets folder.
 TOKENIZER_FILE = "tokenizer.json"
@@ -56,12 +56,15 @@ COMMON_WORDS_FILE = "common_words.json"
 FILES = (TOKENIZER_FILE, CLASS_VOCAB_FILE, COMMON_WORDS_FILE)
 
 # Fixed tag vocabulary: id 0 is padding, 1 an unknown or custom element.
-TAGS = ["<pad>", "<unk>"] + """html body head div span p a b i u em strong small big code pre kbd samp var tt
+TAGS = (
+    ["<pad>", "<unk>"]
+    + """html body head div span p a b i u em strong small big code pre kbd samp var tt
 blockquote q cite abbr dfn time mark sub sup br hr h1 h2 h3 h4 h5 h6 ul ol li dl dt dd menu table thead tbody
 tfoot tr td th caption colgroup col img picture figure figcaption video audio source iframe embed object canvas
 svg math form input button select option textarea label fieldset legend nav header footer main article section
 aside address details summary dialog font center s strike del ins nobr noscript data output meter progress
 wbr ruby rt rp bdi bdo map area main search hgroup""".split()
+)
 TAG_IDS = {t: i for i, t in enumerate(dict.fromkeys(TAGS))}
 
 
@@ -79,9 +82,9 @@ def _ancestor_columns(level: int) -> list[Numeric]:
     where = "parent" if level == 1 else ("grandparent" if level == 2 else f"ancestor {level} levels up")
     return [
         Numeric(f"a{level}_log_chars", 10, f"log(1 + characters of text under the owner's {where})"),
-        Numeric(f"a{level}_link_density", 1, f"share of that text inside links"),
-        Numeric(f"a{level}_log_blocks", 6, f"log(1 + blocks under it)"),
-        Numeric(f"a{level}_text_share", 1, f"share of the page's text under it"),
+        Numeric(f"a{level}_link_density", 1, "share of that text inside links"),
+        Numeric(f"a{level}_log_blocks", 6, "log(1 + blocks under it)"),
+        Numeric(f"a{level}_text_share", 1, "share of the page's text under it"),
     ]
 
 
@@ -117,8 +120,12 @@ NUMERIC: tuple[Numeric, ...] = (
     Numeric("font_size", 32, "live: font size in CSS pixels"),
     Numeric("font_weight", 900, "live: font weight"),
     Numeric("display_inline", 1, "live: the owner's display is inline, inline-block or inline-flex"),
-    Numeric("common_words", 1, "share of the block's words (CJK: characters) that are common words: running "
-                               "text is full of them, menus and buttons are not"),
+    Numeric(
+        "common_words",
+        1,
+        "share of the block's words (CJK: characters) that are common words: running "
+        "text is full of them, menus and buttons are not",
+    ),
     Numeric("text_share", 1, "share of the page's text in this block"),
     Numeric("char_position", 1, "share of the page's text before this block"),
     *(c for level in range(1, ANCESTOR_LEVELS + 1) for c in _ancestor_columns(level)),
@@ -154,18 +161,19 @@ def word_tokens(text: str) -> list[str]:
 class PageInputs:
     """Model inputs for one page; arrays are indexed by block."""
 
-    text_ids: np.ndarray     # int64 [N, TEXT_TOKENS]
-    tag_ids: np.ndarray      # int64 [N, TAG_PATH]
-    class_ids: np.ndarray    # int64 [N, CLASS_TOKENS]
+    text_ids: np.ndarray  # int64 [N, TEXT_TOKENS]
+    tag_ids: np.ndarray  # int64 [N, TAG_PATH]
+    class_ids: np.ndarray  # int64 [N, CLASS_TOKENS]
     class_level: np.ndarray  # int64 [N, CLASS_TOKENS]  (0 = owner's own classes, 1 = parent's, ...)
-    numeric: np.ndarray      # float32 [N, len(NUMERIC)]
+    numeric: np.ndarray  # float32 [N, len(NUMERIC)]
 
     def __len__(self) -> int:
         return len(self.numeric)
 
-    def window(self, start: int, stop: int) -> "PageInputs":
-        return PageInputs(*(a[start:stop] for a in (self.text_ids, self.tag_ids, self.class_ids,
-                                                    self.class_level, self.numeric)))
+    def window(self, start: int, stop: int) -> PageInputs:
+        return PageInputs(
+            *(a[start:stop] for a in (self.text_ids, self.tag_ids, self.class_ids, self.class_level, self.numeric))
+        )
 
 
 class Featurizer:
@@ -229,7 +237,7 @@ class Featurizer:
 
             self._pool = ThreadPoolExecutor(self.threads - 1, thread_name_prefix="pith-tokenize")
         size = -(-len(texts) // parts)
-        later = [self._pool.submit(encode, texts[k:k + size]) for k in range(size, len(texts), size)]
+        later = [self._pool.submit(encode, texts[k : k + size]) for k in range(size, len(texts), size)]
         encoded = encode(texts[:size])
         for part in later:
             encoded += part.result()
@@ -291,14 +299,15 @@ def _node_words(node: dict, class_ids: dict[str, int]) -> list[int]:
     return [get(w, 1) for name in names for w in class_words(name)]
 
 
-def _path_ids(nodes: list[dict], blocks: list[Block], class_ids: dict[str, int]
-              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _path_ids(
+    nodes: list[dict], blocks: list[Block], class_ids: dict[str, int]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Tag ids [N, TAG_PATH], class word ids and their levels [N, CLASS_TOKENS] (0 = the owner's own classes,
     1 = its parent's, ...)."""
     words_of: dict[int, list[int]] = {}  # node id -> its class word ids, filled as blocks need them
     tag_rows, class_rows, level_rows = [], [], []
     for b in blocks:
-        tag_rows.append([TAG_IDS.get(t, 1) for t in b.tag_path[: -TAG_PATH - 1: -1]])
+        tag_rows.append([TAG_IDS.get(t, 1) for t in b.tag_path[: -TAG_PATH - 1 : -1]])
         ids: list[int] = []
         levels: list[int] = []
         j = b.owner
@@ -337,8 +346,9 @@ def _padded(rows: list[list[int]], width: int) -> np.ndarray:
     the leading cells of each row in one assignment (padding each row as a list first took twice as long)."""
     lengths = np.fromiter(map(len, rows), np.intp, count=len(rows))
     out = np.zeros((len(rows), width), dtype=np.int64)
-    out[np.arange(width) < lengths[:, None]] = np.fromiter(chain.from_iterable(rows), np.int64,
-                                                           count=int(lengths.sum()))
+    out[np.arange(width) < lengths[:, None]] = np.fromiter(
+        chain.from_iterable(rows), np.int64, count=int(lengths.sum())
+    )
     return out
 
 
@@ -397,8 +407,11 @@ def _char_counts(text: str) -> tuple[int, int, int]:
     if text.isascii():
         raw = text.encode("ascii")
         size = len(raw)
-        return (size - len(raw.translate(None, _ASCII_LETTERS)), size - len(raw.translate(None, _ASCII_DIGITS)),
-                size - len(raw.translate(None, _ASCII_UPPER)))
+        return (
+            size - len(raw.translate(None, _ASCII_LETTERS)),
+            size - len(raw.translate(None, _ASCII_DIGITS)),
+            size - len(raw.translate(None, _ASCII_UPPER)),
+        )
     letters = digits = uppers = 0
     for c, k in Counter(text).items():
         if c.isalpha():
@@ -425,12 +438,44 @@ _LIVE_INLINE = ("inline", "inline-block", "inline-flex")
 # The per-block values `_numeric` reads, one row each in this order ([len(RAW), N], float64). Counted by
 # `_block_numbers` (the reference) or by the compiled `FeatureCore.block_numbers`, which must give the same
 # numbers to the last bit; the arithmetic on them is `_numeric`'s alone, so the two share it.
-RAW = ("chars", "words", "link_chars", "depth", "punct", "letters", "digits", "uppers", "sentence_ends",
-       "word_chars", "hidden", "heading", "list", "table", "paragraph", "pre", "blockquote", "log_merged",
-       "siblings", "place", "title_overlap", "has_live", "visible", "box_x", "box_y", "box_w", "box_h",
-       "font_size", "font_weight", "display_inline", "common_words",
-       *(f"a{level}_{v}" for level in range(1, ANCESTOR_LEVELS + 1)
-         for v in ("log_chars", "link_density", "log_blocks", "text_share")))
+RAW = (
+    "chars",
+    "words",
+    "link_chars",
+    "depth",
+    "punct",
+    "letters",
+    "digits",
+    "uppers",
+    "sentence_ends",
+    "word_chars",
+    "hidden",
+    "heading",
+    "list",
+    "table",
+    "paragraph",
+    "pre",
+    "blockquote",
+    "log_merged",
+    "siblings",
+    "place",
+    "title_overlap",
+    "has_live",
+    "visible",
+    "box_x",
+    "box_y",
+    "box_w",
+    "box_h",
+    "font_size",
+    "font_weight",
+    "display_inline",
+    "common_words",
+    *(
+        f"a{level}_{v}"
+        for level in range(1, ANCESTOR_LEVELS + 1)
+        for v in ("log_chars", "link_density", "log_blocks", "text_share")
+    ),
+)
 
 
 _ANCESTOR_PREFIXES = tuple(f"a{level}_" for level in range(1, ANCESTOR_LEVELS + 1))
@@ -447,35 +492,44 @@ def _block_numbers(snapshot: dict, blocks: list[Block], common: frozenset[str]) 
     owners = [nodes[b.owner] for b in blocks]
     words = [_WORD.findall(t) for t in texts]
     counts = np.array([_char_counts(t) for t in texts], dtype=np.float64).reshape(n, 3)
-    flags = np.array([(f.get("hidden", False), f["heading"], f["list"], f["table"], f["paragraph"], f["pre"],
-                       f["blockquote"]) for f in (b.flags for b in blocks)], dtype=np.float64).reshape(n, 7)
+    flags = np.array(
+        [
+            (f.get("hidden", False), f["heading"], f["list"], f["table"], f["paragraph"], f["pre"], f["blockquote"])
+            for f in (b.flags for b in blocks)
+        ],
+        dtype=np.float64,
+    ).reshape(n, 7)
     boxes = np.array([o.get("box") or (0, 0, 0, 0) for o in owners], dtype=np.float64).reshape(n, 4)
     ancestors = np.array([_ancestor_row(o["parent"], page) for o in owners], dtype=np.float64).reshape(
-        n, 4 * ANCESTOR_LEVELS)
+        n, 4 * ANCESTOR_LEVELS
+    )
     title = page.title_words
-    return np.array([
-        [len(t) for t in texts],
-        [len(w) for w in words],
-        [b.link_chars for b in blocks],
-        [b.depth for b in blocks],
-        [len(_PUNCT.findall(t)) for t in texts],
-        *counts.T,
-        [min(10, len(_SENT.findall(t))) for t in texts],
-        [sum(map(len, w)) for w in words],
-        *flags.T,
-        [math.log(b.merged) for b in blocks],
-        [page.children.get(o["parent"], 1) for o in owners],
-        [page.place.get(b.owner, 0) for b in blocks],
-        [_title_overlap(w, title) for w in words] if title else np.zeros(n),
-        [float("visible" in o or "box" in o) for o in owners],
-        [float(o.get("visible", False)) for o in owners],
-        *boxes.T,
-        [o.get("font_size") or 0.0 for o in owners],
-        [o.get("font_weight") or 0.0 for o in owners],
-        [float(o.get("display", "") in _LIVE_INLINE) for o in owners],
-        [_common_share(t, common) for t in texts],
-        *ancestors.T,
-    ], dtype=np.float64).reshape(len(RAW), n)
+    return np.array(
+        [
+            [len(t) for t in texts],
+            [len(w) for w in words],
+            [b.link_chars for b in blocks],
+            [b.depth for b in blocks],
+            [len(_PUNCT.findall(t)) for t in texts],
+            *counts.T,
+            [min(10, len(_SENT.findall(t))) for t in texts],
+            [sum(map(len, w)) for w in words],
+            *flags.T,
+            [math.log(b.merged) for b in blocks],
+            [page.children.get(o["parent"], 1) for o in owners],
+            [page.place.get(b.owner, 0) for b in blocks],
+            [_title_overlap(w, title) for w in words] if title else np.zeros(n),
+            [float("visible" in o or "box" in o) for o in owners],
+            [float(o.get("visible", False)) for o in owners],
+            *boxes.T,
+            [o.get("font_size") or 0.0 for o in owners],
+            [o.get("font_weight") or 0.0 for o in owners],
+            [float(o.get("display", "") in _LIVE_INLINE) for o in owners],
+            [_common_share(t, common) for t in texts],
+            *ancestors.T,
+        ],
+        dtype=np.float64,
+    ).reshape(len(RAW), n)
 
 
 def _numeric(raw: np.ndarray, snapshot: dict) -> np.ndarray:
@@ -542,25 +596,56 @@ def _ancestor_row(a: int, page: _Page) -> tuple[float, ...]:
             row += (0.0, 0.0, 0.0, 0.0)
             continue
         total = page.chars[a]
-        row += (math.log1p(total), page.links[a] / total if total else 0.0, math.log1p(page.count[a]),
-                total / page.total)
+        row += (
+            math.log1p(total),
+            page.links[a] / total if total else 0.0,
+            math.log1p(page.count[a]),
+            total / page.total,
+        )
         a = nodes[a]["parent"]
     return tuple(row)
 
 
 # What the compiled counts are handed of this module's rules, so that they live here only.
-_CORE_RULES = dict(tag_ids=TAG_IDS, punct=PUNCT_MARKS, sentence_ends=SENTENCE_MARKS, cjk=_CJK, live_inline=_LIVE_INLINE,
-                   tag_path=TAG_PATH, class_levels=CLASS_LEVELS, class_tokens=CLASS_TOKENS,
-                   ancestor_levels=ANCESTOR_LEVELS, rows=RAW)
+_CORE_RULES = dict(
+    tag_ids=TAG_IDS,
+    punct=PUNCT_MARKS,
+    sentence_ends=SENTENCE_MARKS,
+    cjk=_CJK,
+    live_inline=_LIVE_INLINE,
+    tag_path=TAG_PATH,
+    class_levels=CLASS_LEVELS,
+    class_tokens=CLASS_TOKENS,
+    ancestor_levels=ANCESTOR_LEVELS,
+    rows=RAW,
+)
 # The compiled counts' probe: texts where a character class, a case rule or a script could go wrong, on a
 # page with live fields, a title and class names of every kind.
-PROBE_TEXTS = ("", " ", "\n", "Hello, World! It's 10:30. OK? (yes) - fine; done: \"x\" 'y'", "İstanbul İİ ǅǈ ß ﬁ ΣΟΦΊΑ ος",
-               "漢字かな・カナー 한국어 ＡＢＣ１２。次！終わり？ 豈", "x² ½ Ⅻ ٣٤ ०१ ¹²³ _under_score_ __ a_1", "e\u0301 a\u0308 Å <pad> <PAD>",
-               "\U0001d400\U0001d41a \U0001F600 \U00020000\U0002a6d6 \U000e0041", "tabs\tand\nlines.\u3000end!\u2029ok?\x1c",
-               "«quotes» “double” ‘single’ – — -- ...", "THE and The the OF of", "a " * 70 + "title words",
-               "\u0130stanbul \u0131\u0307 \u1e9e \u2126 \u212a", "\u00a0\u2007\u202f\u200b. . .\u00a0")
-PROBE_CLASSES = ("navMenu__itemActive2", "HTMLParser x² ÉTÉ étéAb", "main_Content-٣ ABc aBC", "\u0130\u0131 ǅa ٣b Ⅻ ½x",
-                 "\U0001d400a \u3042b 漢 a1b22c333", "")
+PROBE_TEXTS = (
+    "",
+    " ",
+    "\n",
+    "Hello, World! It's 10:30. OK? (yes) - fine; done: \"x\" 'y'",
+    "İstanbul İİ ǅǈ ß ﬁ ΣΟΦΊΑ ος",
+    "漢字かな・カナー 한국어 ＡＢＣ１２。次！終わり？ 豈",
+    "x² ½ Ⅻ ٣٤ ०१ ¹²³ _under_score_ __ a_1",
+    "e\u0301 a\u0308 Å <pad> <PAD>",
+    "\U0001d400\U0001d41a \U0001f600 \U00020000\U0002a6d6 \U000e0041",
+    "tabs\tand\nlines.\u3000end!\u2029ok?\x1c",
+    "«quotes» “double” ‘single’ – — -- ...",
+    "THE and The the OF of",
+    "a " * 70 + "title words",
+    "\u0130stanbul \u0131\u0307 \u1e9e \u2126 \u212a",
+    "\u00a0\u2007\u202f\u200b. . .\u00a0",
+)
+PROBE_CLASSES = (
+    "navMenu__itemActive2",
+    "HTMLParser x² ÉTÉ étéAb",
+    "main_Content-٣ ABc aBC",
+    "\u0130\u0131 ǅa ٣b Ⅻ ½x",
+    "\U0001d400a \u3042b 漢 a1b22c333",
+    "",
+)
 PROBE_TITLE = "İstanbul: Hello WORLD — 漢字 ٣ x² the title"
 
 
@@ -572,16 +657,44 @@ def probe_page(texts=PROBE_TEXTS, names=PROBE_CLASSES, title=PROBE_TITLE) -> tup
     for i, text in enumerate(texts):
         classes = names[i % len(names)].split()
         parent = 1 if i % 3 == 0 else len(nodes) - 1
-        owner = {"id": len(nodes), "parent": parent, "tag": "p", "classes": classes, "html_id": classes[-1:] and
-                 classes[-1] + "Id"}
+        owner = {
+            "id": len(nodes),
+            "parent": parent,
+            "tag": "p",
+            "classes": classes,
+            "html_id": classes[-1:] and classes[-1] + "Id",
+        }
         if i % 2:
-            owner.update(visible=i % 4 == 1, box=[i, 2.5 * i, 100, 20.25], font_size=16 - i, font_weight=400 + i,
-                         display=("inline", "block")[i % 2 == 0])
+            owner.update(
+                visible=i % 4 == 1,
+                box=[i, 2.5 * i, 100, 20.25],
+                font_size=16 - i,
+                font_weight=400 + i,
+                display=("inline", "block")[i % 2 == 0],
+            )
         nodes += [owner, {"id": len(nodes) + 1, "parent": len(nodes), "tag": "#text"}]
-        blocks.append(Block(i, owner["id"], [owner["id"]], text, ["html", "body", "p"][: 1 + i % 3] + ["x-y"] * (i % 7),
-                            [], i % 5, link_chars=i % 3, merged=1 + i % 2,
-                            flags=dict(heading=i % 2 == 0, list=i % 3 == 0, table=False, paragraph=True, pre=i == 4,
-                                       blockquote=False, **({"hidden": True} if i == 5 else {}))))
+        blocks.append(
+            Block(
+                i,
+                owner["id"],
+                [owner["id"]],
+                text,
+                ["html", "body", "p"][: 1 + i % 3] + ["x-y"] * (i % 7),
+                [],
+                i % 5,
+                link_chars=i % 3,
+                merged=1 + i % 2,
+                flags=dict(
+                    heading=i % 2 == 0,
+                    list=i % 3 == 0,
+                    table=False,
+                    paragraph=True,
+                    pre=i == 4,
+                    blockquote=False,
+                    **({"hidden": True} if i == 5 else {}),
+                ),
+            )
+        )
     return {"title": title, "viewport": {"width": 1000}, "nodes": nodes}, blocks
 
 
@@ -591,23 +704,38 @@ def _probe(feature_core) -> bool:
     common = frozenset(["the", "and", "of", "a", "字", "か", "ος", "istanbul", "ok"])
     core = feature_core.FeatureCore(class_ids, common, **_CORE_RULES)
     snapshot, blocks = probe_page()
-    return (np.array_equal(core.block_numbers(snapshot, blocks), _block_numbers(snapshot, blocks, common))
-            and all(np.array_equal(a, b) for a, b in zip(core.path_ids(snapshot["nodes"], blocks),
-                                                         _path_ids(snapshot["nodes"], blocks, class_ids))))
+    return np.array_equal(core.block_numbers(snapshot, blocks), _block_numbers(snapshot, blocks, common)) and all(
+        np.array_equal(a, b)
+        for a, b in zip(core.path_ids(snapshot["nodes"], blocks), _path_ids(snapshot["nodes"], blocks, class_ids))
+    )
 
 
 _compiled = load_compiled("feature_core", _probe)
 
 # The tokenizer model's settings the compiled BPE reproduces: BPE over characters, no prefixes or suffixes,
 # bytes for a character outside the vocabulary, then nothing; after the Whitespace pre-tokenizer.
-_BPE_SETTINGS = {"type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": None,
-                 "end_of_word_suffix": None, "byte_fallback": True, "ignore_merges": False}
+_BPE_SETTINGS = {
+    "type": "BPE",
+    "dropout": None,
+    "unk_token": None,
+    "continuing_subword_prefix": None,
+    "end_of_word_suffix": None,
+    "byte_fallback": True,
+    "ignore_merges": False,
+}
 # Texts the compiled BPE must tokenize as the tokenizer does before it is used: merges inside and across
 # words, punctuation runs, digits, '_', control characters, the added token's pieces, characters that
 # normalize to several, to a space or to ASCII, and the probe's other scripts.
-BPE_PROBE_TEXTS = (*PROBE_TEXTS, "The THEORY of internationalisation, re-stated: 3.14159!",
-                   "\x00\x01\x1c\x1f\x7f~`^|{}[]<>\\ <pad pad> <PA D>", "aaaaaaaaaaaaaaaaaaaaaaaa" * 3, "x" * 400,
-                   "Don’t “quote” me… café – naïve ÆØÅ Straße ﬁne", "Привет, МИР! Ёлка", "\u00a0x\u2003y ＡＢＣ ｶﾀｶﾅ ㍿")
+BPE_PROBE_TEXTS = (
+    *PROBE_TEXTS,
+    "The THEORY of internationalisation, re-stated: 3.14159!",
+    "\x00\x01\x1c\x1f\x7f~`^|{}[]<>\\ <pad pad> <PA D>",
+    "aaaaaaaaaaaaaaaaaaaaaaaa" * 3,
+    "x" * 400,
+    "Don’t “quote” me… café – naïve ÆØÅ Straße ﬁne",
+    "Привет, МИР! Ёлка",
+    "\u00a0x\u2003y ＡＢＣ ｶﾀｶﾅ ㍿",
+)
 # Hangul jamo compose with their neighbours under NFKC, whatever their category says.
 _JAMO = ((0x1100, 0x11FF), (0x3130, 0x318F), (0xA960, 0xA97F), (0xD7B0, 0xD7FF))
 
@@ -616,8 +744,12 @@ def _stands_alone(char: str) -> bool:
     """Whether NFKC leaves `char`'s neighbours as they are, and they it: no combining mark, no jamo, and a
     character Python's Unicode tables know (a newer one could be either)."""
     code, category = ord(char), unicodedata.category(char)
-    return (not unicodedata.combining(char) and category[0] != "M" and category not in ("Cn", "Cs")
-            and not any(a <= code <= b for a, b in _JAMO))
+    return (
+        not unicodedata.combining(char)
+        and category[0] != "M"
+        and category not in ("Cn", "Cs")
+        and not any(a <= code <= b for a, b in _JAMO)
+    )
 
 
 def _char_rule(tokenizer, vocab: dict[str, int], char: str) -> tuple[str | None, list[int]]:
@@ -628,8 +760,15 @@ def _char_rule(tokenizer, vocab: dict[str, int], char: str) -> tuple[str | None,
     if not form or not all(map(_stands_alone, char + form)):
         return None, []
     pieces = [p for p, _ in tokenizer.pre_tokenizer.pre_tokenize_str(f"a{form}a")]
-    kind = ("word" if pieces == [f"a{form}a"] else "space" if pieces == ["a", "a"] else
-            "other" if pieces == ["a", form, "a"] else None)
+    kind = (
+        "word"
+        if pieces == [f"a{form}a"]
+        else "space"
+        if pieces == ["a", "a"]
+        else "other"
+        if pieces == ["a", form, "a"]
+        else None
+    )
     return kind, [i for x in form for i in _symbol_ids(vocab, x)] if kind in ("word", "other") else []
 
 
@@ -669,9 +808,11 @@ def _compiled_bpe(tokenizer, encode) -> _CompiledBpe | None:
         return None
     try:
         state = json.loads(tokenizer.model.__getstate__())
-        if ({k: state.get(k) for k in _BPE_SETTINGS} != _BPE_SETTINGS
-                or json.loads(tokenizer.pre_tokenizer.__getstate__()) != {"type": "Whitespace"}
-                or not _nfkc_lower_and_pad(tokenizer)):
+        if (
+            {k: state.get(k) for k in _BPE_SETTINGS} != _BPE_SETTINGS
+            or json.loads(tokenizer.pre_tokenizer.__getstate__()) != {"type": "Whitespace"}
+            or not _nfkc_lower_and_pad(tokenizer)
+        ):
             return None
         vocab = state["vocab"]
         merges = [tuple(m.split(" ")) if isinstance(m, str) else tuple(m) for m in state["merges"]]
@@ -679,9 +820,11 @@ def _compiled_bpe(tokenizer, encode) -> _CompiledBpe | None:
         bpe = _CompiledBpe(_compiled.Bpe(vocab, merges, ascii_ids, TEXT_TOKENS, PAD), tokenizer, vocab)
         rows = bpe.encode(list(BPE_PROBE_TEXTS))
         expected = [e.ids[:TEXT_TOKENS] for e in encode(list(BPE_PROBE_TEXTS))]
-        ok = (all(row is None or row == want for row, want in zip(rows, expected))
-              and all(row is not None for t, row in zip(BPE_PROBE_TEXTS, rows) if t.isascii() and PAD not in t.lower())
-              and bpe.encode(["x<PAD>y", "e\u0301"]) == [None, None])
+        ok = (
+            all(row is None or row == want for row, want in zip(rows, expected))
+            and all(row is not None for t, row in zip(BPE_PROBE_TEXTS, rows) if t.isascii() and PAD not in t.lower())
+            and bpe.encode(["x<PAD>y", "e\u0301"]) == [None, None]
+        )
     except Exception:  # noqa: BLE001 - a model it cannot read is the tokenizer's alone
         return None
     return bpe if ok else None

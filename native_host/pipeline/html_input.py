@@ -19,8 +19,9 @@ import re
 
 from .. import limits
 
-VOID = frozenset("area base basefont bgsound br col embed frame hr image img input keygen link meta param source "
-                 "track wbr".split())
+VOID = frozenset(
+    "area base basefont bgsound br col embed frame hr image img input keygen link meta param source track wbr".split()
+)
 # Never pushed: the parser keeps one of each (a second is merged or ignored), so they add a constant depth.
 DOCUMENT = frozenset({"html", "head", "body", "frameset"})
 # Pushed only inside an open table: elsewhere the parser ignores them.
@@ -31,39 +32,52 @@ RAW_TEXT = frozenset("script style textarea title xmp iframe noembed noframes".s
 FOREIGN = frozenset({"svg", "math"})
 INTEGRATION_POINTS = frozenset("foreignobject desc title mi mo mn ms mtext annotation-xml".split())
 # HTML start tags that end foreign content (SVG, MathML) where they appear in it.
-BREAKOUT = frozenset("b big blockquote body br center code dd div dl dt em embed h1 h2 h3 h4 h5 h6 head hr i img "
-                     "li listing menu meta nobr ol p pre ruby s small span strong strike sub sup table tt u ul "
-                     "var font".split())
+BREAKOUT = frozenset(
+    "b big blockquote body br center code dd div dl dt em embed h1 h2 h3 h4 h5 h6 head hr i img "
+    "li listing menu meta nobr ol p pre ruby s small span strong strike sub sup table tt u ul "
+    "var font".split()
+)
 HEADINGS = frozenset("h1 h2 h3 h4 h5 h6".split())
 _P, _FORM = frozenset({"p"}), frozenset({"form"})
 # The elements an end tag of a special element cannot close past ("has an element in scope", a superset).
-SCOPE = frozenset("applet caption html table td th marquee object template button ol ul select "
-                  "foreignobject desc mi mo mn ms mtext annotation-xml".split())
+SCOPE = frozenset(
+    "applet caption html table td th marquee object template button ol ul select "
+    "foreignobject desc mi mo mn ms mtext annotation-xml".split()
+)
 # The special elements: an end tag of any other element (and a formatting one) stops at them.
 SPECIAL = SCOPE | frozenset(
     "address area article aside base basefont bgsound blockquote body br center col colgroup dd details dir div dl "
     "dt embed fieldset figcaption figure footer form frame frameset h1 h2 h3 h4 h5 h6 head header hgroup hr iframe "
     "img input keygen li link listing main menu meta nav noembed noframes noscript p param plaintext pre script "
-    "search section source style summary tbody textarea tfoot thead title tr track wbr xmp".split())
+    "search section source style summary tbody textarea tfoot thead title tr track wbr xmp".split()
+)
 TABLE_SCOPE = frozenset({"html", "table", "template"})
 # A start tag that closes an open element first: (the elements it closes, the ones it cannot close past).
 _LIST_STOPS = SPECIAL - {"address", "div", "p"}
-CLOSES = {"li": (frozenset({"li"}), _LIST_STOPS), "dd": (frozenset({"dd", "dt"}), _LIST_STOPS),
-          "dt": (frozenset({"dd", "dt"}), _LIST_STOPS), "a": (frozenset({"a"}), SPECIAL),
-          "nobr": (frozenset({"nobr"}), SPECIAL), "button": (frozenset({"button"}), SCOPE - {"button"}),
-          "tr": (frozenset({"tr"}), TABLE_SCOPE | {"tbody", "thead", "tfoot"}),
-          "td": (frozenset({"td", "th"}), TABLE_SCOPE | {"tr", "tbody", "thead", "tfoot"}),
-          "th": (frozenset({"td", "th"}), TABLE_SCOPE | {"tr", "tbody", "thead", "tfoot"}),
-          "tbody": (frozenset({"tbody", "thead", "tfoot"}), TABLE_SCOPE),
-          "thead": (frozenset({"tbody", "thead", "tfoot"}), TABLE_SCOPE),
-          "tfoot": (frozenset({"tbody", "thead", "tfoot"}), TABLE_SCOPE),
-          "option": (frozenset({"option"}), None), "optgroup": (frozenset({"option", "optgroup"}), None)}
+CLOSES = {
+    "li": (frozenset({"li"}), _LIST_STOPS),
+    "dd": (frozenset({"dd", "dt"}), _LIST_STOPS),
+    "dt": (frozenset({"dd", "dt"}), _LIST_STOPS),
+    "a": (frozenset({"a"}), SPECIAL),
+    "nobr": (frozenset({"nobr"}), SPECIAL),
+    "button": (frozenset({"button"}), SCOPE - {"button"}),
+    "tr": (frozenset({"tr"}), TABLE_SCOPE | {"tbody", "thead", "tfoot"}),
+    "td": (frozenset({"td", "th"}), TABLE_SCOPE | {"tr", "tbody", "thead", "tfoot"}),
+    "th": (frozenset({"td", "th"}), TABLE_SCOPE | {"tr", "tbody", "thead", "tfoot"}),
+    "tbody": (frozenset({"tbody", "thead", "tfoot"}), TABLE_SCOPE),
+    "thead": (frozenset({"tbody", "thead", "tfoot"}), TABLE_SCOPE),
+    "tfoot": (frozenset({"tbody", "thead", "tfoot"}), TABLE_SCOPE),
+    "option": (frozenset({"option"}), None),
+    "optgroup": (frozenset({"option", "optgroup"}), None),
+}
 # (stops None: only the current node is closed)
 # Block start tags close an open <p> first (when it is in button scope).
-CLOSES_P = frozenset("address article aside blockquote center details dialog dir div dl fieldset figcaption figure "
-                     "footer header hgroup main menu nav ol p search section summary ul h1 h2 h3 h4 h5 h6 pre "
-                     "listing xmp dd dt li".split())
-SEARCH_DEPTH = 32           # open elements a tag looks down through for the one it closes
+CLOSES_P = frozenset(
+    "address article aside blockquote center details dialog dir div dl fieldset figcaption figure "
+    "footer header hgroup main menu nav ol p search section summary ul h1 h2 h3 h4 h5 h6 pre "
+    "listing xmp dd dt li".split()
+)
+SEARCH_DEPTH = 32  # open elements a tag looks down through for the one it closes
 
 _ONE: dict[str, frozenset[str]] = {}
 
@@ -80,8 +94,10 @@ def _one(name: str) -> frozenset[str]:
 
 # A tag as the tokenizer reads it: HTML's own whitespace (not Python's \s, which has more), attribute values
 # quoted only right after "=". Possessive, so that a tag the file ends inside costs one pass, not backtracking.
-_TAG = re.compile(r"</?([A-Za-z][^\t\n\f\r />]*+)(?:[\t\n\f\r /]++|[^\t\n\f\r />][^\t\n\f\r />=]*+"
-                  r"(?:[\t\n\f\r ]*+=[\t\n\f\r ]*+(?:\"[^\"]*+\"|'[^']*+'|[^\t\n\f\r >]*+))?+)*+>")
+_TAG = re.compile(
+    r"</?([A-Za-z][^\t\n\f\r />]*+)(?:[\t\n\f\r /]++|[^\t\n\f\r />][^\t\n\f\r />=]*+"
+    r"(?:[\t\n\f\r ]*+=[\t\n\f\r ]*+(?:\"[^\"]*+\"|'[^']*+'|[^\t\n\f\r >]*+))?+)*+>"
+)
 _ASCII_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")  # as HTML lowers names
 _COMMENT_END = re.compile(r"--!?>")
@@ -160,7 +176,7 @@ def bound_nesting(html: str) -> tuple[str, bool]:
                     break
                 pos = end + 1
             continue
-        if nxt == "?" or (nxt == "/" and html[pos + 2: pos + 3] not in _ASCII_LETTERS):
+        if nxt == "?" or (nxt == "/" and html[pos + 2 : pos + 3] not in _ASCII_LETTERS):
             end = find(">", pos)  # a bogus comment (`</>` included)
             if end < 0:
                 break

@@ -67,8 +67,10 @@ def escape_text(text: str) -> str:
 # What a line may start with that makes it a block: an ATX heading, a block quote, a bullet or an ordered
 # list item, a thematic break, a setext underline or a table's delimiter row (a line of - = : | and blanks).
 # `*`, `_`, `` ` ``, `~`, `<`, `[` and `|` are escaped wherever they stand.
-_LINE_START = re.compile(r"([ \t]*)(#{1,6}(?=[ \t]|$)|>|[-+](?=[ \t]|$)|[-=:](?=[-=:|\\ \t]*$)"
-                         r"|\d{1,9}(?=[.)](?:[ \t]|$)))")
+_LINE_START = re.compile(
+    r"([ \t]*)(#{1,6}(?=[ \t]|$)|>|[-+](?=[ \t]|$)|[-=:](?=[-=:|\\ \t]*$)"
+    r"|\d{1,9}(?=[.)](?:[ \t]|$)))"
+)
 _BLOCK_START_CHARS = frozenset("#>-+=:0123456789 \t")
 
 
@@ -80,8 +82,8 @@ def _escape_start(line: str) -> str:
         return line
     lead, token = m.group(1), m.group(2)
     if token[0].isdigit():  # "1." and "1)": the delimiter is escaped, after the number
-        return f"{lead}{token}\\{line[m.end():]}"
-    return f"{lead}\\{line[m.end(1):]}"
+        return f"{lead}{token}\\{line[m.end() :]}"
+    return f"{lead}\\{line[m.end(1) :]}"
 
 
 def escape_line_starts(text: str) -> str:
@@ -197,7 +199,7 @@ def resolve_emphasis(line: str) -> str:
             pairs.append((stack.pop(), k))
         else:
             stack.append(k)
-    kept = {(o, c) for o, c in pairs if line[marks[o][0] + 1:marks[c][0]].strip(_MARKS_AND_BLANKS)}
+    kept = {(o, c) for o, c in pairs if line[marks[o][0] + 1 : marks[c][0]].strip(_MARKS_AND_BLANKS)}
     for _ in range(MAX_EMPHASIS_ROUNDS):
         failed = _failing(line, marks, kept)
         if not failed:
@@ -232,8 +234,11 @@ def _failing(line: str, marks: list[tuple[int, str]], kept: set[tuple[int, int]]
         if not on[k]:
             continue
         delimiter = _DELIMITER[mark]
-        if (previous >= 0 and k - previous == p - marks[previous][0]  # only marks between: adjacent
-                and runs[-1][3] == delimiter[0]):
+        if (
+            previous >= 0
+            and k - previous == p - marks[previous][0]  # only marks between: adjacent
+            and runs[-1][3] == delimiter[0]
+        ):
             runs[-1][1] = k
             runs[-1][2] += len(delimiter)
         else:
@@ -260,8 +265,6 @@ def _failing(line: str, marks: list[tuple[int, str]], kept: set[tuple[int, int]]
         # An opener that could also close, or a closer that could also open (inside a word, between two
         # punctuation marks), may pair with another mark than its own: such pairs are dropped. Then no
         # kept run can do both, and CommonMark's rule of three never applies.
-        if not o_left or o_right or not c_right or c_left:
-            failed.add((o, c))
-        elif runs[ro][3] == "~" and (lo != 2 or lc != 2):  # GFM: two tildes, as many as the closer's
+        if not o_left or o_right or not c_right or c_left or (runs[ro][3] == "~" and (lo != 2 or lc != 2)):
             failed.add((o, c))
     return failed

@@ -10,23 +10,23 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 
 from ..errors import ModelError
-from .features import PageInputs
 from ..result import LABELS
+from .features import PageInputs
 
-WINDOW = 512     # blocks per window
-OVERLAP = 128    # blocks shared by consecutive windows
+WINDOW = 512  # blocks per window
+OVERLAP = 128  # blocks shared by consecutive windows
 
 ASSETS = "assets"
 MODEL_FILE = "model.int8.onnx"
 CONFIG_FILE = "model.json"
 INPUT_NAMES = ("text_ids", "tag_ids", "class_ids", "class_level", "numeric")
-PAGE_TYPE_OUTPUT = "page_type"   # logits over PAGE_TYPES, beside "labels" (logits [1, N, len(LABELS)])
+PAGE_TYPE_OUTPUT = "page_type"  # logits over PAGE_TYPES, beside "labels" (logits [1, N, len(LABELS)])
 
 
 def windows(n: int, window: int = WINDOW, overlap: int = OVERLAP) -> list[tuple[int, int]]:
@@ -36,7 +36,7 @@ def windows(n: int, window: int = WINDOW, overlap: int = OVERLAP) -> list[tuple[
     if n <= window:
         return [(0, n)]
     step = window - overlap
-    count = -(-(n - overlap) // step)               # fewest spans of at most `window` that cover n
+    count = -(-(n - overlap) // step)  # fewest spans of at most `window` that cover n
     length = -(-(n + (count - 1) * overlap) // count)  # <= window, since count * step + overlap >= n
     spans = [(k * (length - overlap), k * (length - overlap) + length) for k in range(count)]
     return spans[:-1] + [(n - length, n)]
@@ -45,8 +45,9 @@ def windows(n: int, window: int = WINDOW, overlap: int = OVERLAP) -> list[tuple[
 Window = Callable[[PageInputs], "tuple[np.ndarray, np.ndarray | None]"]
 
 
-def windowed(inputs: PageInputs, run: Window, window: int = WINDOW, overlap: int = OVERLAP
-             ) -> tuple[np.ndarray, np.ndarray | None]:
+def windowed(
+    inputs: PageInputs, run: Window, window: int = WINDOW, overlap: int = OVERLAP
+) -> tuple[np.ndarray, np.ndarray | None]:
     """Block scores [N, K] and page-level scores [T] (None when `run` gives none) for a page of any length,
     from `run` applied to windows of at most `window` blocks: a block's from the window where it sits
     farthest from an edge, the page's averaged over the windows by their length."""
@@ -110,14 +111,15 @@ class OnnxModel:
     `threads`: onnxruntime's intra-op threads. One for batch work (a worker process per core); more where one
     page is waited on: two threads take a third off a 512-block window (docs/performance.md)."""
 
-    def __init__(self, model_dir: str | Path | None = None, providers: list[str] | None = None,
-                 threads: int = 1):
+    def __init__(self, model_dir: str | Path | None = None, providers: list[str] | None = None, threads: int = 1):
         self.dir = Path(model_dir) if model_dir else default_model_dir()
         path = self.dir / MODEL_FILE
         config_path = self.dir / CONFIG_FILE
         if not path.is_file() or not config_path.is_file():
-            raise ModelError(f"model files missing in {self.dir} (need {MODEL_FILE} and {CONFIG_FILE}); "
-                             "reinstall pith, or retrain with `python -m export.train` (docs/retraining.md)")
+            raise ModelError(
+                f"model files missing in {self.dir} (need {MODEL_FILE} and {CONFIG_FILE}); "
+                "reinstall pith, or retrain with `python -m export.train` (docs/retraining.md)"
+            )
         try:
             import onnxruntime as ort
         except ImportError as exc:  # pragma: no cover - a broken install

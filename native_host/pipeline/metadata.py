@@ -19,9 +19,10 @@ import json
 import logging
 import re
 from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import compress, islice, repeat
-from typing import Any, Callable, Iterable, Sequence, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 from ..result import LABELS, PAGE_TYPES, Image
 from .blocks import Block
@@ -49,49 +50,101 @@ ORDER: dict[str, tuple[str, ...]] = {
 }
 
 STRUCTURED = ("json_ld", "opengraph", "meta", "microdata")
-MAX_FIELD_CHARS = 2048   # of any one metadata value: a page's 60 KB "description" is not a description
+MAX_FIELD_CHARS = 2048  # of any one metadata value: a page's 60 KB "description" is not a description
 MAX_JSON_LD_OBJECTS = 2000  # typed objects read from a page's JSON-LD, all scripts together
 MAX_JSON_LD_DEPTH = 12
-MAX_AUTHORS = 3          # more distinct microdata authors than this are a thread's posters, not bylines
-MAX_NAME_WORDS = 8       # an "author" longer than this is a sentence, not a name
-NAME_CHARS = 50          # and one name longer than this (a CJK sentence has no spaces to count)
+MAX_AUTHORS = 3  # more distinct microdata authors than this are a thread's posters, not bylines
+MAX_NAME_WORDS = 8  # an "author" longer than this is a sentence, not a name
+NAME_CHARS = 50  # and one name longer than this (a CJK sentence has no spaces to count)
 TITLE_CHARS = 300
-MAX_TAGS = 10            # keywords kept as tags: the article's own few, not a page's SEO list of 60
-TAG_CHARS = 40           # a longer "keyword" is a phrase or a sentence: left out, not cut
+MAX_TAGS = 10  # keywords kept as tags: the article's own few, not a page's SEO list of 60
+TAG_CHARS = 40  # a longer "keyword" is a phrase or a sentence: left out, not cut
 
 # schema.org types, lower-case, without the "schema:" or URL prefix.
-ARTICLE_TYPES = frozenset("""article newsarticle blogposting posting socialmediaposting liveblogposting
+ARTICLE_TYPES = frozenset(
+    """article newsarticle blogposting posting socialmediaposting liveblogposting
 reportagenewsarticle analysisnewsarticle opinionnewsarticle reviewnewsarticle backgroundnewsarticle
 askpublicnewsarticle satiricalarticle scholarlyarticle medicalscholarlyarticle techarticle apireference report
-review recipe howto creativework""".split())
+review recipe howto creativework""".split()
+)
 FORUM_TYPES = frozenset({"discussionforumposting", "qapage", "question"})
 PRODUCT_TYPES = frozenset({"product", "productgroup", "individualproduct", "productmodel", "car", "vehicle"})
 COLLECTION_TYPES = frozenset({"collectionpage", "itemlist", "searchresultspage", "offercatalog"})
-PAGE_OBJECT_TYPES = frozenset("""webpage itempage aboutpage collectionpage profilepage qapage faqpage
-searchresultspage contactpage checkoutpage medicalwebpage realestatelisting""".split())
+PAGE_OBJECT_TYPES = frozenset(
+    """webpage itempage aboutpage collectionpage profilepage qapage faqpage
+searchresultspage contactpage checkoutpage medicalwebpage realestatelisting""".split()
+)
 SITE_TYPES = frozenset({"website"})
 # Other works a page may be about, whose "name" is the page's headline (an album's page: its <h1> is the
 # album, its og:title often the artist); they say nothing about the page's type.
-WORK_TYPES = frozenset("""musicalbum musicrecording musicplaylist movie book tvseries tvseason tvepisode episode
-videogame podcastseries podcastepisode course event softwareapplication""".split())
+WORK_TYPES = frozenset(
+    """musicalbum musicrecording musicplaylist movie book tvseries tvseason tvepisode episode
+videogame podcastseries podcastepisode course event softwareapplication""".split()
+)
 ORGANIZATION_TYPES = frozenset({"organization", "newsmediaorganization", "corporation", "localbusiness"})
 LIST_TYPES = frozenset({"itemlist", "listitem", "breadcrumblist"})
-OG_PAGE_TYPES = {"article": "article", "product": "product", "og:product": "product", "product.item": "product",
-                 "blog": "article", "video.other": None, "website": None}
+OG_PAGE_TYPES = {
+    "article": "article",
+    "product": "product",
+    "og:product": "product",
+    "product.item": "product",
+    "blog": "article",
+    "video.other": None,
+    "website": None,
+}
 
 # <meta> names per field (lower-case), best first. og:/article:/twitter: are "opengraph"; the rest "meta".
 META_KEYS: dict[str, tuple[str, ...]] = {
-    "title": ("og:title", "twitter:title", "citation_title", "dc.title", "parsely-title", "sailthru.title",
-              "title"),
-    "byline": ("author", "article:author", "citation_author", "dc.creator", "dcterms.creator", "parsely-author",
-               "sailthru.author", "byl", "article.author"),
-    "date": ("article:published_time", "og:published_time", "article:published", "datepublished",
-             "citation_publication_date", "citation_date", "citation_online_date", "dc.date.issued", "dc.date",
-             "dcterms.issued", "dcterms.created", "dcterms.date", "parsely-pub-date", "sailthru.date",
-             "article.published", "article_date_original", "original-publish-date", "publish-date", "publish_date",
-             "publishdate", "pubdate", "date", "cxenseparse:recs:publishtime", "article.created", "created"),
-    "modified": ("article:modified_time", "og:updated_time", "article:modified", "datemodified",
-                 "dcterms.modified", "last-modified", "lastmod", "article.updated", "modified"),
+    "title": ("og:title", "twitter:title", "citation_title", "dc.title", "parsely-title", "sailthru.title", "title"),
+    "byline": (
+        "author",
+        "article:author",
+        "citation_author",
+        "dc.creator",
+        "dcterms.creator",
+        "parsely-author",
+        "sailthru.author",
+        "byl",
+        "article.author",
+    ),
+    "date": (
+        "article:published_time",
+        "og:published_time",
+        "article:published",
+        "datepublished",
+        "citation_publication_date",
+        "citation_date",
+        "citation_online_date",
+        "dc.date.issued",
+        "dc.date",
+        "dcterms.issued",
+        "dcterms.created",
+        "dcterms.date",
+        "parsely-pub-date",
+        "sailthru.date",
+        "article.published",
+        "article_date_original",
+        "original-publish-date",
+        "publish-date",
+        "publish_date",
+        "publishdate",
+        "pubdate",
+        "date",
+        "cxenseparse:recs:publishtime",
+        "article.created",
+        "created",
+    ),
+    "modified": (
+        "article:modified_time",
+        "og:updated_time",
+        "article:modified",
+        "datemodified",
+        "dcterms.modified",
+        "last-modified",
+        "lastmod",
+        "article.updated",
+        "modified",
+    ),
     "site_name": ("og:site_name", "application-name", "apple-mobile-web-app-title", "dc.publisher", "publisher"),
     "description": ("og:description", "twitter:description", "description", "dc.description"),
     "image": ("og:image:secure_url", "og:image:url", "og:image", "twitter:image", "twitter:image:src"),
@@ -105,43 +158,53 @@ _OG_PREFIXES = ("og:", "article:", "twitter:")
 
 _SPACE = re.compile(r"\s+")
 _URLISH = re.compile(r"^(?:https?:)?//|^www\.|\.(?:com|org|net|html?)(?:/|$)|^@", re.I)
-_BY = re.compile(r"^(?:(?:written|posted|published|reported|text|words|story)\s+)?(?:by|von|par|por|door|"
-                 r"av|af|przez|autor(?:e|in|a)?:|author:|texto:|text:|tekst:)\s*[:\-]?\s+|^(?:著者|作者|记者|撰文)\s*[:：]\s*|"
-                 r"^(?:by|von)(?=[A-ZÀ-Þ][a-zß-ÿ])", re.I)  # the second: "ByTravis Haney", two elements glued
+_BY = re.compile(
+    r"^(?:(?:written|posted|published|reported|text|words|story)\s+)?(?:by|von|par|por|door|"
+    r"av|af|przez|autor(?:e|in|a)?:|author:|texto:|text:|tekst:)\s*[:\-]?\s+|^(?:著者|作者|记者|撰文)\s*[:：]\s*|"
+    r"^(?:by|von)(?=[A-ZÀ-Þ][a-zß-ÿ])",
+    re.I,
+)  # the second: "ByTravis Haney", two elements glued
 _ROLE_TAIL = re.compile(r"\s*[|•·⋅–—/»]\s.*$|\s*[|•·⋅/»]\s*$|\s+for\s+\S.*$", re.I)
 _EMAIL = re.compile(r"\S+@\S+\.\w+")
 _HANDLE = re.compile(r"\s*@\w[\w.]*.*$")  # "Julia Horowitz @juliakhorowitz", "Tom DiChristopher@tdichristopher"
 _PARENS = re.compile(r"\s*\([^)]*\)|\s*\([^)]*$")  # "(Bruxelles)" and the unclosed "Ducourtieux(Bruxelles"
 # Job titles that follow a name, spaced or glued to it by adjacent elements ("Howard BlumeStaff Writer",
 # "Gina TrapaniCEO"): cut with what follows them.
-_ROLES = ("staff writer|staff reporter|staff|senior|chief|ceo|cto|cfo|coo|founder|co-founder|editor|"
-          "reporter|writer|correspondent|contributor|contributing|columnist|producer|director|manager|"
-          "associate|assistant|deputy|managing|executive|review editor|photographer|journalist|analyst|"
-          "freelance|special to|guest|head of|professor|president|vice|lead|principal|partner|intern|"
-          "redakteur|redakteurin|korrespondent|korrespondentin|journaliste|rédacteur|rédactrice|"
-          "redacción|periodista|expert|specialist|consultant|officer|strategist")
-_GLUED_ROLE = re.compile(r"(?<=[a-zß-ÿ])(?:" + _ROLES.title().replace("Ceo", "CEO").replace("Cto", "CTO")
-                         .replace("Cfo", "CFO").replace("Coo", "COO") + r")\b.*$")
+_ROLES = (
+    "staff writer|staff reporter|staff|senior|chief|ceo|cto|cfo|coo|founder|co-founder|editor|"
+    "reporter|writer|correspondent|contributor|contributing|columnist|producer|director|manager|"
+    "associate|assistant|deputy|managing|executive|review editor|photographer|journalist|analyst|"
+    "freelance|special to|guest|head of|professor|president|vice|lead|principal|partner|intern|"
+    "redakteur|redakteurin|korrespondent|korrespondentin|journaliste|rédacteur|rédactrice|"
+    "redacción|periodista|expert|specialist|consultant|officer|strategist"
+)
+_GLUED_ROLE = re.compile(
+    r"(?<=[a-zß-ÿ])(?:"
+    + _ROLES.title().replace("Ceo", "CEO").replace("Cto", "CTO").replace("Cfo", "CFO").replace("Coo", "COO")
+    + r")\b.*$"
+)
 _GLUED_WORDS = re.compile(r"[a-zß-ÿ][A-ZÀ-Þ]\w*[a-zß-ÿ][A-ZÀ-Þ]")  # "OfficeOrganizingPapers": links run together
 _ROLE_WORD = re.compile(r"\b(?:" + _ROLES + r")\b", re.I)
 _SPACED_ROLE = re.compile(r"(?<=\S)\s+(?:" + _ROLES + r")\b(?:\s+\w+){0,3}$", re.I)
 _AND = re.compile(r"\s*(?:,|;|&|\band\b|\bund\b|\bet\b|\bog\b|、)\s*", re.I)
 _TITLE_SEPARATORS = re.compile(r"\s+(?:\||-|–|—|::|·|•|»|«|/)\s+|\s*[|｜：]\s*|:\s+")
-SITE_WORDS = 5           # a part of a title taken for the site's name is at most this many words
-TITLE_AGREES = 0.8      # word-bag F1 at which two titles say the same
-H1_AGREES = 0.4         # word-bag F1 with another source's title at which the page's <h1> is its headline
-SHORT_PART_WORDS = 3     # a part of <title> this short, at an end, is cut even when the site is unknown
+SITE_WORDS = 5  # a part of a title taken for the site's name is at most this many words
+TITLE_AGREES = 0.8  # word-bag F1 at which two titles say the same
+H1_AGREES = 0.4  # word-bag F1 with another source's title at which the page's <h1> is its headline
+SHORT_PART_WORDS = 3  # a part of <title> this short, at an end, is cut even when the site is unknown
 _AUTHOR_CLASS = re.compile(r"author|byline|by-line|writer|posted-?by|contributor|creator|reporter|autor", re.I)
 _META_CLASS = re.compile(r"(?:^|[-_.])meta(?:$|[-_.])", re.I)
 # "By Ann Lee", "Written by Ann Lee" anywhere in a short line; "作者：赵婕", "记者 尹娟", "来源: 尹娟" (zh).
-_BY_INSIDE = re.compile(r"(?:^|[\s(])(?:(?:written|posted|published|reported|words|text)\s+)?"
-                        r"(?:by|von|par|por|door|av|af|przez)\s+(\S.{0,80})|"
-                        r"(?:作者|记者|撰文|来源)\s*[:：/／\s]\s*([^\s|,，：:]{1,20})|文\s*[:：/／]\s*([^\s|,，：:]{1,20})",
-                        re.I)
+_BY_INSIDE = re.compile(
+    r"(?:^|[\s(])(?:(?:written|posted|published|reported|words|text)\s+)?"
+    r"(?:by|von|par|por|door|av|af|przez)\s+(\S.{0,80})|"
+    r"(?:作者|记者|撰文|来源)\s*[:：/／\s]\s*([^\s|,，：:]{1,20})|文\s*[:：/／]\s*([^\s|,，：:]{1,20})",
+    re.I,
+)
 _LONE_BY = re.compile(r"^\s*(?:by|von|par|por|door|av|af|przez)\s*:?\s*$", re.I)
 _PARTS = re.compile(r"\s*[|•·]\s*|\s{2,}|\s+[-–—]\s+")
 NAME_PART_WORDS = 5
-END_BLOCKS = 3       # main blocks at the end of the content where "Written by" may sit
+END_BLOCKS = 3  # main blocks at the end of the content where "Written by" may sit
 _TODAY = re.compile(r"today|current-?date|clock", re.I)
 _DATE_CLASS = re.compile(r"date|time|publish|posted|dateline|timestamp|datum|fecha|data", re.I)
 _RTL_LANGS = frozenset({"ar", "he", "iw", "fa", "ur", "yi", "ps", "sd", "ug", "dv", "ckb"})
@@ -184,6 +247,7 @@ class Metadata:
 
 
 # --- small cleaners ---------------------------------------------------------------------------------------
+
 
 def clean_text(value: Any, limit: int = MAX_FIELD_CHARS) -> str | None:
     """A string value with whitespace folded, or None for anything else or nothing."""
@@ -234,22 +298,36 @@ def clean_name(value: str | None) -> str | None:
     if len(text.split()) > 2:  # "Ann Lee Staff Writer"; a two-word name keeps its words ("Ann Editor")
         text = _SPACED_ROLE.sub("", text)
     text = text.strip(" ,;:-–—|⋅")
-    if (not text or _URLISH.search(text) or len(text.split()) > MAX_NAME_WORDS or not any(c.isalpha() for c in text)
-            or len(text) > NAME_CHARS or "。" in text or is_interface(text) or _GLUED_WORDS.search(text)
-            or _NOT_A_NAME.search(text) or _CJK_OUTLET.search(text) or all(map(_is_date_word, text.split()))):
+    if (
+        not text
+        or _URLISH.search(text)
+        or len(text.split()) > MAX_NAME_WORDS
+        or not any(c.isalpha() for c in text)
+        or len(text) > NAME_CHARS
+        or "。" in text
+        or is_interface(text)
+        or _GLUED_WORDS.search(text)
+        or _NOT_A_NAME.search(text)
+        or _CJK_OUTLET.search(text)
+        or all(map(_is_date_word, text.split()))
+    ):
         return None
     return text
 
 
-WEEKDAYS = frozenset("""mon monday tue tues tuesday wed wednesday thu thur thurs thursday fri friday sat saturday
+WEEKDAYS = frozenset(
+    """mon monday tue tues tuesday wed wednesday thu thur thurs thursday fri friday sat saturday
 sun sunday mo di mi do fr sa so montag dienstag mittwoch donnerstag freitag samstag sonntag lundi mardi mercredi
-jeudi vendredi samedi dimanche lunes martes miércoles jueves viernes sábado domingo""".split())
+jeudi vendredi samedi dimanche lunes martes miércoles jueves viernes sábado domingo""".split()
+)
 # Markup or a template's placeholder where a name should be ('size="20"', "page.head.extra.author").
 _NOT_A_NAME = re.compile(r"[=<>{}\"]|^(?:[a-z_]+\.)+(?:author|byline|name|user)\w*$")
 # A Chinese or Japanese publication's name (a newspaper, a news site, an app, a publisher), not a writer's: the
 # "来源：新华网" line that sits where a byline would.
-_CJK_OUTLET = re.compile(r"[\u3400-\u9fff](?:日报|日報|晚报|晚報|时报|時報|新闻|新聞|新闻网|报道|報道|网|網|网络|網絡|客户端|"
-                         r"出版社|期刊|杂志|雜誌|电视台|電視台|通讯社|通訊社)$")
+_CJK_OUTLET = re.compile(
+    r"[\u3400-\u9fff](?:日报|日報|晚报|晚報|时报|時報|新闻|新聞|新闻网|报道|報道|网|網|网络|網絡|客户端|"
+    r"出版社|期刊|杂志|雜誌|电视台|電視台|通讯社|通訊社)$"
+)
 _TRAILING_DATE = re.compile(r"\s+\S*\d.*$")
 
 
@@ -273,7 +351,8 @@ def _cut_date(text: str) -> str:
 
 # Words of a page's interface, never a writer's name (nor part of one): what a byline's place holds on pages
 # that have none, and what the cues near a headline also mark (a "Login" link, a "Category" label).
-INTERFACE_WORDS = frozenset("""by login log sign signing subscribe subscriber register email e-mail mail share
+INTERFACE_WORDS = frozenset(
+    """by login log sign signing subscribe subscriber register email e-mail mail share
 shares follow following buy shop cart search menu home bio design site new results result category categories
 type material comments comment reply replies print save read more also like might you your our us we about
 contact privacy cookies sponsored sponsor advertisement advertising anzeige tags tag topics topic related
@@ -281,10 +360,13 @@ posted published updated views view loading error download watch listen newslett
 images photo photos foto fotos getty shutterstock istock imago pictures picture credit credits
 author authors writer writers subject corresponding via veröffentlicht geschrieben
 fehler melden
-著者 作者 记者 撰文 来源 投稿者 转载 转载文章""".split())
-_CREDIT = re.compile(r"\b(?:getty|shutterstock|istock(?:photo)?|imago|dpa-?bildfunk|picture[- ]alliance|"
-                     r"ap photo|afp photo|reuters/|/reuters|images?)\b|(?:photo|foto|bild|image|credit)\s*[:©]|©",
-                     re.I)
+著者 作者 记者 撰文 来源 投稿者 转载 转载文章""".split()
+)
+_CREDIT = re.compile(
+    r"\b(?:getty|shutterstock|istock(?:photo)?|imago|dpa-?bildfunk|picture[- ]alliance|"
+    r"ap photo|afp photo|reuters/|/reuters|images?)\b|(?:photo|foto|bild|image|credit)\s*[:©]|©",
+    re.I,
+)
 
 
 def is_interface(name: str) -> bool:
@@ -342,14 +424,19 @@ def _is_site(part: str, site_name: str | None, host: str | None) -> bool:
     return False
 
 
-_DOMAIN = re.compile(r"(?:www\.)?[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|edu|gov|info|biz|io|co|tv|me|us|uk|de|fr|es|"
-                     r"it|nl|ch|at|au|ca|in|jp|ru|br|pl|se|no|dk|fi|be|ie|nz|za)", re.I)
-_GENERIC_LABELS = frozenset({"www", "com", "org", "net", "edu", "gov", "blog", "blogs", "news", "web", "online",
-                             "m", "amp", "de", "co", "uk"})
+_DOMAIN = re.compile(
+    r"(?:www\.)?[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|edu|gov|info|biz|io|co|tv|me|us|uk|de|fr|es|"
+    r"it|nl|ch|at|au|ca|in|jp|ru|br|pl|se|no|dk|fi|be|ie|nz|za)",
+    re.I,
+)
+_GENERIC_LABELS = frozenset(
+    {"www", "com", "org", "net", "edu", "gov", "blog", "blogs", "news", "web", "online", "m", "amp", "de", "co", "uk"}
+)
 
 
-def cut_site_name(title: str | None, site_name: str | None = None, host: str | None = None,
-                  structured: bool = False) -> tuple[str | None, str | None]:
+def cut_site_name(
+    title: str | None, site_name: str | None = None, host: str | None = None, structured: bool = False
+) -> tuple[str | None, str | None]:
     """A title -> (the page's own title, the site's name it carried): "Story | Site" -> ("Story", "Site").
     A part naming the site (`_is_site`) is cut at either end, several times ("BBC NEWS | Science | Story").
     A `<title>` (not `structured`) also loses a short last part when the page names no site ("Story -
@@ -362,8 +449,8 @@ def cut_site_name(title: str | None, site_name: str | None = None, host: str | N
         seps = list(_TITLE_SEPARATORS.finditer(title))
         if not seps:
             break
-        head, after_head = title[:seps[0].start()].strip(), title[seps[0].end():].strip()
-        tail, before_tail = title[seps[-1].end():].strip(), title[:seps[-1].start()].strip()
+        head, after_head = title[: seps[0].start()].strip(), title[seps[0].end() :].strip()
+        tail, before_tail = title[seps[-1].end() :].strip(), title[: seps[-1].start()].strip()
         if before_tail and _is_site(tail, site_name, host):
             title, site = before_tail, site or tail
             continue
@@ -375,12 +462,19 @@ def cut_site_name(title: str | None, site_name: str | None = None, host: str | N
         soft = [m for m in seps if m.group().strip() != ":"]
         if not soft:
             break
-        if (not site_name and soft[-1] is seps[-1] and len(tail.split()) <= SHORT_PART_WORDS
-                and len(tail) < len(before_tail)):
+        if (
+            not site_name
+            and soft[-1] is seps[-1]
+            and len(tail.split()) <= SHORT_PART_WORDS
+            and len(tail) < len(before_tail)
+        ):
             title, site = before_tail, site or tail
             continue
-        if (soft[0] is seps[0] and len(head.split()) <= SHORT_PART_WORDS
-                and len(after_head.split()) >= 2 * len(head.split())):
+        if (
+            soft[0] is seps[0]
+            and len(head.split()) <= SHORT_PART_WORDS
+            and len(after_head.split()) >= 2 * len(head.split())
+        ):
             title = after_head
             continue
         break
@@ -395,7 +489,7 @@ def _absolute(url: str | None, base: str | None) -> str | None:
 
 
 def _lang(value: str | None) -> str | None:
-    """"en_US" (og:locale) -> "en-US"; anything that is no language tag -> None."""
+    """ "en_US" (og:locale) -> "en-US"; anything that is no language tag -> None."""
     text = clean_text(value, 64)
     if not text:
         return None
@@ -405,8 +499,10 @@ def _lang(value: str | None) -> str | None:
 
 # --- JSON-LD ------------------------------------------------------------------------------------------------
 
-_JSON_COMMENT = re.compile(r"^\s*(?:<!--|//\s*<!\[CDATA\[|/\*\s*<!\[CDATA\[\s*\*/)"
-                           r"|(?:-->|//\s*\]\]>|/\*\s*\]\]>\s*\*/)\s*$")
+_JSON_COMMENT = re.compile(
+    r"^\s*(?:<!--|//\s*<!\[CDATA\[|/\*\s*<!\[CDATA\[\s*\*/)"
+    r"|(?:-->|//\s*\]\]>|/\*\s*\]\]>\s*\*/)\s*$"
+)
 _TRAILING_COMMA = re.compile(r",\s*([}\]])")
 
 
@@ -433,8 +529,8 @@ def schema_types(obj: dict) -> set[str]:
 class _Found:
     obj: dict
     types: set[str]
-    in_list: bool   # inside an ItemList, or a part of another object: a teaser, not the page's own entity
-    top: bool       # at the top level of a script, or of its @graph
+    in_list: bool  # inside an ItemList, or a part of another object: a teaser, not the page's own entity
+    top: bool  # at the top level of a script, or of its @graph
 
 
 def json_ld_objects(scripts: Sequence[str]) -> tuple[list[_Found], dict[str, dict]]:
@@ -468,8 +564,20 @@ def json_ld_objects(scripts: Sequence[str]) -> tuple[list[_Found], dict[str, dic
                 if key == "@graph":
                     children.append((child, depth + 1, in_list, True))
                 elif isinstance(child, (dict, list)) and key not in ("@context",):
-                    part = key in ("hasPart", "isPartOf", "relatedLink", "citation", "mentions", "about", "review",
-                                   "comment", "subjectOf", "workExample", "exampleOfWork", "isBasedOn")
+                    part = key in (
+                        "hasPart",
+                        "isPartOf",
+                        "relatedLink",
+                        "citation",
+                        "mentions",
+                        "about",
+                        "review",
+                        "comment",
+                        "subjectOf",
+                        "workExample",
+                        "exampleOfWork",
+                        "isBasedOn",
+                    )
                     children.append((child, depth + 1, listed or part, False))
             stack.extend(reversed(children))
     return found, by_id
@@ -588,8 +696,10 @@ def from_json_ld(scripts: Sequence[str], url: str | None) -> dict[str, Any]:
         if not out.get("byline") and author:
             put("byline", join_names(_names(author, by_id)))
             out["byline_is_organization"] = _organizations_only(author, by_id)
-        put("date", parse_date(str(obj.get("datePublished") or obj.get("dateCreated")
-                                             or obj.get("uploadDate") or "")) or None)
+        put(
+            "date",
+            parse_date(str(obj.get("datePublished") or obj.get("dateCreated") or obj.get("uploadDate") or "")) or None,
+        )
         put("modified", parse_date(str(obj.get("dateModified") or "")))
         put("description", clean_text(obj.get("description")))
         put("image", _image(obj.get("image") or obj.get("thumbnailUrl"), by_id))
@@ -610,6 +720,7 @@ def from_json_ld(scripts: Sequence[str], url: str | None) -> dict[str, Any]:
 
 
 # --- meta tags: OpenGraph, Twitter, Dublin Core, citation_, parsely-, ... -----------------------------------
+
 
 def meta_index(snapshot: dict) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
     """name or property (lower-case) -> contents, and itemprop -> contents, in document order."""
@@ -683,8 +794,8 @@ def from_meta(named: dict[str, list[str]], og: bool, url: str | None) -> dict[st
 # --- microdata, links, the page's own text ---------------------------------------------------------------
 
 SUBTREE_NODES = 2000  # nodes read under one element for its text: a byline is never deeper than that
-ITEMPROP_READS = 20   # elements read per itemprop (author, date, headline), per byline block's names, per link
-                      # to the front page: enough to tell a byline from a thread, bounded on a hostile page
+ITEMPROP_READS = 20  # elements read per itemprop (author, date, headline), per byline block's names, per link
+# to the front page: enough to tell a byline from a thread, bounded on a hostile page
 
 
 def subtree_text(nodes: list[dict], i: int, limit: int = 400) -> str:
@@ -693,7 +804,7 @@ def subtree_text(nodes: list[dict], i: int, limit: int = 400) -> str:
     depth = nodes[i]["depth"]
     parts: list[str] = []
     size = 0
-    for node in nodes[i + 1:i + 1 + SUBTREE_NODES]:
+    for node in nodes[i + 1 : i + 1 + SUBTREE_NODES]:
         if node["depth"] <= depth or size > limit:
             break
         text = node.get("text")
@@ -728,9 +839,14 @@ def from_microdata(snapshot: dict, props: dict[str, list[str]]) -> dict[str, Any
         node, names = nodes[i], cast(str, props_of[i]).split()  # compress kept the i whose itemprop is non-empty
         if ("author" in names or "creator" in names) and reads["author"] < ITEMPROP_READS:
             reads["author"] += 1
-            inner = next((j for j in range(i + 1, min(len(nodes), i + 40))
-                          if nodes[j]["depth"] > node["depth"] and "name" in (nodes[j].get("itemprop") or "").split()),
-                         None)
+            inner = next(
+                (
+                    j
+                    for j in range(i + 1, min(len(nodes), i + 40))
+                    if nodes[j]["depth"] > node["depth"] and "name" in (nodes[j].get("itemprop") or "").split()
+                ),
+                None,
+            )
             if _item_type(nodes, node["parent"]) in THREAD_ITEMS:
                 thread = True  # a question's, an answer's or a comment's poster: the first is the starter's
             text = subtree_text(nodes, inner if inner is not None else i, 200)
@@ -766,19 +882,20 @@ def from_html(snapshot: dict) -> dict[str, Any]:
 
 # --- the page's own text near the main content --------------------------------------------------------------
 
-HEADLINE_MIN = 0.5   # title + heading score a main block needs to be taken as the page's headline
+HEADLINE_MIN = 0.5  # title + heading score a main block needs to be taken as the page's headline
 HEADLINE_BEFORE = 3  # blocks before the first main block where the page's <h1> may sit
-NEAR_BEFORE = 12     # blocks before the first main block where a byline or dateline may sit
-NEAR_AFTER = 8       # and after it
-BYLINE_CHARS = 160   # a block longer than this is not a byline
+NEAR_BEFORE = 12  # blocks before the first main block where a byline or dateline may sit
+NEAR_AFTER = 8  # and after it
+BYLINE_CHARS = 160  # a block longer than this is not a byline
 DATELINE_CHARS = 120
-CUE_MIN = 0.5        # a learned byline or date score that marks the block
-LEARNED_ALONE = 5    # rank of a block only the model marks as a byline: after every markup cue
-MARKED = 3           # ranks up to this mark a byline as the page's own (a rel=author link, "By", author classes)
+CUE_MIN = 0.5  # a learned byline or date score that marks the block
+LEARNED_ALONE = 5  # rank of a block only the model marks as a byline: after every markup cue
+MARKED = 3  # ranks up to this mark a byline as the page's own (a rel=author link, "By", author classes)
 
 
-def headline(blocks: Sequence[Block], scores, main: Sequence[bool], labels: Sequence[str] = LABELS
-             ) -> tuple[str | None, int | None]:
+def headline(
+    blocks: Sequence[Block], scores, main: Sequence[bool], labels: Sequence[str] = LABELS
+) -> tuple[str | None, int | None]:
     """The page's own headline and its block. An <h1> in the main content or just above it comes first: most
     gold texts leave the headline out, so the model often scores it as not main, and its title head is weakly
     trained (docs/model.md). Failing that, the main block most likely to be the title, if it reads as a title
@@ -793,8 +910,13 @@ def headline(blocks: Sequence[Block], scores, main: Sequence[bool], labels: Sequ
     t, h = labels.index("title"), labels.index("heading")
     best = None
     for b, s, m in zip(blocks, scores, main):
-        if (m and len(b.text) <= TITLE_CHARS and s[t] + s[h] >= HEADLINE_MIN and (best is None or s[t] > best[0])
-                and (b.flags.get("heading") or s[t] >= HEADLINE_MIN)):
+        if (
+            m
+            and len(b.text) <= TITLE_CHARS
+            and s[t] + s[h] >= HEADLINE_MIN
+            and (best is None or s[t] > best[0])
+            and (b.flags.get("heading") or s[t] >= HEADLINE_MIN)
+        ):
             best = (s[t], b)
     return (clean_text(best[1].text, TITLE_CHARS), best[1].index) if best else (None, None)
 
@@ -842,9 +964,12 @@ def _name_in(text: str, strict: bool = True) -> str | None:
 
 # The word before a "by" that makes it no byline: a sentence's verb ("led by", "recommended by"), a sponsor's
 # or a picture's credit ("Sponsored by State Farm", "Powered by GitBook", "Photo by ...").
-_NOT_BYLINE_BEFORE = re.compile(r"(?:sponsor\w*|present\w*|paid|brought to you|powered|supported|partnership|"
-                                r"underwritten|photo\w*|image|foto\w*|picture|illustrat\w*|video|graphic\w*|"
-                                r"credit\w*)(?:\s+\w+){0,2}\s*$", re.I)
+_NOT_BYLINE_BEFORE = re.compile(
+    r"(?:sponsor\w*|present\w*|paid|brought to you|powered|supported|partnership|"
+    r"underwritten|photo\w*|image|foto\w*|picture|illustrat\w*|video|graphic\w*|"
+    r"credit\w*)(?:\s+\w+){0,2}\s*$",
+    re.I,
+)
 _LOWER_WORD_BEFORE = re.compile(r"(?<!\w)[a-zß-ÿ][\w'-]*\s*$")
 _BYLINE_VERBS = re.compile(r"(?:written|posted|published|reported|words|text|story|compiled|edited|and)\s*$", re.I)
 
@@ -856,7 +981,7 @@ def _byline_by(text: str, start: int) -> bool:
     before = text[:start].rstrip()
     verb = _BYLINE_VERBS.search(before)
     if verb:  # "Posted by": what comes before the verb decides
-        before = before[:verb.start()].rstrip()
+        before = before[: verb.start()].rstrip()
     if before.endswith(("“", '"', "'", "‘", "„", "«")):  # quoted: 'my posts say “Posted by Cloud Campaign”'
         return False
     return not before or not ((not verb and _NOT_BYLINE_BEFORE.search(before)) or _LOWER_WORD_BEFORE.search(before))
@@ -876,12 +1001,14 @@ def _looks_like_name(name: str) -> bool:
     if len(words) == 1:  # a user name has a digit or an underscore, or a capital; a lone word has neither
         word = words[0]
         return word[0].isupper() or caseless(word) or any(c.isdigit() or c == "_" for c in word)
-    return (all(w[0].isupper() or caseless(w) or w.lower() in _PARTICLES for w in words)
-            and any(w[0].isupper() or caseless(w) for w in words))
+    return all(w[0].isupper() or caseless(w) or w.lower() in _PARTICLES for w in words) and any(
+        w[0].isupper() or caseless(w) for w in words
+    )
 
 
-def dom_byline(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], scores, labels: Sequence[str],
-               head: int | None) -> tuple[str | None, list[int], bool]:
+def dom_byline(
+    snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], scores, labels: Sequence[str], head: int | None
+) -> tuple[str | None, list[int], bool]:
     """A byline near the start of the main content (or a "Written by" at its end): a block holding a
     rel=author link, one that says "By ..." or "作者：", or one whose classes say author, byline or meta; among
     them first those the model marks as a byline too (when it has that head), and a block only the model
@@ -894,8 +1021,14 @@ def dom_byline(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], sc
     ranked: list[tuple[int, int]] = []  # (rank, block)
     for i in window:
         b = blocks[i]
-        if (not b.text or len(b.text) > BYLINE_CHARS or i == head or "nav" in b.tag_path or "。" in b.text
-                or any(map(_OTHERS_WORDS.search, b.class_path))):
+        if (
+            not b.text
+            or len(b.text) > BYLINE_CHARS
+            or i == head
+            or "nav" in b.tag_path
+            or "。" in b.text
+            or any(map(_OTHERS_WORDS.search, b.class_path))
+        ):
             continue  # (a menu's words, sentences, a comment's or a review's author are no byline)
         if _LONE_BY.match(b.text) and i + 1 >= len(blocks):  # "By" and then nothing: no name to take
             continue
@@ -925,8 +1058,12 @@ def dom_byline(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], sc
         else:
             # The name is usually a link to the writer's page; the block's text may run it into a role
             # ("Howard BlumeStaff Writer": adjacent elements with no space between them).
-            linked = [j for j in b.node_ids if (nodes[j]["tag"] == "a" and _AUTHOR_HREF.search(nodes[j].get("href") or ""))
-                      or any(map(_NAME_CLASS.search, nodes[j].get("classes") or ()))]
+            linked = [
+                j
+                for j in b.node_ids
+                if (nodes[j]["tag"] == "a" and _AUTHOR_HREF.search(nodes[j].get("href") or ""))
+                or any(map(_NAME_CLASS.search, nodes[j].get("classes") or ()))
+            ]
             found = join_names(subtree_text(nodes, j, 100) for j in linked[:ITEMPROP_READS]) if linked else None
             found = found or _name_in(b.text, strict=rank != 3)
             found = found and _without_sections(found, nodes, b.node_ids)
@@ -938,21 +1075,33 @@ def dom_byline(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], sc
 def _without_sections(found: str, nodes: list[dict], ids: Sequence[int]) -> str | None:
     """A byline's names less those that are the text of a link to a category, tag or section ("DIY",
     "Personal finance", "In Local News" in a post's meta line): a section, not a writer."""
-    sections = {clean_text(subtree_text(nodes, j, 100)) for j in ids[:SUBTREE_NODES]
-                if nodes[j]["tag"] == "a" and _SECTION_HREF.search(nodes[j].get("href") or "")}
+    sections = {
+        clean_text(subtree_text(nodes, j, 100))
+        for j in ids[:SUBTREE_NODES]
+        if nodes[j]["tag"] == "a" and _SECTION_HREF.search(nodes[j].get("href") or "")
+    }
     if not sections:
         return found
     return join_names(n for n in found.split(", ") if n not in sections and n.removeprefix("In ") not in sections)
 
 
-_SECTION_HREF = re.compile(r"/(?:category|categories|tags?|topics?|sections?|rubriken?|themen?|kategorien?|"
-                           r"categorie|categoria|categoría|rubrique)/", re.I)
+_SECTION_HREF = re.compile(
+    r"/(?:category|categories|tags?|topics?|sections?|rubriken?|themen?|kategorien?|"
+    r"categorie|categoria|categoría|rubrique)/",
+    re.I,
+)
 _NAME_CLASS = re.compile(r"^(?:.*[-_])?(?:author|user-?name|poster|writer|byline-?name)(?:[-_].*)?$", re.I)
 _OTHERS_WORDS = re.compile(r"comment|review|testimonial|reply|replies|related|recommend", re.I)
-_AUTHOR_HREF = re.compile(r"/(?:authors?|people|person|profiles?|staff|writers?|contributors?|journalists?|autor(?:en)?|"
-                          r"auteurs?|redaktion|columnists?|reporters?)/[^/?#]+", re.I)
-_DATE_WORDS = re.compile(r"\b(?:on|updated|published|posted|last updated|am|le|el|il|den|am|vom)\b.*$|"
-                         r"\s+\S*\d.*$", re.I)
+_AUTHOR_HREF = re.compile(
+    r"/(?:authors?|people|person|profiles?|staff|writers?|contributors?|journalists?|autor(?:en)?|"
+    r"auteurs?|redaktion|columnists?|reporters?)/[^/?#]+",
+    re.I,
+)
+_DATE_WORDS = re.compile(
+    r"\b(?:on|updated|published|posted|last updated|am|le|el|il|den|am|vom)\b.*$|"
+    r"\s+\S*\d.*$",
+    re.I,
+)
 
 
 # Items of a thread: their authors are posters, one each, not a list of co-writers.
@@ -978,8 +1127,15 @@ def _strip_date(text: str) -> str:
     return text.strip(" ,;:-–—|•·")
 
 
-def dom_date(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], scores, labels: Sequence[str],
-             head: int | None, lang: str | None) -> tuple[str | None, list[int], str | None]:
+def dom_date(
+    snapshot: dict,
+    blocks: Sequence[Block],
+    main: Sequence[bool],
+    scores,
+    labels: Sequence[str],
+    head: int | None,
+    lang: str | None,
+) -> tuple[str | None, list[int], str | None]:
     """A dateline near the start of the main content: a block the model marks as a date (when it has that
     head), else a `<time datetime>`, else a short block whose classes say date or whose text is a date; its
     blocks; and the date of a line that says only "Updated" (the page's last change, not its publication)."""
@@ -1022,7 +1178,7 @@ def attribute_date(nodes: list[dict], blocks: Sequence[Block], near: range, lang
     if not near:
         return None
     first, last = blocks[near.start].node_ids[0], blocks[near.stop - 1].node_ids[-1]
-    for node in nodes[first:last + 1]:
+    for node in nodes[first : last + 1]:
         when = node.get("datetime")
         if when and not _UPDATED_TEXT.search(" ".join([node["tag"], *node.get("classes", ())])):
             when = parse_date(when, lang)
@@ -1031,8 +1187,11 @@ def attribute_date(nodes: list[dict], blocks: Sequence[Block], near: range, lang
     return None
 
 
-_PUBLISHED_LABEL = re.compile(r"^\s*(?:published|posted|date published|publish date|veröffentlicht|publié|"
-                              r"publicado|pubblicato|gepubliceerd|发布|發布|公開日|投稿日)\s*:?\s*$", re.I)
+_PUBLISHED_LABEL = re.compile(
+    r"^\s*(?:published|posted|date published|publish date|veröffentlicht|publié|"
+    r"publicado|pubblicato|gepubliceerd|发布|發布|公開日|投稿日)\s*:?\s*$",
+    re.I,
+)
 
 
 def labelled_date(snapshot: dict, blocks: Sequence[Block], lang: str | None) -> tuple[str | None, list[int]]:
@@ -1047,8 +1206,9 @@ def labelled_date(snapshot: dict, blocks: Sequence[Block], lang: str | None) -> 
             b = blocks[k]
             if not b.text or len(b.text) > DATELINE_CHARS:
                 continue
-            when = next((parse_date(nodes[j]["datetime"], lang) for j in b.node_ids if nodes[j].get("datetime")),
-                        None) or parse_date(b.text, lang)
+            when = next(
+                (parse_date(nodes[j]["datetime"], lang) for j in b.node_ids if nodes[j].get("datetime")), None
+            ) or parse_date(b.text, lang)
             if when:
                 return when, [i, k]
     return None, []
@@ -1073,7 +1233,7 @@ def dom_image(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], url
     if not ids:
         return None
     nodes = snapshot["nodes"]
-    for node in nodes[min(ids):max(ids) + 1]:
+    for node in nodes[min(ids) : max(ids) + 1]:
         if node["tag"] == "img" and node.get("src"):
             src = _absolute(node["src"], url)
             if src:
@@ -1113,13 +1273,19 @@ def read_structured(snapshot: dict) -> dict[str, dict[str, Any]]:
 
 def stated_page_type(structured: dict[str, dict[str, Any]]) -> str | None:
     """The page type the page's structured data states (schema.org @type, og:type), if any."""
-    return next((structured[s]["page_type"] for s in ORDER["page_type"] if structured.get(s, {}).get("page_type")),
-                None)
+    return next(
+        (structured[s]["page_type"] for s in ORDER["page_type"] if structured.get(s, {}).get("page_type")), None
+    )
 
 
-def read_sources(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], scores,
-                 labels: Sequence[str] = LABELS, structured: dict[str, dict[str, Any]] | None = None
-                 ) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
+def read_sources(
+    snapshot: dict,
+    blocks: Sequence[Block],
+    main: Sequence[bool],
+    scores,
+    labels: Sequence[str] = LABELS,
+    structured: dict[str, dict[str, Any]] | None = None,
+) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
     """Every source's fields (source -> field -> value), and where the header sits among the blocks."""
     url = snapshot.get("url")
     sources = dict(structured if structured is not None else read_structured(snapshot))
@@ -1137,9 +1303,11 @@ def read_sources(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], 
     if not sources["h1"] and len(h1s) == 1:  # the page's one <h1>, away from where the model's content starts
         sources["h1"] = {"title": clean_text(h1s[0].text, TITLE_CHARS), "far": True}
     dom["byline"], places["byline_blocks"], dom["byline_marked"] = _guarded(
-        "dom byline", lambda: dom_byline(snapshot, blocks, main, scores, labels, head), (None, [], False))
+        "dom byline", lambda: dom_byline(snapshot, blocks, main, scores, labels, head), (None, [], False)
+    )
     dom["date"], places["date_blocks"], dom["modified"] = _guarded(
-        "dom date", lambda: dom_date(snapshot, blocks, main, scores, labels, head, lang), (None, [], None))
+        "dom date", lambda: dom_date(snapshot, blocks, main, scores, labels, head, lang), (None, [], None)
+    )
     dom["image"] = _guarded("dom image", lambda: dom_image(snapshot, blocks, main, url), None)
     dom["tags"] = _guarded("dom tags", lambda: dom_tags(snapshot, blocks, main, head), [])
     sources["dom"] = {k: v for k, v in dom.items() if v}
@@ -1149,15 +1317,20 @@ def read_sources(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], 
         if sources[name].get("title"):
             sources[name]["title"] = cut_site_name(sources[name]["title"], site, host, structured=True)[0]
     title, site_in_title = cut_site_name(snapshot.get("title"), site, host)
-    if (site_in_title and not _is_site(site_in_title, site, host) and not _PUBLICATION.search(site_in_title)
-            and not _shown_as_site(site_in_title, snapshot)):
+    if (
+        site_in_title
+        and not _is_site(site_in_title, site, host)
+        and not _PUBLICATION.search(site_in_title)
+        and not _shown_as_site(site_in_title, snapshot)
+    ):
         site_in_title = None  # a short end of <title> that nothing names as the site: a section, a tagline
     sources["title_tag"] = {k: v for k, v in (("title", title), ("site_name", site_in_title)) if v}
     return sources, places
 
 
-def choose_title(titles: dict[str, str | None], order: Sequence[str] = ORDER["title"], lone_h1: bool = False
-                 ) -> tuple[str, str] | None:
+def choose_title(
+    titles: dict[str, str | None], order: Sequence[str] = ORDER["title"], lone_h1: bool = False
+) -> tuple[str, str] | None:
     """The article's title among its sources' (source -> title, site names cut) and the source it came from.
 
     1. A heading from the page's text (its <h1>, the model's guess) that shares no word with any other source's
@@ -1176,8 +1349,9 @@ def choose_title(titles: dict[str, str | None], order: Sequence[str] = ORDER["ti
     for source in ("h1", "dom"):
         if source in given and best_overlap(source) == 0:
             del given[source]
-    if "h1" in given and (best_overlap("h1") >= H1_AGREES or _shortened(bags["h1"], bags, "h1")
-                          or (lone_h1 and best_overlap("h1") > 0)):
+    if "h1" in given and (
+        best_overlap("h1") >= H1_AGREES or _shortened(bags["h1"], bags, "h1") or (lone_h1 and best_overlap("h1") > 0)
+    ):
         return "h1", given["h1"]
     found = agreed(given, order)
     if found is None:
@@ -1191,8 +1365,10 @@ def _shown(names: str, snapshot: dict) -> bool:
     text = _squash("".join(n.get("text") or "" for n in snapshot["nodes"] if n["tag"] == "#text"))
     for name in names.split(", "):
         key = _squash(name)
-        if key and any(not _EDITOR_BEFORE.search(text[max(0, m.start() - 12):m.start()])
-                       for m in re.finditer(re.escape(key), text)):
+        if key and any(
+            not _EDITOR_BEFORE.search(text[max(0, m.start() - 12) : m.start()])
+            for m in re.finditer(re.escape(key), text)
+        ):
             return True
     return False
 
@@ -1201,9 +1377,12 @@ _EDITOR_BEFORE = re.compile(r"(?:editor|editedby|redaktur|redakteur|redaksi|peny
 
 
 # The last word of a site's name that says it is one ("Clockmakers Forum", "Coastline Gazette").
-_PUBLICATION = re.compile(r"\S\s+(?:forum|forums|gazette|times|post|herald|tribune|journal|magazine|daily|weekly|"
-                          r"chronicle|observer|courier|press|wiki|zeitung|zeitschrift|nachrichten|journal|"
-                          r"revista|diario|gazzetta|krant)$", re.I)
+_PUBLICATION = re.compile(
+    r"\S\s+(?:forum|forums|gazette|times|post|herald|tribune|journal|magazine|daily|weekly|"
+    r"chronicle|observer|courier|press|wiki|zeitung|zeitschrift|nachrichten|journal|"
+    r"revista|diario|gazzetta|krant)$",
+    re.I,
+)
 
 
 def _shown_as_site(name: str, snapshot: dict) -> bool:
@@ -1241,8 +1420,9 @@ def _home_page(url: str | None) -> bool:
 HEADING_AFTER_SITE = 3  # main blocks searched for the headline under a site's name
 
 
-def heading_after_site(blocks: Sequence[Block], main: Sequence[bool], is_site: Callable[[str], bool]
-                       ) -> tuple[str | None, int | None]:
+def heading_after_site(
+    blocks: Sequence[Block], main: Sequence[bool], is_site: Callable[[str], bool]
+) -> tuple[str | None, int | None]:
     """The article's headline where every title source says the site's name: the first <h1>-<h3> at the top of
     the main content (within HEADLINE_BEFORE blocks before it, HEADING_AFTER_SITE main blocks into it) that
     is not the site's name itself (the logo's <h1>)."""
@@ -1263,8 +1443,7 @@ def _shortened(h1: Counter, bags: dict[str, Counter], own: str) -> bool:
     return any(not (h1 - bag) for source, bag in bags.items() if source != own and bag)
 
 
-def _shown_headline(blocks: Sequence[Block], head: int | None, title: str | None, source: str | None
-                    ) -> int | None:
+def _shown_headline(blocks: Sequence[Block], head: int | None, title: str | None, source: str | None) -> int | None:
     """The headline's block when the header shows what it says, else None: a section's heading passed over
     for another source's title ("Configuration" under "Survival Guide to SysV Init") stays in the body."""
     if head is None or source in ("h1", "dom"):
@@ -1290,7 +1469,7 @@ def agreed(candidates: dict[str, str], order: Sequence[str]) -> tuple[str, str] 
 
 
 def _part_like(title: str, headline: str | None) -> str:
-    """"Story | Tagline" -> "Story" when the page's own headline is that part: a title's "|" more often joins
+    """ "Story | Tagline" -> "Story" when the page's own headline is that part: a title's "|" more often joins
     a headline to a tagline or a keyword list than to the headline's own second half."""
     parts = [p.strip() for p in re.split(r"\s+\|\s+", title) if p.strip()]
     if len(parts) < 2 or not headline:
@@ -1334,9 +1513,15 @@ def _registered_name(host: str) -> str:
     return labels[-1] if len(labels[-1]) > 2 and labels[-1] not in _GENERIC_LABELS else ""
 
 
-def read_metadata(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], scores,
-                  labels: Sequence[str] = LABELS, page_type: str | None = None,
-                  structured: dict[str, dict[str, Any]] | None = None) -> Metadata:
+def read_metadata(
+    snapshot: dict,
+    blocks: Sequence[Block],
+    main: Sequence[bool],
+    scores,
+    labels: Sequence[str] = LABELS,
+    page_type: str | None = None,
+    structured: dict[str, dict[str, Any]] | None = None,
+) -> Metadata:
     """The article's header. `labels` names the columns of `scores` (a model with byline and date heads
     adds those names); `page_type`, when the model predicts one, comes before the page's own word;
     `structured` is `read_structured(snapshot)` when the caller has it already."""
@@ -1345,13 +1530,19 @@ def read_metadata(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool],
     host = site_of(snapshot.get("url"))
     for fieldname, order in ORDER.items():
         if fieldname == "title":
-            found = choose_title({source: sources.get(source, {}).get("title") for source in order}, order,
-                                 sum(b.tag_path[-1:] == ["h1"] for b in blocks) == 1 and not sources["h1"].get("far"))
+            found = choose_title(
+                {source: sources.get(source, {}).get("title") for source in order},
+                order,
+                sum(b.tag_path[-1:] == ["h1"] for b in blocks) == 1 and not sources["h1"].get("far"),
+            )
             if found:
                 meta.sources["title"], meta.title = found
             if meta.title and _title_is_site(meta.title, sources, host) and not _home_page(snapshot.get("url")):
-                heading = _guarded("dom heading", lambda: heading_after_site(
-                    blocks, main, lambda text: _title_is_site(text, sources, host)), (None, None))
+                heading = _guarded(
+                    "dom heading",
+                    lambda: heading_after_site(blocks, main, lambda text: _title_is_site(text, sources, host)),
+                    (None, None),
+                )
                 if heading[0]:
                     (meta.title, meta.headline_block), meta.sources["title"] = heading, "heading"
                     continue
@@ -1359,11 +1550,17 @@ def read_metadata(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool],
             continue
         for source in order:
             value = sources.get(source, {}).get(fieldname)
-            if (fieldname == "byline" and value and source in STRUCTURED and sources["dom"].get("byline_marked")
-                    and not _names_site("dom", sources["dom"]["byline"], sources, host) and not _shown(value, snapshot)):
+            if (
+                fieldname == "byline"
+                and value
+                and source in STRUCTURED
+                and sources["dom"].get("byline_marked")
+                and not _names_site("dom", sources["dom"]["byline"], sources, host)
+                and not _shown(value, snapshot)
+            ):
                 continue  # a name the page never shows (an editor, an account) under the writer the page names
             if fieldname == "byline" and value and _names_site(source, value, sources, host):
-                later = [(s, sources.get(s, {}).get("byline")) for s in order[order.index(source) + 1:]]
+                later = [(s, sources.get(s, {}).get("byline")) for s in order[order.index(source) + 1 :]]
                 if any(v and not _names_site(s, v, sources, host) for s, v in later):
                     continue  # "By The Daily Planet" when the page names a person further down
             if value:
@@ -1385,7 +1582,7 @@ def read_metadata(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool],
 
 # --- length -------------------------------------------------------------------------------------------------
 
-WORDS_PER_MINUTE = 238      # silent reading of non-fiction in English, the mean of many studies
+WORDS_PER_MINUTE = 238  # silent reading of non-fiction in English, the mean of many studies
 CJK_CHARS_PER_MINUTE = 500  # Chinese and Japanese are read by the character, several hundred a minute
 _LATIN_WORD = re.compile(r"[^\W\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+")
 _CJK_CHAR = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")

@@ -38,9 +38,17 @@ def _plain_absolute(ref: str) -> bool:
     if not ref.startswith(_ABSOLUTE) or not ref.isascii() or "[" in ref or "]" in ref:
         return False  # non-ASCII and bracketed hosts are what urlsplit checks, and may refuse
     host = 8 if ref[4] == "s" else 7
-    return (len(ref) > host and ref[host] not in "/?#\\" and not ref.endswith(("?", "#", ";"))
-            and "?#" not in ref and ";?" not in ref and ";#" not in ref
-            and "\t" not in ref and "\n" not in ref and "\r" not in ref)
+    return (
+        len(ref) > host
+        and ref[host] not in "/?#\\"
+        and not ref.endswith(("?", "#", ";"))
+        and "?#" not in ref
+        and ";?" not in ref
+        and ";#" not in ref
+        and "\t" not in ref
+        and "\n" not in ref
+        and "\r" not in ref
+    )
 
 
 def url_host(url: str | None) -> str | None:
@@ -69,23 +77,57 @@ def url_scheme(url: str | None) -> str | None:
 # euc-kr is windows-949; the label utf-16 is UTF-16LE. Any other codec Python knows (rot13, base64, undefined, idna, unicode_escape, utf-7, utf-32...) is no
 # label a browser honours, and several raise on any input.
 _BROWSER_CODECS = {
-    "utf-8": "utf-8", "utf-16-le": "utf-16-le", "utf-16-be": "utf-16-be", "utf-16": "utf-16-le",
-    "cp866": "cp866", "koi8-r": "koi8-r", "koi8-u": "koi8-u", "mac-roman": "mac-roman",
-    "mac-cyrillic": "mac-cyrillic", "cp874": "cp874", "tis-620": "cp874", "iso8859-11": "cp874",
-    "latin-1": "cp1252", "iso8859-1": "cp1252", "ascii": "cp1252", "iso8859-9": "cp1254",
-    "gbk": "gbk", "gb2312": "gbk", "gb18030": "gb18030", "big5": "big5hkscs", "big5hkscs": "big5hkscs",
-    "euc_jp": "euc_jp", "iso2022_jp": "iso2022_jp", "shift_jis": "cp932", "cp932": "cp932",
-    "euc_kr": "cp949", "cp949": "cp949",
+    "utf-8": "utf-8",
+    "utf-16-le": "utf-16-le",
+    "utf-16-be": "utf-16-be",
+    "utf-16": "utf-16-le",
+    "cp866": "cp866",
+    "koi8-r": "koi8-r",
+    "koi8-u": "koi8-u",
+    "mac-roman": "mac-roman",
+    "mac-cyrillic": "mac-cyrillic",
+    "cp874": "cp874",
+    "tis-620": "cp874",
+    "iso8859-11": "cp874",
+    "latin-1": "cp1252",
+    "iso8859-1": "cp1252",
+    "ascii": "cp1252",
+    "iso8859-9": "cp1254",
+    "gbk": "gbk",
+    "gb2312": "gbk",
+    "gb18030": "gb18030",
+    "big5": "big5hkscs",
+    "big5hkscs": "big5hkscs",
+    "euc_jp": "euc_jp",
+    "iso2022_jp": "iso2022_jp",
+    "shift_jis": "cp932",
+    "cp932": "cp932",
+    "euc_kr": "cp949",
+    "cp949": "cp949",
     **{f"cp{n}": f"cp{n}" for n in range(1250, 1259)},
     **{f"iso8859-{n}": f"iso8859-{n}" for n in (2, 3, 4, 5, 6, 7, 8, 10, 13, 14, 15, 16)},
 }
 # Labels browsers know and Python's codec registry does not, as a label Python knows.
 _LABELS = {
-    "unicode-1-1-utf-8": "utf-8", "unicode": "utf-16-le", "ucs-2": "utf-16-le", "koi8-ru": "koi8-u",
-    "mac": "mac-roman", "x-mac-roman": "mac-roman", "x-mac-cyrillic": "mac-cyrillic",
-    "x-mac-ukrainian": "mac-cyrillic", "windows-874": "cp874", "dos-874": "cp874", "x-gbk": "gbk",
-    "x-x-big5": "big5hkscs", "cn-big5": "big5hkscs", "x-euc-jp": "euc_jp", "x-sjis": "cp932",
-    "windows-31j": "cp932", "windows-949": "cp949", "iso-8859-8-i": "iso8859-8", "logical": "iso8859-8",
+    "unicode-1-1-utf-8": "utf-8",
+    "unicode": "utf-16-le",
+    "ucs-2": "utf-16-le",
+    "koi8-ru": "koi8-u",
+    "mac": "mac-roman",
+    "x-mac-roman": "mac-roman",
+    "x-mac-cyrillic": "mac-cyrillic",
+    "x-mac-ukrainian": "mac-cyrillic",
+    "windows-874": "cp874",
+    "dos-874": "cp874",
+    "x-gbk": "gbk",
+    "x-x-big5": "big5hkscs",
+    "cn-big5": "big5hkscs",
+    "x-euc-jp": "euc_jp",
+    "x-sjis": "cp932",
+    "windows-31j": "cp932",
+    "windows-949": "cp949",
+    "iso-8859-8-i": "iso8859-8",
+    "logical": "iso8859-8",
 }
 
 

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import json
 import operator
+from collections.abc import Callable
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Callable
+from typing import Any
 
 from .. import limits
 from ..errors import SnapshotError, quoted
@@ -55,9 +56,18 @@ def _compile(schema: dict) -> Check:
 
     Every step raises the precise error. The only shortcut is for arrays of objects (a snapshot's nodes):
     `_fast_accept` lets an item it surely accepts skip its per-field steps (see `_items_check`)."""
-    steps = [step for step in (_type_check(schema), _enum_check(schema), *_bound_checks(schema),
-                               *_length_checks(schema), _object_check(schema), _items_check(schema))
-             if step is not None]
+    steps = [
+        step
+        for step in (
+            _type_check(schema),
+            _enum_check(schema),
+            *_bound_checks(schema),
+            *_length_checks(schema),
+            _object_check(schema),
+            _items_check(schema),
+        )
+        if step is not None
+    ]
     if len(steps) == 1:
         return steps[0]
 
@@ -120,8 +130,12 @@ def _bound_checks(schema: dict) -> list[Check]:
 def _length_checks(schema: dict) -> list[Check]:
     """`minLength`/`maxLength` on strings and `minItems`/`maxItems` on arrays."""
     checks: list[Check] = []
-    for key, op, what in (("minLength", int.__lt__, "at least"), ("maxLength", int.__gt__, "at most"),
-                          ("minItems", int.__lt__, "at least"), ("maxItems", int.__gt__, "at most")):
+    for key, op, what in (
+        ("minLength", int.__lt__, "at least"),
+        ("maxLength", int.__gt__, "at most"),
+        ("minItems", int.__lt__, "at least"),
+        ("maxItems", int.__gt__, "at most"),
+    ):
         if key in schema:
             bound = int(schema[key])
             kind, unit = (str, "characters") if key.endswith("Length") else (list, "items")
@@ -197,13 +211,23 @@ def _fast_accept(schema: dict) -> Callable[[Any], bool] | None:
     sufficient: whatever it does not accept goes to the full check, which raises the precise error. None for
     any other schema. Generated as source from the schema's names and numbers, as one branch per property
     was half of validating a 5,000-node snapshot."""
-    if schema.get("type") != "object" or not schema.keys() <= {"type", "required", "properties",
-                                                                 "additionalProperties"}:
+    if schema.get("type") != "object" or not schema.keys() <= {
+        "type",
+        "required",
+        "properties",
+        "additionalProperties",
+    }:
         return None
     props = schema.get("properties", {})
     required = set(schema.get("required", ()))
-    lines = ["def accept(v):", "    if type(v) is not dict:", "        return False", "    keys = v.keys()",
-             "    if not REQUIRED <= keys:", "        return False"]
+    lines = [
+        "def accept(v):",
+        "    if type(v) is not dict:",
+        "        return False",
+        "    keys = v.keys()",
+        "    if not REQUIRED <= keys:",
+        "        return False",
+    ]
     if schema.get("additionalProperties", True) is False:
         lines += ["    if not keys <= ALLOWED:", "        return False"]
     for name, sub in props.items():
@@ -231,11 +255,13 @@ def _accept_spec(schema: dict) -> tuple[dict[str, dict], bool]:
         if kind == "string":
             spec.update(min_len=int(sub.get("minLength", 0)), max_len=_int_or_none(sub.get("maxLength")))
         elif kind in ("integer", "number"):
-            spec.update({side: _bound(sub[key], kind) for side, key in (("lo", "minimum"), ("hi", "maximum"))
-                         if key in sub})
+            spec.update(
+                {side: _bound(sub[key], kind) for side, key in (("lo", "minimum"), ("hi", "maximum")) if key in sub}
+            )
         elif kind == "array":
-            spec.update(min_len=int(sub.get("minItems", 0)), max_len=_int_or_none(sub.get("maxItems")),
-                        item=field(sub["items"]))
+            spec.update(
+                min_len=int(sub.get("minItems", 0)), max_len=_int_or_none(sub.get("maxItems")), item=field(sub["items"])
+            )
         return spec
 
     fields = {name: field(sub, name in required) for name, sub in schema.get("properties", {}).items()}
@@ -343,8 +369,11 @@ def validate_snapshot(snapshot: Any) -> None:
     texts = [node["text"] for node in snapshot["nodes"] if "text" in node]
     total_text = sum(map(len, texts))
     if total_text > limits.MAX_TOTAL_TEXT:  # the schema bounds each text; this bounds the page's work
-        raise SnapshotError(f"{total_text} characters of text in all, over the limit of {limits.MAX_TOTAL_TEXT}; "
-                            "builders stop there and set truncated (docs/snapshot.md)", "$.nodes")
+        raise SnapshotError(
+            f"{total_text} characters of text in all, over the limit of {limits.MAX_TOTAL_TEXT}; "
+            "builders stop there and set truncated (docs/snapshot.md)",
+            "$.nodes",
+        )
     _check_encodable(snapshot["nodes"], texts)
     viewport = snapshot.get("viewport") or {}
     for side in ("width", "height"):
@@ -376,8 +405,12 @@ V2_NODE_FIELDS = frozenset({"itemprop", "itemtype", "rel", "datetime"})
 def _check_v1(snapshot: dict) -> None:
     """Old snapshots (recorded corpora, an older extension) stay valid; new fields need the new version."""
     where = [f"$.{f}" for f in sorted(V2_PAGE_FIELDS & snapshot.keys())]
-    where += [f"$.nodes[{i}].{f}" for i, node in enumerate(snapshot["nodes"])
-              if not V2_NODE_FIELDS.isdisjoint(node.keys()) for f in sorted(V2_NODE_FIELDS & node.keys())][:1]
+    where += [
+        f"$.nodes[{i}].{f}"
+        for i, node in enumerate(snapshot["nodes"])
+        if not V2_NODE_FIELDS.isdisjoint(node.keys())
+        for f in sorted(V2_NODE_FIELDS & node.keys())
+    ][:1]
     if where:
         raise SnapshotError('a version 2 field in a version 1 snapshot; send "version": 2', where[0])
 
@@ -391,9 +424,11 @@ def _check_encodable(nodes: list[dict], texts: list[str]) -> None:
         for i, node in enumerate(nodes):
             text = node.get("text")
             if text is not None and not _encodable(text):
-                raise SnapshotError("holds a lone surrogate, which is not text; replace it with U+FFFD, e.g. "
-                                    "text.encode('utf-16', 'surrogatepass').decode('utf-16', 'replace')",
-                                    f"$.nodes[{i}].text") from None
+                raise SnapshotError(
+                    "holds a lone surrogate, which is not text; replace it with U+FFFD, e.g. "
+                    "text.encode('utf-16', 'surrogatepass').decode('utf-16', 'replace')",
+                    f"$.nodes[{i}].text",
+                ) from None
 
 
 def _encodable(text: str) -> bool:
@@ -407,14 +442,44 @@ def _encodable(text: str) -> bool:
 def _probe_nodes() -> list[Any]:
     """Nodes meeting each test of the node schema, passing and failing, for the compiled accept at import."""
     base = {"id": 0, "parent": -1, "depth": 0, "tag": "div"}
-    return [base, {**base, "text": "x" * 3, "classes": ["a", ""], "box": [0, 1.5, -2, 1e9], "font_size": 16,
-                   "font_weight": 700.0, "visible": True, "hidden": False, "href": "", "display": "block"},
-            {"id": 0}, {**base, "extra": 1}, {**base, "id": True}, {**base, "id": -1}, {**base, "id": 1.0},
-            {**base, "id": 10 ** 30}, {**base, "parent": -(10 ** 30)}, {**base, "tag": ""}, {**base, "tag": "x" * 65},
-            {**base, "text": 3}, {**base, "box": [0, 0, 0]}, {**base, "box": [0, 0, 0, float("nan")]},
-            {**base, "box": (0, 0, 0, 0)}, {**base, "box": [0, 0, 0, 1e10]}, {**base, "box": [0, 0, 0, True]},
-            {**base, "font_weight": 1001}, {**base, "font_weight": 1000.5}, {**base, "font_size": -0.5},
-            {**base, "classes": ["a", 1]}, {**base, "classes": ["a"] * 33}, {**base, "visible": 1}, [], None]
+    return [
+        base,
+        {
+            **base,
+            "text": "x" * 3,
+            "classes": ["a", ""],
+            "box": [0, 1.5, -2, 1e9],
+            "font_size": 16,
+            "font_weight": 700.0,
+            "visible": True,
+            "hidden": False,
+            "href": "",
+            "display": "block",
+        },
+        {"id": 0},
+        {**base, "extra": 1},
+        {**base, "id": True},
+        {**base, "id": -1},
+        {**base, "id": 1.0},
+        {**base, "id": 10**30},
+        {**base, "parent": -(10**30)},
+        {**base, "tag": ""},
+        {**base, "tag": "x" * 65},
+        {**base, "text": 3},
+        {**base, "box": [0, 0, 0]},
+        {**base, "box": [0, 0, 0, float("nan")]},
+        {**base, "box": (0, 0, 0, 0)},
+        {**base, "box": [0, 0, 0, 1e10]},
+        {**base, "box": [0, 0, 0, True]},
+        {**base, "font_weight": 1001},
+        {**base, "font_weight": 1000.5},
+        {**base, "font_size": -0.5},
+        {**base, "classes": ["a", 1]},
+        {**base, "classes": ["a"] * 33},
+        {**base, "visible": 1},
+        [],
+        None,
+    ]
 
 
 def _probe_validation(core) -> bool:
@@ -425,10 +490,17 @@ def _probe_validation(core) -> bool:
         return False
     if [compiled.accept(n) for n in _probe_nodes()] != [reference(n) for n in _probe_nodes()]:
         return False
-    trees = {(): True, ((-1, 0, "a"), (0, 1, "#text")): True, ((-1, 0, "a"), (0, 2, "b")): False,
-             ((-1, 0, "#text"), (0, 1, "b")): False, ((-1, 0, "a"), (1, 1, "b")): False}
-    return all(core.tree_consistent([{"id": i, "parent": p, "depth": d, "tag": t} for i, (p, d, t) in enumerate(tree)])
-               is want for tree, want in trees.items())
+    trees = {
+        (): True,
+        ((-1, 0, "a"), (0, 1, "#text")): True,
+        ((-1, 0, "a"), (0, 2, "b")): False,
+        ((-1, 0, "#text"), (0, 1, "b")): False,
+        ((-1, 0, "a"), (1, 1, "b")): False,
+    }
+    return all(
+        core.tree_consistent([{"id": i, "parent": p, "depth": d, "tag": t} for i, (p, d, t) in enumerate(tree)]) is want
+        for tree, want in trees.items()
+    )
 
 
 @lru_cache(maxsize=1)

@@ -36,8 +36,9 @@ SKIP_SUBTREE = frozenset({"script", "style", "template", "head"})
 # Elements kept as a node but whose children are not: icons and embedded documents.
 LEAF_ONLY = frozenset({"svg", "iframe", "object", "embed", "canvas", "video", "audio", "select"})
 
-_HIDDEN_STYLE = re.compile(r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)",
-                           re.I)
+_HIDDEN_STYLE = re.compile(
+    r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)", re.I
+)
 # Where lazy-loading scripts keep an image's real address (the `src` holding a placeholder meanwhile).
 LAZY_SRC = ("data-src", "data-lazy-src", "data-original")
 _HTML_SPACE = " \t\n\r\f"
@@ -58,7 +59,7 @@ def decode_html(data: bytes | str, charset: str | None = None) -> str:
         return data
     for bom, bom_codec in _BOMS:
         if data.startswith(bom):
-            return data[len(bom):].decode(bom_codec, errors="replace")
+            return data[len(bom) :].decode(bom_codec, errors="replace")
     encoding = text_codec(charset)
     if encoding:
         return data.decode(encoding, errors="replace")
@@ -111,7 +112,7 @@ def image_source(attrs, picture_srcsets: list[str]) -> str:
         if value:
             return value
     src = _attr(attrs.get("src"))
-    if src and not src[:5].lower() == "data:":
+    if src and src[:5].lower() != "data:":
         return src
     for srcset in (attrs.get("data-srcset"), attrs.get("srcset"), *picture_srcsets):
         best = _attr(best_srcset_candidate(srcset))
@@ -184,9 +185,11 @@ def page_metadata(tree: LexborHTMLParser, base: str | None) -> dict:
     first so many of each (limits.py)."""
     out: dict[str, list] = {}
     outside: dict[int, bool] = {}  # element -> no <noscript> around it (or on it)
-    for field, selector, limit, read in (("meta", "meta[content]", limits.MAX_META, _meta_entry),
-                                         ("links", "link[rel][href]", limits.MAX_LINKS, _link_entry),
-                                         ("json_ld", "script[type]", limits.MAX_JSON_LD, _json_ld_entry)):
+    for field, selector, limit, read in (
+        ("meta", "meta[content]", limits.MAX_META, _meta_entry),
+        ("links", "link[rel][href]", limits.MAX_LINKS, _link_entry),
+        ("json_ld", "script[type]", limits.MAX_JSON_LD, _json_ld_entry),
+    ):
         found = out[field] = []
         for node in tree.css(selector):
             if len(found) >= limit:
@@ -227,8 +230,18 @@ def snapshot_from_html(html: bytes | str, url: str | None = None, charset: str |
     root = tree.root
     lang, direction = _root_fields(root)
     nodes, truncated = _walk_tree(root, base)
-    snapshot = {"format": FORMAT, "version": VERSION, "source": "html", "url": url, "title": title,
-                "lang": lang, "dir": direction, "viewport": None, **page_metadata(tree, base), "nodes": nodes}
+    snapshot = {
+        "format": FORMAT,
+        "version": VERSION,
+        "source": "html",
+        "url": url,
+        "title": title,
+        "lang": lang,
+        "dir": direction,
+        "viewport": None,
+        **page_metadata(tree, base),
+        "nodes": nodes,
+    }
     if truncated or too_deep:
         snapshot["truncated"] = True
     return snapshot
@@ -256,8 +269,10 @@ def _root_fields(root) -> tuple[str | None, str | None]:
     """`<html lang>` and `<html dir>`."""
     if root is None:
         return None, None
-    return (_attr(root.attributes.get("lang"))[: limits.MAX_LANG_CHARS] or None,
-            text_direction(root.attributes.get("dir")))
+    return (
+        _attr(root.attributes.get("lang"))[: limits.MAX_LANG_CHARS] or None,
+        text_direction(root.attributes.get("dir")),
+    )
 
 
 def _walk_tree(root, base: str | None) -> tuple[list[dict], bool]:
@@ -277,7 +292,7 @@ def _walk(root, base: str | None) -> tuple[list[dict], bool]:
     truncated = False
     total_text = 0
     joined: dict[str, str] = {}  # href -> absolute URL: menus repeat links, and joining is slow
-    in_pre: set[int] = set()     # <pre> elements and everything inside them: there whitespace is content
+    in_pre: set[int] = set()  # <pre> elements and everything inside them: there whitespace is content
     # (lexbor node, parent id, depth). A popped node pushes its next sibling, then its first child, so pops
     # come in document order without collecting children.
     stack = [(root, -1, 0)] if root is not None else []
@@ -374,9 +389,12 @@ def _add_markup_fields(entry: dict, node, tag: str, attrs: dict, base: str | Non
 def _hidden_by_markup(tag: str, attrs) -> bool:
     """`hidden`, `aria-hidden="true"`, an inline style of display:none or visibility:hidden, or a hidden input."""
     style = attrs.get("style")
-    return ("hidden" in attrs or (attrs.get("aria-hidden") or "").strip().lower() == "true"
-            or bool(style and _HIDDEN_STYLE.search(style))
-            or (tag == "input" and (attrs.get("type") or "").lower() == "hidden"))
+    return (
+        "hidden" in attrs
+        or (attrs.get("aria-hidden") or "").strip().lower() == "true"
+        or bool(style and _HIDDEN_STYLE.search(style))
+        or (tag == "input" and (attrs.get("type") or "").lower() == "hidden")
+    )
 
 
 # A page with something of every rule above, for the compiled walk to prove itself on before it is used.
@@ -394,14 +412,15 @@ data-src=d data-published=" 2021-02-03 " datetime=" ">\ufffd</x-custom-el><templ
 def _probe(tree_walk) -> bool:
     """The compiled walk was built for the installed selectolax (it reads lexbor's structs, whose layout is
     no promised interface) and gives `_walk`'s answer on the probe page."""
-    if tree_walk.SELECTOLAX_VERSION != selectolax.__version__:
+    if selectolax.__version__ != tree_walk.SELECTOLAX_VERSION:
         return False
     tree = LexborHTMLParser(_PROBE_PAGE)
     root = tree.root
     if root is None:  # never on the probe page; a probe that fails counts as false (load_compiled)
         return False
-    return all(tree_walk.walk(root.mem_id, base, _THIS) == _walk(root, base)
-               for base in (None, "https://probe.example/a/"))
+    return all(
+        tree_walk.walk(root.mem_id, base, _THIS) == _walk(root, base) for base in (None, "https://probe.example/a/")
+    )
 
 
 _THIS = sys.modules[__name__]

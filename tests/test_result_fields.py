@@ -53,7 +53,14 @@ def test_a_save_templates_variables_read_only_what_every_reply_carries():
     assert read == article.asked
 
 
-def test_the_protocol_docs_describe_every_field_a_reply_always_carries():
-    doc = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
-    table = doc[doc.index("| field | what |") : doc.index("`html`, `markdown` and `text` hold the article's body")]
-    assert {name for name in REPLY_FIELDS if f"`{name}`" not in table} == set()
+def test_the_docs_describe_every_field_a_reply_always_carries():
+    """docs/protocol.md says what the reply's article carries and links metadata.md's table of the fields;
+    every field a reply carries is described in one of the two."""
+    protocol = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
+    article = protocol[protocol.index("The article's metadata is always there") :]
+    article = article[: article.index("`html`, `markdown` and `text` hold the article's body")]
+    assert "metadata.md#the-fields" in article
+    fields = (ROOT / "docs" / "metadata.md").read_text(encoding="utf-8")
+    table = fields[fields.index("## The fields") :]
+    table = table[: table.index("\n## ", 3)]
+    assert {name for name in REPLY_FIELDS if f"`{name}`" not in table and f"`{name}`" not in article} == set()

@@ -228,32 +228,16 @@ def installations(browser: Browser, places: Places) -> list[tuple[Target, bool]]
             (config / browser.linux).is_dir(),
         )
     ]
-    if browser.flatpak:
-        app = home / ".var/app" / browser.flatpak
-        found.append(
-            (
-                Target(
-                    browser,
-                    app / "config" / browser.linux / CHROMIUM_HOSTS_DIR / MANIFEST,
-                    f"Flatpak {browser.flatpak}",
-                    sandboxed=True,
-                ),
-                app.is_dir(),
-            )
-        )
-    if browser.snap:
-        snap = home / "snap" / browser.snap
-        found.append(
-            (
-                Target(
-                    browser,
-                    snap / "common" / browser.linux / CHROMIUM_HOSTS_DIR / MANIFEST,
-                    f"Snap {browser.snap}",
-                    sandboxed=True,
-                ),
-                snap.is_dir(),
-            )
-        )
+    # A sandboxed copy keeps its profile under its own folder: (kind, its name, where such folders are, below it).
+    sandboxes = (
+        ("Flatpak", browser.flatpak, home / ".var/app", "config"),
+        ("Snap", browser.snap, home / "snap", "common"),
+    )
+    for kind, name, parent, below in sandboxes:
+        if name:
+            root = parent / name
+            manifest = root / below / browser.linux / CHROMIUM_HOSTS_DIR / MANIFEST
+            found.append((Target(browser, manifest, f"{kind} {name}", sandboxed=True), root.is_dir()))
     return found
 
 

@@ -324,7 +324,7 @@ _CENTER = """(el) => { const r = el.getBoundingClientRect();
     return [Math.round(r.left + r.width / 2), Math.round(r.top + r.height / 2)]; }"""
 
 
-def _poll(probe: Callable[[], Any], timeout: float, what: str) -> Any:
+def poll(probe: Callable[[], Any], timeout: float, what: str) -> Any:
     """Call `probe` until it gives something truthy; that value. TimeoutError, naming `what`, after `timeout`."""
     deadline = time.monotonic() + timeout
     while True:
@@ -373,7 +373,7 @@ class Tab:
     def wait_for(self, function: str, arg: Any = None, timeout: float = WAIT_TIMEOUT_S) -> Any:
         """Poll `function` until it returns something truthy (an element counts as true); returns that."""
         found = f"async (arg) => {{ const v = await ({function})(arg); return {_AS_VALUE}; }}"
-        return _poll(lambda: self.evaluate(found, arg), timeout, f"{function} in {self.url}")
+        return poll(lambda: self.evaluate(found, arg), timeout, f"{function} in {self.url}")
 
     def errors(self) -> list[str]:
         """Uncaught script errors in this tab since it opened."""
@@ -428,7 +428,7 @@ class ReaderView:
             except FrameMissing:
                 return None
 
-        return _poll(probe, timeout, f"{function} in the reader over {self.page.url}")
+        return poll(probe, timeout, f"{function} in the reader over {self.page.url}")
 
     def text(self, selector: str) -> str:
         return self.evaluate("(root, s) => root.querySelector(s).innerText", selector)
@@ -458,7 +458,7 @@ class ReaderView:
             return False
 
     def wait_closed(self) -> None:
-        _poll(lambda: not self.shown(), WAIT_TIMEOUT_S, f"the reader over {self.page.url} to close")
+        poll(lambda: not self.shown(), WAIT_TIMEOUT_S, f"the reader over {self.page.url} to close")
 
     def wait_ready(self) -> ReaderView:
         """Wait until the whole article is in the view (`data-ready` on the frame's root)."""
@@ -489,7 +489,7 @@ def shown_note(b: ExtensionBrowser, page: Tab, state: str | None = None, timeout
         except FrameMissing:
             return None
 
-    return _poll(probe, timeout, f"a note over {page.url}")
+    return poll(probe, timeout, f"a note over {page.url}")
 
 
 class ExtensionBrowser:

@@ -4,11 +4,12 @@ popup's option off, nothing starts until the user acts; the option is shown in t
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
 from browser import KINDS, browser_with_host, close, open_popup
+
+from export.browsers import poll
 
 LOADED = "model "  # the host's log line once the model is loaded: "model ID loaded in N ms"
 WAIT_S = 60.0
@@ -21,13 +22,14 @@ def host_log(tmp: Path) -> str:
 
 def wait_for_model(tmp: Path, times: int = 1) -> str:
     """The host's log once its model has been loaded `times` times (by as many host processes)."""
-    deadline = time.monotonic() + WAIT_S
-    while time.monotonic() < deadline:
+
+    def loaded() -> str:
         text = host_log(tmp)
-        if sum(LOADED in line and " loaded in " in line for line in text.splitlines()) >= times:
-            return text
-        time.sleep(0.05)
-    raise AssertionError(f"the host did not load its model within {WAIT_S:.0f} s of the page loading:\n{text}")
+        return text if sum(LOADED in line and " loaded in " in line for line in text.splitlines()) >= times else ""
+
+    return poll(
+        loaded, WAIT_S, f"the host to load its model {times} time(s) after the page loaded ({tmp}/browser/logs)"
+    )
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -41,9 +43,7 @@ def test_a_loaded_page_starts_the_host_and_the_option_turns_it_off(kind, tmp_pat
         # turned off: the host started ahead is ended, and the next page loads start nothing
         popup.click("#start-host")
         assert b.call("() => api.storage.local.get('startHost')") == {"startHost": False}
-        deadline = time.monotonic() + WAIT_S
-        while "exiting" not in host_log(tmp_path) and time.monotonic() < deadline:
-            time.sleep(0.05)
+        poll(lambda: "exiting" in host_log(tmp_path), WAIT_S, "the host started ahead to exit once turned off")
         before = host_log(tmp_path)
         assert "exiting" in before, before
         page = b.open("article.html?second")

@@ -312,11 +312,11 @@ def unshown(result) -> dict[str, list[str]]:
     """The body's blocks (its `text`, block by block) that the reader's html or the Markdown does not show,
     by view. The Markdown is rendered by a CommonMark renderer (with GFM tables and strikethrough), so that
     only the text a reader of it sees is compared, whatever its escapes and link targets."""
-    from markdown_it import MarkdownIt
+    from markdown_support import commonmark_gfm
     from selectolax.lexbor import LexborHTMLParser
 
     tree = LexborHTMLParser(result.html or "<p></p>")
-    rendered = MarkdownIt("commonmark").enable(["table", "strikethrough"]).render(result.markdown or "")
+    rendered = commonmark_gfm().render(result.markdown or "")
     markdown = LexborHTMLParser(rendered or "<p></p>").text(separator=" ")
     views = {"html": _letters(tree.text(separator=" ")), "markdown": _letters(markdown)}
     blocks = [b for b in result.text.split("\n\n") if _letters(b)]

@@ -12,6 +12,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
+from markdown_support import commonmark_gfm
 
 from native_host import snapshot_from_html
 from native_host.pipeline.article import Element, build_article, front_matter, safe_url, to_markdown
@@ -37,7 +38,7 @@ DROPPED = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ufdd0-\ufdef\s]")  # control
 
 
 def renderer() -> MarkdownIt:
-    md = MarkdownIt("commonmark").enable(["table", "strikethrough"])
+    md = commonmark_gfm()
     md.validateLink = lambda url: True  # markdown-it's own filter would hide a javascript: link we wrote
     return md
 

@@ -5,7 +5,7 @@ whose text has no blank at its ends."""
 import re
 
 import pytest
-from markdown_it import MarkdownIt
+from markdown_support import commonmark_gfm
 from mdit_py_plugins.footnote import footnote_plugin
 from selectolax.lexbor import LexborHTMLParser
 
@@ -18,7 +18,7 @@ _TEX = re.compile(r"\$\$.+?\$\$|\$.+?\$", re.S)
 
 
 def render(markdown: str) -> LexborHTMLParser:
-    md = MarkdownIt("commonmark").enable(["table", "strikethrough"]).use(footnote_plugin)
+    md = commonmark_gfm().use(footnote_plugin)
     return LexborHTMLParser(md.render(markdown) or "<p></p>")
 
 

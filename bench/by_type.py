@@ -5,6 +5,11 @@ change per group (the rules of one model compared: a Pith row of each file, the 
     python -m bench.evaluate --extractors pith,trafilatura,readability-lxml --jsonl runs/dev.jsonl
     python -m bench.by_type runs/dev.jsonl                      # the table
     python -m bench.by_type runs/before.jsonl --after runs/after.jsonl   # Pith before -> after, per group
+    python -m bench.by_type runs/cv/fold-*.jsonl                # cross-validation folds as one table
+    python -m bench.by_type runs/cv/fold-*.jsonl --losses       # where each group's word-F1 is lost
+
+Several files are the folds of a cross-validation (scripts/cv.sh): each scored its own model (`pith:DIR`),
+so an extractor is named without its argument and the files' pages, which must not repeat, are pooled.
 
 A group of a handful of pages has a wide interval: that is the point of printing it.
 """
@@ -31,6 +36,20 @@ def read_rows(path: Path) -> dict[str, dict[str, dict]]:
         for line in f:
             row = json.loads(line)
             out[row["extractor"]][row["id"]] = row
+    return out
+
+
+def pool_folds(paths: list[Path]) -> dict[str, dict[str, dict]]:
+    """The rows of several folds' files as one run: `pith:DIR` counts as `pith` (each fold names its own
+    model). A page scored twice by one extractor means the files are not disjoint folds: SystemExit."""
+    out: dict[str, dict[str, dict]] = defaultdict(dict)
+    for path in paths:
+        for name, rows in read_rows(path).items():
+            pooled = out[name.split(":", 1)[0]]
+            for pid, row in rows.items():
+                if pid in pooled:
+                    raise SystemExit(f"by_type: page {pid} is in two of the files; give each fold's file once")
+                pooled[pid] = row
     return out
 
 
@@ -96,14 +115,47 @@ def changes(before: dict[str, dict], after: dict[str, dict]) -> str:
     return "\n".join(lines)
 
 
+def losses(rows: dict[str, dict]) -> str:
+    """Per group, what one extractor loses (1 - word-F1, summed over pages) split by the page's failure: kept
+    too much (precision below recall: furniture, link lists, side boxes kept), dropped content (recall at or
+    below precision: items, sections, the end of an article lost), nothing extracted; and the pages under
+    LOW_F1 by the same split."""
+    lines = [
+        "| group | pages | mean loss | kept too much | dropped content | nothing extracted "
+        f"| < {LOW_F1}: too much / dropped / nothing |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for name, ids in groups(rows).items():
+        kinds = {"much": [0.0, 0], "dropped": [0.0, 0], "nothing": [0.0, 0]}
+        for i in ids:
+            row = rows[i]
+            kind = "nothing" if not row.get("words") else "much" if row["precision"] < row["recall"] else "dropped"
+            kinds[kind][0] += 1 - row["f1"]
+            kinds[kind][1] += row["f1"] < LOW_F1
+        total = sum(v[0] for v in kinds.values()) or 1.0
+        shares = " | ".join(f"{v[0] / len(ids):.3f} ({v[0] / total:.0%})" for v in kinds.values())
+        lows = " / ".join(str(v[1]) for v in kinds.values())
+        lines.append(
+            f"| {name} | {len(ids)} | {sum(v[0] for v in kinds.values()) / len(ids):.3f} | {shares} | {lows} |"
+        )
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.by_type", description=__doc__.split("\n\n")[0])
-    parser.add_argument("jsonl", type=Path, help="rows of `bench.evaluate --jsonl`")
+    parser.add_argument(
+        "jsonl", type=Path, nargs="+", help="rows of `bench.evaluate --jsonl` (several: cross-validation folds)"
+    )
     parser.add_argument("--after", type=Path, help="a second run's rows: Pith's change per group")
+    parser.add_argument(
+        "--losses", action="store_true", help="where --extractor loses word-F1 per group, instead of the table"
+    )
     parser.add_argument("--extractor", default="pith", help="the row compared with --after (default pith)")
     args = parser.parse_args(argv)
-    rows = read_rows(args.jsonl)
-    if args.after is not None:
+    rows = read_rows(args.jsonl[0]) if len(args.jsonl) == 1 else pool_folds(args.jsonl)
+    if args.losses:
+        print(losses(rows[args.extractor]))
+    elif args.after is not None:
         print(changes(rows[args.extractor], read_rows(args.after)[args.extractor]))
     else:
         names = [args.extractor] + sorted(n for n in rows if n != args.extractor)

@@ -3,6 +3,11 @@
     python -m bench.evaluate                                   # Pith and the three peers on the dev split
     python -m bench.evaluate --extractors trafilatura,resiliparse --datasets wcxb --limit 20
     python -m bench.evaluate --extractors pith,pith:runs/model --out runs/compare.md --jsonl runs/pages.jsonl
+    python -m bench.evaluate --extractors pith:runs/cv/fold-0/assets,trafilatura --folds 5 --fold 0
+
+`--folds N --fold K` scores the pages of cross-validation fold K (its sites' hash buckets, train and dev
+split alike: `export.data.fold_buckets`), the pages a model trained with `export.train --folds N --fold K`
+never saw (scripts/cv.sh).
 
 Every quality claim about Pith is made with this command. Extractors run one page at a time in this one
 process, so their seconds per page are comparable; an extractor that cannot be loaded is reported as
@@ -22,7 +27,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TextIO
 
-from export.data import Record, iter_records
+from export.data import Record, fold_buckets, iter_records
 from export.metric import snippet_accuracy, word_prf, words
 from native_host.errors import PithError
 from native_host.progress import progress
@@ -83,15 +88,17 @@ def evaluate(
     timeout_s: float = registry.PAGE_TIMEOUT_S,
     jsonl: TextIO | None = None,
     command: str = "",
+    buckets: frozenset[int] | None = None,
 ) -> tuple[str, RunInfo]:
-    """Run the extractors named over the pages chosen; the markdown report and the run's facts."""
+    """Run the extractors named over the pages chosen (`split`, or with `buckets` the sites in those hash
+    buckets whatever their split); the markdown report and the run's facts."""
     loaded, info = (
         [],
         RunInfo(
             command=command,
             date=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
             machine=machine(),
-            split=split,
+            split=split if buckets is None else "sites in buckets " + ",".join(map(str, sorted(buckets))),
             versions={},
             unavailable={},
         ),
@@ -109,7 +116,8 @@ def evaluate(
             info.sees_gold.add(name)
     if not loaded:
         return render(info, {}, names), info
-    records = list(iter_records(datasets=datasets, split=split, limit=limit))
+    chosen = split if buckets is None else None
+    records = list(iter_records(datasets=datasets, split=chosen, limit=limit, buckets=buckets))
     scores: list[PageScore] = []
     for record in progress(records, total=len(records), desc=f"{split} pages"):
         scored = bool(words(record.get("main_text")))
@@ -153,6 +161,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="seconds one extractor may take on one page; past it the page counts as empty and an "
         "error (0 = no limit) (default: %(default)s)",
     )
+    ap.add_argument(
+        "--folds", type=int, default=None, help="cross-validation: the number of site-grouped folds (2, 5 or 10)"
+    )
+    ap.add_argument(
+        "--fold", type=int, default=None, help="with --folds: score this fold's pages (both splits) instead of --split"
+    )
     ap.add_argument("--out", type=Path, default=None, help="markdown report to write (default: runs/eval-SPLIT.md)")
     ap.add_argument("--jsonl", type=Path, default=None, help="also write one JSON line per page and extractor")
     return ap.parse_args(argv)
@@ -165,14 +179,20 @@ def main(argv: list[str] | None = None) -> int:
         print("bench: --extractors names none; give e.g. --extractors trafilatura,resiliparse", file=sys.stderr)
         return 2
     datasets = [d.strip() for d in args.datasets.split(",") if d.strip()] if args.datasets else None
-    out = args.out or Path("runs") / f"eval-{args.split}.md"
+    if (args.folds is None) != (args.fold is None):
+        print("bench: --folds and --fold go together, e.g. --folds 5 --fold 0", file=sys.stderr)
+        return 2
+    out = args.out or Path("runs") / (f"eval-fold{args.fold}.md" if args.folds else f"eval-{args.split}.md")
     command = "python -m bench.evaluate " + shlex.join(sys.argv[1:] if argv is None else argv)
     jsonl = None
     try:
         if args.jsonl:
             args.jsonl.parent.mkdir(parents=True, exist_ok=True)
             jsonl = open(args.jsonl, "w", encoding="utf-8")
-        report, info = evaluate(names, datasets, args.split, args.limit, args.timeout, jsonl, command.strip())
+        buckets = fold_buckets(args.fold, args.folds) if args.folds is not None else None
+        report, info = evaluate(
+            names, datasets, args.split, args.limit, args.timeout, jsonl, command.strip(), buckets=buckets
+        )
     except PithError as exc:
         print(f"bench: {exc.message}", file=sys.stderr)
         return 1

@@ -8,6 +8,7 @@ compressed. No torch here: the evaluation harness imports this module without th
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import os
 from collections.abc import Iterator
@@ -48,6 +49,8 @@ SIDECAR_FIELDS = ("site", "split", "author", "date")
 # Golds made by hand-written per-site parsers, not people: narrower than human golds, reported apart.
 PARSER_GOLDS = frozenset({"fundus"})
 SPLITS = ("train", "dev")
+BUCKETS = 10  # the split's hash buckets: a site is dev when its bucket is 0 (data README)
+FOLD_COUNTS = (2, 5, 10)  # cross-validation fold counts that take whole buckets
 _ALIASES = {name.removesuffix(".jsonl.gz"): ds for ds, name in FILES.items()}  # "wcxb-dev" names the file
 _UTF16_BOMS = ("\xff\xfe", "\xfe\xff")
 
@@ -137,11 +140,35 @@ def _records_in(path: Path, sidecar: dict[str, dict] | None = None) -> Iterator[
         yield record
 
 
+def bucket_of(site: str) -> int:
+    """The site's hash bucket, the data README's rule: sha1 of the site (of the page id where it has none)."""
+    return int(hashlib.sha1(site.encode()).hexdigest(), 16) % BUCKETS
+
+
+def fold_buckets(fold: int, folds: int) -> frozenset[int]:
+    """The buckets whose sites are the dev pages of cross-validation fold `fold` of `folds` (site-grouped:
+    fold k of 5 holds out buckets 2k and 2k+1, so fold 0 contains the data's own dev split)."""
+    if folds not in FOLD_COUNTS:
+        raise DataError(f"--folds {folds}: choose among {', '.join(map(str, FOLD_COUNTS))} (whole hash buckets)")
+    if not 0 <= fold < folds:
+        raise DataError(f"--fold {fold}: choose 0 to {folds - 1}")
+    width = BUCKETS // folds
+    return frozenset(range(fold * width, (fold + 1) * width))
+
+
+def in_buckets(record: Record, buckets: frozenset[int]) -> bool:
+    return bucket_of(record.get("site") or record["id"]) in buckets
+
+
 def iter_records(
-    datasets: list[str] | None = None, split: str | None = None, limit: int | None = None
+    datasets: list[str] | None = None,
+    split: str | None = None,
+    limit: int | None = None,
+    buckets: frozenset[int] | None = None,
 ) -> Iterator[Record]:
-    """Records of `datasets` (default: all, in DATASETS order), of one `split` if given, at most `limit` per
-    dataset (after the split filter)."""
+    """Records of `datasets` (default: all, in DATASETS order), of one `split` if given, of the sites in
+    `buckets` if given (a cross-validation fold's pages, `fold_buckets`), at most `limit` per dataset (after
+    these filters)."""
     if split is not None and split not in SPLITS:
         raise DataError(f"unknown split {split!r}; choose 'train' or 'dev'")
     names = [dataset_name(d) for d in (datasets or DATASETS)]
@@ -156,6 +183,8 @@ def iter_records(
         sidecar = _sidecar(folder / SIDECARS[name]) if name in SIDECARS else None
         for record in _records_in(path, sidecar):
             if split is not None and record.get("split") != split:
+                continue
+            if buckets is not None and not in_buckets(record, buckets):
                 continue
             yield record
             taken += 1

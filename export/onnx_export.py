@@ -29,7 +29,7 @@ from native_host.result import LABELS, PAGE_TYPES
 from .graph import simplify_file
 from .model import ContentModel, ModelConfig
 from .prepare import load_pages
-from .train import evaluate, page_scores
+from .train import evaluate, page_scores, resplit
 
 MAX_PARITY_DROP = 0.005
 OPSET = 17
@@ -90,7 +90,10 @@ def main(argv=None) -> int:
     model.load_state_dict(torch.load(args.run / "model.pt", weights_only=True))
     model.eval()
     threshold = summary["threshold"]
-    dev = [p for p in load_pages(args.data) if p.split == "dev"][: args.limit_pages]
+    pages = load_pages(args.data)
+    if summary.get("dev_buckets") is not None:  # a run that held out other sites: its parity is on them
+        resplit(pages, frozenset(summary["dev_buckets"]))
+    dev = [p for p in pages if p.split == "dev"][: args.limit_pages]
     example_page = max(dev, key=lambda p: len(p.texts) if len(p.texts) < 200 else 0)
 
     with tempfile.TemporaryDirectory() as tmp:

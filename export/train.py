@@ -11,12 +11,16 @@ from learning sites rather than pages, an epoch draws at most SITE_PAGES pages o
 groups (a page's class names, its text tokens) are hidden at random. At the end the best epoch is scored on
 training pages like the dev pages (same datasets and page types): a train figure far above dev is
 memorisation, reported beside the dev figures in train.json.
+
+Cross-validation (`--folds 5 --fold K`, docs/model.md): the sites of fold K's hash buckets are dev, every other
+page trains, and the recipe is fixed in advance (`--epochs`, the shipped threshold, the last epoch kept): the
+fold's dev pages choose nothing (the recipe itself was chosen on bucket 0, which fold 0 holds). No dev
+scoring runs.
 """
 
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import math
 import random
@@ -30,10 +34,12 @@ import numpy as np
 import torch
 import torch.nn.functional as nnf
 
+from native_host.errors import PithError
 from native_host.pipeline import features as F
-from native_host.pipeline.inference import windowed
+from native_host.pipeline.inference import CONFIG_FILE, default_model_dir, windowed
 from native_host.result import LABELS
 
+from .data import bucket_of, fold_buckets
 from .metric import words
 from .model import ContentModel, ModelConfig
 from .prepare import Page, load_pages
@@ -321,12 +327,17 @@ def memorisation(
     }
 
 
-def resplit(pages: list[Page], bucket: int) -> None:
-    """Hold out another tenth of the sites: dev becomes the sites whose hash falls in `bucket` (the data's own
-    split is bucket 0), and every other page trains. A second estimate of a new site's figures, from sites
-    the first dev set does not hold (the data README's rule: sha1 of the site, modulo 10)."""
+def resplit(pages: list[Page], buckets: frozenset[int]) -> None:
+    """Hold out other sites: dev becomes the sites whose hash falls in `buckets` (the data's own split is
+    bucket 0), and every other page trains. Another estimate of a new site's figures, from sites the first dev
+    set does not hold (the data README's rule, `export.data.bucket_of`)."""
     for p in pages:
-        p.split = "dev" if int(hashlib.sha1((p.site or p.id).encode()).hexdigest(), 16) % 10 == bucket else "train"
+        p.split = "dev" if bucket_of(p.site or p.id) in buckets else "train"
+
+
+def shipped_threshold() -> float:
+    """The decision threshold of the shipped model: the fixed recipe's, so no fold chooses its own."""
+    return float(json.loads((default_model_dir() / CONFIG_FILE).read_text())["threshold"])
 
 
 def train(
@@ -337,17 +348,20 @@ def train(
     limit_pages: int | None = None,
     log=print,
     train_limit: int | None = None,
-    holdout: int = 0,
+    dev_buckets: frozenset[int] | None = None,
+    fixed_threshold: float | None = None,
 ) -> dict:
     """Train, keep the best epoch by dev word-F1 (`select`); `train_limit` caps only the training pages;
-    `holdout` other than 0 holds out another tenth of the sites as dev (`resplit`)."""
+    `dev_buckets` holds out those hash buckets' sites as dev instead of the data's split (`resplit`).
+    With `fixed_threshold`, nothing is chosen on dev: every epoch trains without scoring, the last is kept
+    and the threshold is the one given (cross-validation)."""
     random.seed(SEED)
     np.random.seed(SEED)
     torch.manual_seed(SEED)
     torch.set_num_threads(max(1, torch.get_num_threads()))
     pages = load_pages(data)
-    if holdout:
-        resplit(pages, holdout)
+    if dev_buckets is not None:
+        resplit(pages, dev_buckets)
     train_pages = [p for p in pages if p.split == "train"][:limit_pages]
     if train_limit:
         ids = sorted({p.id for p in train_pages})
@@ -411,6 +425,15 @@ def train(
             sched.step()
             losses.append(loss.item())
         model.eval()
+        if fixed_threshold is not None:
+            row = {"epoch": epoch + 1, "loss": statistics.mean(losses), "seconds": time.time() - t0}
+            history.append(row)
+            log(f"epoch {epoch + 1:2d} loss {row['loss']:.4f} ({row['seconds']:.0f}s)")
+            best = {"epoch": epoch + 1, "threshold": fixed_threshold}
+            torch.save(model.state_dict(), out / "model.pt")
+            summary = _summary(config, best, history, params, train_pages, dev_pages, dev_buckets)
+            (out / "train.json").write_text(json.dumps(summary, indent=1))
+            continue
         predictions = [page_predictions(model, p) for p in dev_pages]
         result = evaluate(dev_pages, [s for s, _ in predictions])
         s = result["scores"]
@@ -435,24 +458,10 @@ def train(
             best = {**s, "epoch": epoch + 1, "threshold": result["threshold"], "page_type_accuracy": type_acc}
             torch.save(model.state_dict(), out / "model.pt")
         # Written every epoch, so a run stopped early still leaves a usable best checkpoint with its summary.
-        summary = {
-            "config": config.to_dict(),
-            "threshold": best["threshold"],
-            "best": best,
-            "history": history,
-            "parameters": params,
-            "train_pages": len(train_pages),
-            "dev_pages": len(dev_pages),
-            "knobs": {
-                "oversample": OVERSAMPLE,
-                "site_pages": SITE_PAGES,
-                "class_drop": CLASS_DROP,
-                "text_drop": TEXT_DROP,
-                "token_dropout": TOKEN_DROPOUT,
-                "word_weight": WORD_WEIGHT,
-            },
-        }
+        summary = _summary(config, best, history, params, train_pages, dev_pages, dev_buckets)
         (out / "train.json").write_text(json.dumps(summary, indent=1))
+    if fixed_threshold is not None:
+        return summary
     model.load_state_dict(torch.load(out / "model.pt"))
     model.eval()
     summary["memorisation"] = memorisation(model, dev_pages, train_pages, best["threshold"], random.Random(SEED))
@@ -463,6 +472,28 @@ def train(
         + " ".join(f"{k} {v['gap']:+.3f}" for k, v in gaps.items() if "/" not in k)
     )
     return summary
+
+
+def _summary(config, best, history, params, train_pages, dev_pages, dev_buckets) -> dict:
+    return {
+        "config": config.to_dict(),
+        "threshold": best["threshold"],
+        "best": best,
+        "history": history,
+        "parameters": params,
+        "train_pages": len(train_pages),
+        "dev_pages": len(dev_pages),
+        # the hash buckets held out as dev (null: the data's own split); export.onnx_export scores these
+        "dev_buckets": sorted(dev_buckets) if dev_buckets is not None else None,
+        "knobs": {
+            "oversample": OVERSAMPLE,
+            "site_pages": SITE_PAGES,
+            "class_drop": CLASS_DROP,
+            "text_drop": TEXT_DROP,
+            "token_dropout": TOKEN_DROPOUT,
+            "word_weight": WORD_WEIGHT,
+        },
+    }
 
 
 def parse_sets(items: list[str]) -> dict:
@@ -501,11 +532,30 @@ def main(argv=None) -> None:
         choices=range(10),
         help="hold out the sites of this hash bucket as dev instead of the data's split (0)",
     )
+    ap.add_argument(
+        "--folds",
+        type=int,
+        default=None,
+        help="cross-validation: the number of site-grouped folds (2, 5 or 10); with --fold, trains the fixed "
+        "recipe (--epochs, the shipped threshold, last epoch kept) and scores nothing on the fold's dev",
+    )
+    ap.add_argument("--fold", type=int, default=None, help="cross-validation: the fold held out (0 to --folds - 1)")
     ap.add_argument("--site-pages", type=int, default=SITE_PAGES, help="pages of a site per epoch (0: all)")
     ap.add_argument("--class-drop", type=float, default=CLASS_DROP, help="share of pages without class names")
     ap.add_argument("--text-drop", type=float, default=TEXT_DROP, help="share of pages without text tokens")
     ap.add_argument("--word-weight", action="store_true", help="weight the main loss by log(1 + words)")
     args = ap.parse_args(argv)
+    if (args.folds is None) != (args.fold is None):
+        ap.error("--folds and --fold go together, e.g. --folds 5 --fold 0")
+    if args.folds is not None and args.holdout:
+        ap.error("--holdout and --fold both choose the dev sites; give one")
+    if args.folds is not None:
+        try:
+            buckets: frozenset[int] | None = fold_buckets(args.fold, args.folds)
+        except PithError as exc:
+            ap.error(exc.message)
+    else:
+        buckets = frozenset({args.holdout}) if args.holdout else None
     if args.oversample is not None:
         OVERSAMPLE.clear()
         OVERSAMPLE.update(parse_sets(args.oversample))
@@ -514,7 +564,10 @@ def main(argv=None) -> None:
     if args.threads:
         torch.set_num_threads(args.threads)
     config = ModelConfig(**parse_sets(args.set))
-    summary = train(args.data, args.out, config, args.epochs, args.limit_pages, holdout=args.holdout)
+    fixed = shipped_threshold() if args.folds is not None else None
+    summary = train(
+        args.data, args.out, config, args.epochs, args.limit_pages, dev_buckets=buckets, fixed_threshold=fixed
+    )
     print(json.dumps(summary["best"], indent=1))
 
 

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Site-grouped cross-validation of the training recipe on the HTML pages: docs/model.md ("Page types").
+# Each fold's sites (two of the ten hash buckets) are held out, a model is trained on every other page with a
+# fixed recipe (no choice made on the fold), exported to int8 like the shipped one, and scored through the
+# serving code on the fold's pages beside trafilatura and readability-lxml in the same run. The folds' rows
+# pooled give every dataset and WCXB type over every page, each scored by a model that never saw its site.
+#
+#   bash scripts/cv.sh                 # prepare (once), then every fold, then the table
+#   bash scripts/cv.sh fold 3          # one fold: train, export, score
+#   bash scripts/cv.sh table           # the table from the folds scored so far
+#
+# DATA (runs/data), OUT (runs/cv), FOLDS (5), EPOCHS (the epochs each fold trains) and DATASETS (the datasets
+# scored, comma-separated; default all) can be set.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DATA=${DATA:-runs/data}
+OUT=${OUT:-runs/cv}
+FOLDS=${FOLDS:-5}
+EPOCHS=${EPOCHS:-6}
+
+train() {
+    python3 -m export.train --data "$DATA" --out "$OUT/fold-$1" --folds "$FOLDS" --fold "$1" --epochs "$EPOCHS"
+}
+
+score() {
+    python3 -m export.onnx_export --data "$DATA" --run "$OUT/fold-$1" --assets "$OUT/fold-$1/assets"
+    python3 -m bench.evaluate --extractors "pith:$OUT/fold-$1/assets,trafilatura,readability-lxml" \
+        ${DATASETS:+--datasets "$DATASETS"} --folds "$FOLDS" --fold "$1" --jsonl "$OUT/fold-$1.jsonl" --out "$OUT/fold-$1.md"
+}
+
+table() {
+    python3 -m bench.by_type "$OUT"/fold-*.jsonl
+}
+
+case "${1:-all}" in
+    train) train "$2" ;;
+    score) score "$2" ;;
+    fold) train "$2" && score "$2" ;;
+    table) table ;;
+    all)
+        [ -f "$DATA/pages.pkl" ] || python3 -m export.prepare --out "$DATA"
+        for ((k = 0; k < FOLDS; k++)); do train "$k" && score "$k"; done
+        table
+        ;;
+    *)
+        echo "cv.sh: unknown step '$1'; use all, fold K, train K, score K or table" >&2
+        exit 2
+        ;;
+esac

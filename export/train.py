@@ -71,6 +71,7 @@ WORD_WEIGHT = False  # weight the main loss by log(1 + words): F1 counts words, 
 THRESHOLDS = [round(0.05 * i, 2) for i in range(4, 17)]
 MEMO_PAGES = 300  # training pages scored at the end, like the dev pages, for memorisation
 SEED = 1234
+PACE_STEPS = 20  # steps timed before the run's length is estimated in the log
 
 
 def _tensors(inputs: F.PageInputs) -> tuple[torch.Tensor, ...]:
@@ -402,7 +403,10 @@ def train(
         t0 = time.time()
         losses = []
         epoch_pages = epoch_groups(variants, rng)
-        for batch in _batches(epoch_pages, rng):
+        for step, batch in enumerate(_batches(epoch_pages, rng)):
+            if epoch == 0 and step == PACE_STEPS:  # how long a run will take, while there is time to stop it
+                pace = (time.time() - t0) / step
+                log(f"{steps_per_epoch} steps an epoch at {pace:.2f}s a step: about {pace * total / 60:.0f} min")
             b = _collate(batch, np_rng)
             logits, type_logits, depth_pred = model(*b.inputs, pad_mask=b.pad)
             keep = ~b.pad

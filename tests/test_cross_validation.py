@@ -116,3 +116,35 @@ def test_losses_split_what_is_lost_by_the_pages_failure(tmp_path, capsys):
     line = next(ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("| wcxb · service"))
     cells = [c.strip() for c in line.strip("|").split("|")]
     assert cells[1:] == ["4", "0.495", "0.108 (22%)", "0.138 (28%)", "0.250 (51%)", "0 / 1 / 1"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--folds", "5"], "--folds and --fold go together"),
+        (["--folds", "5", "--fold", "1", "--holdout", "3"], "give one"),
+        (["--folds", "4", "--fold", "1"], "choose among 2, 5, 10"),
+    ],
+)
+def test_train_refuses_an_unclear_fold_before_reading_data(args, message, capsys):
+    from export import train
+
+    with pytest.raises(SystemExit) as exc:
+        train.main(["--data", "/nonexistent", *args])
+    assert exc.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_resplit_holds_out_exactly_the_buckets_sites():
+    from export.train import resplit
+
+    class Page:
+        def __init__(self, site, id_):
+            self.site, self.id, self.split = site, id_, "train"
+
+    pages = [Page(f"site{n}.example" if n % 3 else None, f"x/{n}") for n in range(60)]
+    buckets = fold_buckets(3, 5)
+    resplit(pages, buckets)
+    assert [p.split for p in pages] == ["dev" if bucket_of(p.site or p.id) in buckets else "train" for p in pages] and {
+        "dev",
+        "train",
+    } == {p.split for p in pages}

@@ -40,6 +40,18 @@ def test_prepare_train_export_serve(tmp_path, real_data):
     assert drops, proc.stdout
     assert (proc.returncode == 0) == (max(drops) <= 0.005) == (gated / "model.int8.onnx").exists(), proc.stdout
 
+    # Cross-validation: the fold's sites are dev, nothing is chosen on them (the shipped threshold, the last
+    # epoch, no dev scores), and the export checks parity on those same sites.
+    fold = tmp_path / "fold"
+    run("export.train", "--data", str(data), "--out", str(fold), "--folds", "2", "--fold", "1", "--epochs", "2")
+    summary = json.loads((fold / "train.json").read_text())
+    shipped = json.loads((ROOT / "native_host/assets/model.json").read_text())["threshold"]
+    assert summary["dev_buckets"] == [5, 6, 7, 8, 9] and summary["threshold"] == shipped
+    assert summary["best"] == {"epoch": 2, "threshold": shipped}
+    assert [set(row) for row in summary["history"]] == [{"epoch", "loss", "seconds"}] * 2
+    proc = run("export.onnx_export", "--data", str(data), "--run", str(fold), "--assets", str(fold / "a"), check=False)
+    assert f"dev pages @ threshold {shipped}" in proc.stdout, proc.stdout
+
     assets = tmp_path / "assets"
     out = run(
         "export.onnx_export", "--data", str(data), "--run", str(model), "--assets", str(assets), "--max-drop", "1"

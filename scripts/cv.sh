@@ -8,15 +8,17 @@
 #   bash scripts/cv.sh                 # prepare (once), then every fold, then the table
 #   bash scripts/cv.sh fold 3          # one fold: train, export, score
 #   bash scripts/cv.sh table           # the table from the folds scored so far
+#   bash scripts/cv.sh peers 3         # the peers alone on fold 3 (then PEERS= bash scripts/cv.sh score 3)
 #
-# DATA (runs/data), OUT (runs/cv), FOLDS (5), EPOCHS (the epochs each fold trains) and DATASETS (the datasets
-# scored, comma-separated; default all) can be set.
+# DATA (runs/data), OUT (runs/cv), FOLDS (5), EPOCHS (the epochs each fold trains), DATASETS (the datasets
+# scored, comma-separated; default all) and PEERS (trafilatura,readability-lxml) can be set.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DATA=${DATA:-runs/data}
 OUT=${OUT:-runs/cv}
 FOLDS=${FOLDS:-5}
 EPOCHS=${EPOCHS:-6}
+PEERS=${PEERS-trafilatura,readability-lxml}
 
 train() {
     python3 -m export.train --data "$DATA" --out "$OUT/fold-$1" --folds "$FOLDS" --fold "$1" --epochs "$EPOCHS"
@@ -27,8 +29,18 @@ score() {
     # the fold's model.json, not a gate.
     python3 -m export.onnx_export --data "$DATA" --run "$OUT/fold-$1" --assets "$OUT/fold-$1/assets" \
         --limit-pages 300 --max-drop 1
-    python3 -m bench.evaluate --extractors "pith:$OUT/fold-$1/assets,trafilatura,readability-lxml" \
-        ${DATASETS:+--datasets "$DATASETS"} --folds "$FOLDS" --fold "$1" --jsonl "$OUT/fold-$1.jsonl" --out "$OUT/fold-$1.md"
+    evaluate "$1" "pith:$OUT/fold-$1/assets${PEERS:+,$PEERS}" "$OUT/fold-$1"
+}
+
+# The peers alone on a fold's pages (the same pages `score` takes), for a run that scores them while the
+# models train; `score` with PEERS= then scores Pith alone. The table pools the rows either way.
+peers() {
+    evaluate "$1" "$PEERS" "$OUT/fold-$1-peers"
+}
+
+evaluate() {
+    python3 -m bench.evaluate --extractors "$2" ${DATASETS:+--datasets "$DATASETS"} --folds "$FOLDS" --fold "$1" \
+        --jsonl "$3.jsonl" --out "$3.md"
 }
 
 table() {
@@ -38,6 +50,7 @@ table() {
 case "${1:-all}" in
     train) train "$2" ;;
     score) score "$2" ;;
+    peers) peers "$2" ;;
     fold) train "$2" && score "$2" ;;
     table) table ;;
     all)
@@ -46,7 +59,7 @@ case "${1:-all}" in
         table
         ;;
     *)
-        echo "cv.sh: unknown step '$1'; use all, fold K, train K, score K or table" >&2
+        echo "cv.sh: unknown step '$1'; use all, fold K, train K, score K, peers K or table" >&2
         exit 2
         ;;
 esac

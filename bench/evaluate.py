@@ -119,7 +119,7 @@ def evaluate(
     chosen = split if buckets is None else None
     records = list(iter_records(datasets=datasets, split=chosen, limit=limit, buckets=buckets))
     scores: list[PageScore] = []
-    for record in progress(records, total=len(records), desc=f"{split} pages"):
+    for record in progress(records, total=len(records), desc="fold pages" if buckets else f"{split} pages"):
         scored = bool(words(record.get("main_text")))
         for group in groups_of(record["dataset"], record.get("page_type")):
             tally = info.pages if scored else info.skipped

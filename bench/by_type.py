@@ -7,6 +7,7 @@ change per group (the rules of one model compared: a Pith row of each file, the 
     python -m bench.by_type runs/before.jsonl --after runs/after.jsonl   # Pith before -> after, per group
     python -m bench.by_type runs/cv/fold-*.jsonl                # cross-validation folds as one table
     python -m bench.by_type runs/cv/fold-*.jsonl --losses       # where each group's word-F1 is lost
+    python -m bench.by_type runs/cv/fold-*.jsonl --versus trafilatura   # Pith's lead per group, paired
 
 Several files are the folds of a cross-validation (scripts/cv.sh): each scored its own model (`pith:DIR`),
 so an extractor is named without its argument and the files' pages, which must not repeat, are pooled.
@@ -93,11 +94,12 @@ def table(by_extractor: dict[str, dict[str, dict]], names: list[str]) -> str:
     return "\n".join(lines)
 
 
-def changes(before: dict[str, dict], after: dict[str, dict]) -> str:
-    """Pith before -> after per group, with the pages that moved by more than .01 either way."""
+def changes(before: dict[str, dict], after: dict[str, dict], names: tuple[str, str] = ("before", "after")) -> str:
+    """Pith before -> after per group (or a peer -> Pith, `names` heading the two columns), with the pages that
+    moved by more than .01 either way."""
     rng = random.Random(SEED)
     lines = [
-        "| group | pages | before | after | change (95% interval) | pages up | pages down |",
+        f"| group | pages | {names[0]} | {names[1]} | change (95% interval) | pages up | pages down |",
         "|---|---:|---:|---:|---:|---:|---:|",
     ]
     for name, ids in groups(before).items():
@@ -148,12 +150,19 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--after", type=Path, help="a second run's rows: Pith's change per group")
     parser.add_argument(
+        "--versus", help="a peer in the same rows: --extractor's change from it per group, paired by page"
+    )
+    parser.add_argument(
         "--losses", action="store_true", help="where --extractor loses word-F1 per group, instead of the table"
     )
     parser.add_argument("--extractor", default="pith", help="the row compared with --after (default pith)")
     args = parser.parse_args(argv)
     rows = read_rows(args.jsonl[0]) if len(args.jsonl) == 1 else pool_folds(args.jsonl)
-    if args.losses:
+    if args.versus is not None:
+        if args.versus not in rows:
+            raise SystemExit(f"by_type: no {args.versus} rows; the files hold {', '.join(sorted(rows))}")
+        print(changes(rows[args.versus], rows[args.extractor], (args.versus, args.extractor)))
+    elif args.losses:
         print(losses(rows[args.extractor]))
     elif args.after is not None:
         print(changes(rows[args.extractor], read_rows(args.after)[args.extractor]))

@@ -148,3 +148,16 @@ def test_resplit_holds_out_exactly_the_buckets_sites():
         "dev",
         "train",
     } == {p.split for p in pages}
+
+
+def test_versus_gives_the_lead_over_a_peer_paired_by_page(tmp_path, capsys):
+    a = rows(tmp_path / "a.jsonl", "pith:x", [("p1", "forum", 0.9), ("p2", "forum", 0.5)])
+    peer = rows(tmp_path / "b.jsonl", "trafilatura", [("p1", "forum", 0.6), ("p2", "forum", 0.6)])
+    assert by_type.main([str(a), str(peer), "--versus", "trafilatura"]) == 0
+    out = capsys.readouterr().out
+    assert "| trafilatura | pith |" in out.splitlines()[0]
+    forum = next(ln for ln in out.splitlines() if ln.startswith("| wcxb · forum"))
+    cells = [c.strip() for c in forum.strip("|").split("|")]
+    assert cells[1:4] == ["2", "0.600", "0.700"] and cells[5:] == ["1", "1"]  # p1 up .3, p2 down .1
+    with pytest.raises(SystemExit, match="no readability-lxml rows"):
+        by_type.main([str(a), str(peer), "--versus", "readability-lxml"])

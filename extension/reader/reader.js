@@ -22,6 +22,8 @@ import "../article_document.js";
 import "./sanitize.js";
 import { portName } from "../background/frames.js";
 import { saveSettings } from "../background/save.js";
+import { attachNarrate, narrateControls } from "./narrate.js";
+import { h } from "./element.js";
 
 const api = globalThis.browser ?? globalThis.chrome;
 const L = globalThis.PITH_LIMITS;
@@ -58,17 +60,6 @@ function valid(values) {
   return out;
 }
 
-/** An element of the view: `attrs` as attributes. */
-function h(tag, attrs = {}, ...children) {
-  const el = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs)) {
-    if (value === true) el.setAttribute(name, "");
-    else if (value !== false && value != null) el.setAttribute(name, String(value));
-  }
-  el.append(...children);
-  return el;
-}
-
 function button(attrs, text) {
   return h("button", { type: "button", ...attrs }, text);
 }
@@ -79,6 +70,7 @@ function choice(setting, value, text, attrs = {}) {
 
 /** The view's markup: toolbar, settings panel, status line, header, article. */
 function build() {
+  const narrate = narrateControls();  // Read aloud: its button after "Aa", its panel beside the settings
   const toolbar = h("nav", { class: "toolbar", "aria-label": "Reader", dir: "ltr", lang: "en" },
     button({ id: "close", title: "Back to the page (Esc)", "aria-label": "Back to the page" }, "\u2190"),
     h("span", { class: "spacer" }),
@@ -87,7 +79,8 @@ function build() {
     h("select", { id: "format", "aria-label": "Save as", title: "Save as" },
       h("option", { value: "markdown" }, "Markdown"), h("option", { value: "text" }, "Text")),
     button({ id: "settings-button", title: "Type, width and theme", "aria-label": "Type, width and theme",
-             "aria-expanded": "false", "aria-controls": "settings" }, "Aa"));
+             "aria-expanded": "false", "aria-controls": "settings" }, "Aa"),
+    narrate.button);
   const row = (label, ...items) => h("div", { class: "row", role: "group", "aria-label": label }, ...items);
   const settings = h("div", { id: "settings", class: "settings", role: "group", "aria-label": "Reader settings",
                               dir: "ltr", lang: "en", hidden: true },
@@ -117,7 +110,7 @@ function build() {
       h("a", { id: "source", target: "_blank", rel: "noopener noreferrer", dir: "ltr" })));
   const main = h("main", { id: "main" }, header, h("article", { id: "article", class: "article", dir: "auto" }));
   return h("div", { class: "view", role: "dialog", "aria-modal": "true", "aria-label": "Reader view",
-                    tabindex: "-1" }, toolbar, settings, status, main);
+                    tabindex: "-1" }, toolbar, settings, narrate.panel, status, main);
 }
 
 function applySettings(settings) {
@@ -311,7 +304,13 @@ function wire(root, box) {
   for (const b of root.querySelectorAll("[data-setting]")) {
     b.addEventListener("click", () => change(() => ({ [b.dataset.setting]: b.dataset.value })));
   }
-  $("settings-button").addEventListener("click", () => toggleSettings());
+  // Read aloud's panel and the settings panel share a place: opening one closes the other. Wired before the
+  // keys below, so that Esc closes its panel first.
+  view.narrate = attachNarrate(root, { closeOthers: () => toggleSettings(false), lang: () => box.lang });
+  $("settings-button").addEventListener("click", () => {
+    toggleSettings();
+    if (!$("settings").hidden) view.narrate.toggle(false);
+  });
   $("copy").addEventListener("click", copyMarkdown);
   $("save").addEventListener("click", save);
   $("close").addEventListener("click", (event) => { if (event.isTrusted) close(); });

@@ -5,8 +5,9 @@
 import "../limits.js";
 import { PithFailure, asFailure } from "./errors.js";
 import { requestOverCap } from "./host.js";
-import { clearHighlight, closeReader, completeReader, highlightActive, notify, pageSelection, prepareReader,
-         readerActive, selectedNodeIds, showHighlight, showReader, styleHighlight, takeSnapshot } from "./page.js";
+import { clearHighlight, closeReader, completeReader, highlightActive, notify, pageSelection, placeReader,
+         readerActive, readerView, selectedNodeIds, showHighlight, showReader, styleHighlight,
+         takeSnapshot } from "./page.js";
 import { saveImages } from "./images.js";
 import { articleDocument, download, saveSettings } from "./save.js";
 
@@ -123,9 +124,13 @@ export function makeRunner(host) {
     ready.progress = progress;
     const slow = setTimeout(() => progress("Reading the page\u2026"), L.PROGRESS_AFTER_MS);
     let taken;
+    // The reader's frame is laid over the page by the snapshot's own call, once the page is read: it loads while
+    // the snapshot travels here and the host works.
+    const reader = action === "reader" ? readerView(tabId) : null;
+    if (reader) ready.reader = Promise.resolve(reader);
     marks.snapshot_asked = clock();
     try {
-      taken = await takeSnapshot(tabId);
+      taken = await takeSnapshot(tabId, reader);
     } finally {
       clearTimeout(slow);
     }
@@ -137,8 +142,9 @@ export function makeRunner(host) {
     if (over !== null) throw new PithFailure("too_large", `the page's snapshot is ${Math.round(over / 1048576)} MiB`);
     progress(`Finding the main content of ${nodes.toLocaleString()} page nodes\u2026`);
     // Started now, not before the snapshot: they run while the host works, not while the page is read (a frame
-    // laid over the page before the walk made the walk lay the page out again).
-    if (action === "reader") ready.reader = prepareReader(tabId);
+    // laid over the page before the walk made the walk lay the page out again). A reader frame the page did not
+    // lay over itself with the snapshot (it had no frames script then) is laid now.
+    if (reader && !taken.readerPlaced) ready.reader = placeReader(tabId, reader);
     if (action === "highlight") ready.style = styleHighlight(tabId);
     for (const started of [ready.reader, ready.style]) if (started) started.catch(() => {});  // awaited below
     marks.host_in = clock();

@@ -56,11 +56,18 @@ export function utf8Bytes(text) {
 }
 
 /** A fresh snapshot of the page as it is now, as its JSON text: {json, bytes (UTF-8), nodes (how many),
- * takenAt, ms (the walk), json_ms}. The text goes to the host as it is (`snapshot_json`): parsing it here
- * only for the browser to serialise the objects again cost more than the walk. */
-export async function takeSnapshot(tabId) {
-  await injectContentScripts(tabId);
-  const outcome = await call(tabId, "__pithSnapshot", "take");
+ * takenAt, ms (the walk), json_ms, readerPlaced}. The text goes to the host as it is (`snapshot_json`): parsing
+ * it here only for the browser to serialise the objects again cost more than the walk. `reader`: a view from
+ * `readerView`, whose frame the page lays over itself once it is read (`readerPlaced`). */
+export async function takeSnapshot(tabId, reader = null) {
+  const token = reader ? reader.session.token : null;
+  // The content scripts are injected where the page has none yet (its first click): a page clicked again keeps
+  // them, and one call into it is saved from every later click.
+  let outcome = await call(tabId, "__pithSnapshot", "take", token);
+  if (outcome.error === "missing") {
+    await injectContentScripts(tabId);
+    outcome = await call(tabId, "__pithSnapshot", "take", token);
+  }
   if (outcome.error) throw new PithFailure("internal", `reading the page: ${outcome.error}`);
   return { ...outcome.value, bytes: utf8Bytes(outcome.value.json) };
 }
@@ -151,6 +158,12 @@ export function hideNote(tabId, view = notes.get(tabId)) {
 /** Lay the reader's frame over the page while the host works: it loads, reads the user's settings and opens
  * its port, showing nothing (clicks still reach the page) until `showReader` sends it the article. */
 export async function prepareReader(tabId) {
+  return placeReader(tabId, readerView(tabId));
+}
+
+/** The reader view for tab `tabId`, its frame not yet laid over the page (`takeSnapshot` or `placeReader` does
+ * it): the one-time token its frame will connect with. */
+export function readerView(tabId) {
   const old = readers.get(tabId);
   if (old) old.session.end();
   const view = { session: null, shown: null, active: false };
@@ -164,6 +177,11 @@ export async function prepareReader(tabId) {
     });
   });
   readers.set(tabId, view);
+  return view;
+}
+
+/** Lay `view`'s frame over the page; resolves with the view. */
+export async function placeReader(tabId, view) {
   try {
     if (!await frames(tabId, "place", "reader", view.session.token)) throw new Error("the page refused the frame");
   } catch (error) {

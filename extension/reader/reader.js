@@ -50,6 +50,8 @@ window.name = "";
 const view = { root: document, box: null, article: null, settings: null, writer: Math.random().toString(36).slice(2),
                writes: 0, statusTimer: null, port: null, template: undefined };
 const stored = api.storage.local.get(null);  // the user's choices, read while the host works
+// Save's template (for Copy and Save's file names and heads), read while the host works too.
+const template = saveSettings().then((settings) => settings.template, () => undefined);
 
 /** The settings as stored, each made valid (an unknown or missing value becomes its default). */
 function valid(values) {
@@ -352,7 +354,7 @@ async function open(article) {
   const settings = await stored.catch(() => ({}));
   applySettings(valid(settings));
   document.getElementById("format").value = settings.saveFormat === "text" ? "text" : "markdown";
-  view.template = (await saveSettings().catch(() => ({}))).template;  // undefined: the default template
+  view.template = await template;  // undefined: the default template
   // Copy and Save wait for the article's text and Markdown (`complete`), unless they came with it.
   if (typeof article.markdown !== "string") {
     for (const id of ["copy", "save"]) document.getElementById(id).disabled = true;

@@ -5,9 +5,8 @@
 import "../limits.js";
 import { PithFailure, asFailure } from "./errors.js";
 import { requestOverCap } from "./host.js";
-import { clearHighlight, closeReader, completeReader, highlightActive, notify, pageSelection, placeReader,
-         readerActive, readerView, selectedNodeIds, showHighlight, showReader, styleHighlight,
-         takeSnapshot } from "./page.js";
+import { clearHighlight, closeReader, completeReader, inPage, notify, pageSelection, placeReader, readerView,
+         selectedNodeIds, showHighlight, showReader, styleHighlight, takeSnapshot } from "./page.js";
 import { saveImages } from "./images.js";
 import { articleDocument, download, saveSettings } from "./save.js";
 
@@ -94,11 +93,14 @@ export function makeRunner(host) {
     } catch {
       throw new PithFailure("no_tab", `tab ${tabId}`);
     }
-    if (action === "reader" && await readerActive(tabId)) {  // the reader shortcut again: back to the page
+    // Reader and Highlight toggle: shown already, the action takes it off. The same look into the page says
+    // whether its content scripts are there (`scripts`), so that the snapshot injects them only where not.
+    const shown = action === "save" ? { active: false, scripts: false } : await inPage(tabId, action);
+    if (action === "reader" && shown.active) {  // the reader shortcut again: back to the page
       await closeReader(tabId);
       return { ok: true, action, closed: true };
     }
-    if (action === "highlight" && await highlightActive(tabId)) {
+    if (action === "highlight" && shown.active) {
       await clearHighlight(tabId);
       notify(tabId, { state: "done", title: "Highlight off", text: "" });
       return { ok: true, action, highlighted: false, node_ids: [],
@@ -108,7 +110,7 @@ export function makeRunner(host) {
     // stylesheet; and the progress reporter, stopped once the action is over.
     const ready = { reader: null, style: null, progress: null };
     try {
-      return await extractAndShow(action, tab, ready, marks);
+      return await extractAndShow(action, tab, ready, marks, shown.scripts);
     } catch (error) {
       if (ready.style) await ready.style.then(() => clearHighlight(tab.id, false), () => {});
       if (ready.reader) await ready.reader.then(() => closeReader(tab.id), () => {}).catch(() => {});  // its frame
@@ -118,7 +120,7 @@ export function makeRunner(host) {
     }
   }
 
-  async function extractAndShow(action, tab, ready, marks) {
+  async function extractAndShow(action, tab, ready, marks, scripts) {
     const tabId = tab.id;
     const progress = reporter(tabId, action);
     ready.progress = progress;
@@ -130,7 +132,7 @@ export function makeRunner(host) {
     if (reader) ready.reader = Promise.resolve(reader);
     marks.snapshot_asked = clock();
     try {
-      taken = await takeSnapshot(tabId, reader);
+      taken = await takeSnapshot(tabId, reader, scripts);
     } finally {
       clearTimeout(slow);
     }

@@ -59,11 +59,11 @@ export function utf8Bytes(text) {
  * takenAt, ms (the walk), json_ms, readerPlaced}. The text goes to the host as it is (`snapshot_json`): parsing
  * it here only for the browser to serialise the objects again cost more than the walk. `reader`: a view from
  * `readerView`, whose frame the page lays over itself once it is read (`readerPlaced`). */
-export async function takeSnapshot(tabId, reader = null) {
+export async function takeSnapshot(tabId, reader = null, scripts = false) {
   const token = reader ? reader.session.token : null;
-  // The content scripts are injected where the page has none yet (its first click): a page clicked again keeps
-  // them, and one call into it is saved from every later click.
-  let outcome = await call(tabId, "__pithSnapshot", "take", token);
+  // The content scripts are injected unless the page is known to have them (`scripts`, from `inPage`: a page
+  // clicked before keeps them), which saves a call into the page on every later click.
+  let outcome = scripts ? await call(tabId, "__pithSnapshot", "take", token) : { error: "missing" };
   if (outcome.error === "missing") {
     await injectContentScripts(tabId);
     outcome = await call(tabId, "__pithSnapshot", "take", token);
@@ -72,12 +72,15 @@ export async function takeSnapshot(tabId, reader = null) {
   return { ...outcome.value, bytes: utf8Bytes(outcome.value.json) };
 }
 
-export async function highlightActive(tabId) {
+/** Whether tab `tabId` shows `kind` ("reader": the reader's frame; "highlight": outlines), and whether the page
+ * has Pith's content scripts at all: {active, scripts}. A page we cannot enter has neither. */
+export async function inPage(tabId, kind) {
   try {
-    const outcome = await call(tabId, "__pithHighlight", "active");
-    return outcome.value === true;
+    const outcome = kind === "reader" ? await call(tabId, "__pithFrames", "active", "reader")
+      : await call(tabId, "__pithHighlight", "active");
+    return { active: outcome.value === true, scripts: outcome.error !== "missing" };
   } catch {
-    return false;  // a page we cannot enter has no highlight to clear
+    return { active: false, scripts: false };
   }
 }
 
@@ -247,14 +250,6 @@ export async function selectedNodeIds(tabId) {
     return done && Array.isArray(done.result) ? done.result : [];
   } catch {
     return [];
-  }
-}
-
-export async function readerActive(tabId) {
-  try {
-    return (await call(tabId, "__pithFrames", "active", "reader")).value === true;
-  } catch {
-    return false;  // a page we cannot enter shows no reader
   }
 }
 

@@ -443,9 +443,9 @@
   }
 
   /** The page as a snapshot: {json, nodes, takenAt, ms, json_ms, doneAt, readerPlaced}. `reader`: the one-time
-   * token of a reader frame to lay over the page (content/frames.js) as soon as the page is read, before its
-   * JSON is written: the frame loads while the snapshot travels and the host works, and laid after the walk it
-   * does not make the walk lay the page out again. */
+   * token of a reader frame to lay over the page (content/frames.js) as soon as the snapshot is returned: the
+   * frame loads while the snapshot travels and the host works, and laid after the walk it does not make the
+   * walk lay the page out again. */
   function take(reader) {
     const started = performance.now();
     const doc = document;
@@ -469,11 +469,14 @@
     const takenAt = Date.now() + Math.random();
     globalThis.__pith = { nodes: walk.domNodes, parents: walk.parents, url: location.href, takenAt };
     const walked = performance.now();
-    const readerPlaced = Boolean(reader && globalThis.__pithFrames && globalThis.__pithFrames.place("reader", reader));
     // Sent as one JSON string, to the background and on to the host as it is: the browser copies a string
     // between processes far faster than it converts a tree of 10,000 small objects.
     const json = JSON.stringify(snapshot);
     const done = performance.now();
+    // Laid once this call has returned the snapshot (the next task): creating the frame costs the page a few ms
+    // that would otherwise hold the snapshot back.
+    const readerPlaced = Boolean(reader && globalThis.__pithFrames);
+    if (readerPlaced) setTimeout(() => globalThis.__pithFrames.place("reader", reader));
     return { json, nodes: walk.nodes.length, takenAt, ms: walked - started, json_ms: done - walked,
              doneAt: performance.timeOrigin + done, readerPlaced };
   }

@@ -117,7 +117,13 @@ def pinned(extractor) -> dict:
         stages["page_type_scores"] = None if types is None else types.tolist()
         stages["predicted_type"] = predicted
         stages["result"] = result_from_scores(
-            snapshot, blocks, scores, extractor.model.labels, extractor.threshold, predicted_type=predicted
+            snapshot,
+            blocks,
+            scores,
+            extractor.model.labels,
+            extractor.threshold,
+            predicted_type=predicted,
+            type_confidence=None if types is None else float(np.max(types)),
         ).to_dict()
         stages["result"].pop("timings")
         out["pages"][str(path.relative_to(ROOT))] = stages

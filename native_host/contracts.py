@@ -21,6 +21,7 @@ from native_host.browser.identity import HOST_NAME
 from native_host.pipeline.article import HTML_TAGS, MATHML_TAGS
 from native_host.pipeline.blocks import INLINE
 from native_host.pipeline.inert import TERMINAL_CONTROLS
+from native_host.pipeline.shape import SHAPES
 from native_host.pipeline.snapshot import DIRS, LEAF_ONLY, LINK_RELS, META_KEYS, SKIP_SUBTREE
 
 PATH = Path(__file__).resolve().parent.parent / "extension" / "limits.js"
@@ -86,6 +87,7 @@ def contracts() -> dict[str, object]:
         "HTML_TAGS": {tag: list(attrs) for tag, attrs in HTML_TAGS.items()},
         "MATHML_TAGS": {tag: list(attrs) for tag, attrs in MATHML_TAGS.items()},
         "ERROR_CODES": error_codes(),
+        "SHAPES": list(SHAPES),  # the reader's forms (pipeline/shape.py): the reader styles each
         # A character class read by both regular expression engines alike (article_document.js: new RegExp).
         "TERMINAL_CONTROLS": TERMINAL_CONTROLS.pattern,
     }

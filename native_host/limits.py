@@ -99,3 +99,13 @@ LOG_BACKUPS = 3  # rotated files kept
 
 # `pith doctor`.
 DOCTOR_ROUNDTRIP_TIMEOUT_S = 60.0  # the whole round trip through the launcher, model load included
+
+# The reader's form by page type (native_host/pipeline/shape.py). The model's page type shapes the reader only at
+# this probability or more: under it the page reads as an article, the form every page reads well in, where a
+# wrong form (a news page cut into "posts") reads worse than none. See docs/extension.md, Reader by page type.
+SHAPE_MIN_CONFIDENCE = 0.8
+SHAPE_MIN_POSTS = 2  # posts with an author, for a thread's form
+SHAPE_MIN_ITEMS = 3  # entries with a linked title, for a listing's form
+SHAPE_UNIT_SHARE = 0.6  # of the main blocks the posts or entries hold together
+SHAPE_MAX_UNITS = 2000  # posts or entries of one page; a page with more reads as an article
+SHAPE_MAX_IMAGES = 8  # a product's pictures above its description

@@ -87,8 +87,15 @@ def test_the_result_is_pinned_given_the_pinned_scores(name, pin):
     snapshot = snapshot_from_html((ROOT / name).read_bytes(), url=PAGE_URL + name.rsplit("/", 1)[-1])
     blocks = blocks_from_snapshot(snapshot)
     scores = np.asarray(page["scores"], dtype=np.float32).reshape(len(blocks), -1)
+    types = page["page_type_scores"]
     result = result_from_scores(
-        snapshot, blocks, scores, pin["labels"], pin["threshold"], predicted_type=page["predicted_type"]
+        snapshot,
+        blocks,
+        scores,
+        pin["labels"],
+        pin["threshold"],
+        predicted_type=page["predicted_type"],
+        type_confidence=None if types is None else float(np.max(np.asarray(types, dtype=np.float32))),
     ).to_dict()
     result.pop("timings")
     assert result == page["result"]

@@ -61,14 +61,14 @@ def test_a_listing_reads_as_items_with_title_link_snippet_and_picture(extractor)
     items = re.findall(r"<li>(.*?)</li>", r.html, re.S)
     assert len(items) == 4 and '<section class="pith-items"><ul>' in r.html
     first = items[0]
-    assert '<img src="https://e.example/img/north-cliff.jpg" alt="The north cliff path above the bay">' in first
+    assert '<img src="https://e.example/images/north-cliff.svg" alt="The north cliff path above the bay">' in first
     assert '<a href="https://e.example/walks/north-cliff"><strong>The north cliff path</strong></a>' in first
     assert "puffins on the ledges from May to July." in first
     assert r.html.index("Every walk below starts") < r.html.index("pith-items")  # the intro stays first
     lines = [line for line in r.markdown.splitlines() if line.startswith("- ")]
     assert len(lines) == 4
     assert lines[1] == (
-        "- ![Boardwalk across the saltmarsh](https://e.example/img/saltmarsh.jpg)"
+        "- ![Boardwalk across the saltmarsh](https://e.example/images/saltmarsh.svg)"
         " [**Across the saltmarsh**](https://e.example/walks/saltmarsh)\\"
     )
     assert "\nAn easy level loop on boardwalks" in r.markdown
@@ -78,7 +78,7 @@ def test_a_product_reads_as_price_pictures_description_specifications_and_questi
     r = extract(extractor, "product.html")
     assert r.shape == "product"
     head = re.search(r'<section class="pith-product">(.*?)</section>', r.html, re.S).group(1)
-    assert "<strong>£64.50</strong>" in head and "https://e.example/img/lantern-side.jpg" in head
+    assert "<strong>£64.50</strong>" in head and "https://e.example/images/lantern-side.svg" in head
     assert "Price £64.50" not in r.html  # the body's line that only repeated the price
     assert "spun from solid brass" in r.html
     rows = re.findall(r"<tr><th>(.*?)</th>\s*<td>(.*?)</td>", r.html)
@@ -95,7 +95,7 @@ def test_a_product_reads_as_price_pictures_description_specifications_and_questi
     assert faq[0][1].startswith("No. The wick is made for lamp paraffin")
     md = r.markdown
     assert md.startswith(
-        "**£64.50**\n\n![](https://e.example/img/lantern-front.jpg)\n\n![](https://e.example/img/lantern-side.jpg)"
+        "**£64.50**\n\n![](https://e.example/images/lantern-front.svg)\n\n![](https://e.example/images/lantern-side.svg)"
     )
     assert "| Height | 28 cm with the handle folded down |\n|---|---|\n| Weight |" in md
     assert "### Can it burn vegetable oil or diesel instead of lamp paraffin on a long passage?\n\nNo. The wick" in md

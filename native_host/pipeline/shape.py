@@ -62,6 +62,7 @@ PROFILE_LINK = re.compile(r"/(?:members?|users?|u|profiles?|people|community/pro
 DATE_CLASS = ("date", "time", "posted", "published")
 MAX_NAME_CHARS = 64  # an author's name; longer text is a sentence, not a name
 MAX_DATE_CHARS = 64  # a date as shown, and a price
+MAX_PRICE_NODES = 32  # a price's element is small: a wrapper of the whole product is not read as one
 MAX_PRICE_LINE_EXTRA = 20  # characters besides the price in a body line that only repeats it ("Regular price")
 HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 # "Size: 140 x 190 cm": a specification, as a product lists them
@@ -369,7 +370,9 @@ def _product(snapshot: dict, page: _Page) -> Product:
         for i, node in enumerate(nodes):
             if found is not None and i >= page.end[found]:
                 break
-            if node["tag"] != "#text" and ("price" in page.words(i) or node.get("itemprop") == "price"):
+            classes = node.get("classes")  # the words of only those classes that hold "price" at all
+            named = classes and "price" in " ".join(classes).lower() and "price" in page.words(i)
+            if (named or node.get("itemprop") == "price") and page.end[i] - i <= MAX_PRICE_NODES:
                 shown = page.text(i)
                 if len(shown) <= MAX_DATE_CHARS and _PRICE.search(shown):
                     found, price = i, shown
@@ -545,14 +548,15 @@ def _product_tree(snapshot: dict, blocks: list[Block], main: list[bool], product
     """The product: its price and the pictures the article lacks first, then its description with lists and
     definition lists of specifications as tables, and each question heading with its answer as a section."""
     nodes = snapshot["nodes"]
-    page = _Page(nodes)
+    summaries = [n["id"] for n in nodes if n["tag"] == "summary"]
+    page = _Page(nodes) if summaries else None
     retag = {  # a collapsed answer's question, unless a heading inside it says so already
-        n["id"]: "h3"
-        for n in nodes
-        if n["tag"] == "summary" and not any(nodes[k]["tag"] in HEADINGS for k in page.inside(n["id"]))
+        i: "h3" for i in summaries if page and not any(nodes[k]["tag"] in HEADINGS for k in page.inside(i))
     }
     if retag:
         snapshot = {**snapshot, "nodes": [dict(n, tag=retag[n["id"]]) if n["id"] in retag else n for n in nodes]}
+    # a button's label ("Add to basket") is the shop's control, never the product's description
+    main = [m and nodes[b.owner]["tag"] != "button" for b, m in zip(blocks, main)]
     root = build_tree(snapshot, blocks, main)
     _spec_tables(root)
     _faq_sections(root)

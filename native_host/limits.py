@@ -108,6 +108,6 @@ DOCTOR_ROUNDTRIP_TIMEOUT_S = 60.0  # the whole round trip through the launcher, 
 SHAPE_MIN_CONFIDENCE = 0.8
 SHAPE_MIN_POSTS = 2  # posts with an author, for a thread's form
 SHAPE_MIN_ITEMS = 3  # entries with a linked title, for a listing's form
-SHAPE_UNIT_SHARE = 0.6  # of the main blocks the posts or entries hold together
+SHAPE_UNIT_SHARE = 0.4  # of the main blocks the posts or entries hold together (the rest stays, around them)
 SHAPE_MAX_UNITS = 2000  # posts or entries of one page; a page with more reads as an article
 SHAPE_MAX_IMAGES = 8  # a product's pictures above its description

@@ -140,3 +140,31 @@ def test_the_reply_carries_the_form_beside_the_metadata(extractor):
     assert "shape" in METADATA_FIELDS
     assert [extract(extractor, n).shape for n in ("news.html", "forum.html")] == ["article", "forum"]
     assert set(SHAPES) >= {"article", "forum", "listing", "product", "documentation"}
+
+
+def inline(html: str):
+    snapshot = snapshot_from_html(html, url=URL)
+    blocks = blocks_from_snapshot(snapshot)
+    return snapshot, blocks, [len(b.text) >= 55 for b in blocks]
+
+
+POST = (
+    '<li class="{cls}"><a class="username" href="/u/{name}">{name}</a> <time datetime="2026-01-0{day}">Jan {day}</time>'
+    "<div class='content'><p>{name} writes a reply long enough to be main content on day {day} of the thread.</p></div>"
+    "</li>"
+)
+
+
+def test_posts_are_siblings_of_one_tag_whatever_classes_mark_the_first_or_the_owners_posts():
+    posts = [("topic-owner-post", "ana", 1), ("", "ben", 2), ("topic-owner-post", "ana", 3), ("", "cy", 4)]
+    html = "<ul class='posts'>" + "".join(POST.format(cls=c, name=n, day=d) for c, n, d in posts) + "</ul>"
+    plan = plan_shape(*inline(html), "forum", 1.0)
+    assert [(p.author, p.datetime) for p in plan.posts] == [(n, f"2026-01-0{d}") for _, n, d in posts]
+
+
+def test_a_price_of_zero_is_no_price():
+    offer = '{"@type": "Product", "name": "Kit", "offers": {"price": "%s", "priceCurrency": "EUR"}}'
+    body = "<p>A kit of every part a small boat's rigging needs, from shackles to the last splice.</p>"
+    for amount, shown in (("0", None), ("0.00", None), ("12.50", "€12.50"), ("1,299.00", "€1,299.00")):
+        html = f'<script type="application/ld+json">{offer % amount}</script>{body}'
+        assert plan_shape(*inline(html), "product", 1.0).product.price == shown

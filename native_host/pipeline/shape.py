@@ -210,10 +210,11 @@ class _Main:
 
 def _units(page: _Page, blocks: Sequence[Block], main: Sequence[bool]) -> list[list[int]]:
     """Candidate sets of repeated units holding the main blocks, best first: siblings of one parent with the
-    same tag and first class, each holding main text, that hold SHAPE_UNIT_SHARE of the main blocks together.
-    More units first (a thread's posts before the paragraphs of its longest post)."""
+    same tag, each holding main text, that hold SHAPE_UNIT_SHARE of the main blocks together. More units
+    first (a thread's posts before the paragraphs of its longest post). Not the same class: a thread marks its
+    first post or its author's posts with a class of their own."""
     nodes = page.nodes
-    members: dict[tuple[int, str, str], dict[int, int]] = {}  # (parent, tag, class) -> unit -> main blocks
+    members: dict[tuple[int, str], dict[int, int]] = {}  # (parent, tag) -> unit -> main blocks
     total = 0
     for b, m in zip(blocks, main):
         if not m:
@@ -222,7 +223,7 @@ def _units(page: _Page, blocks: Sequence[Block], main: Sequence[bool]) -> list[l
         i = nodes[b.owner]["parent"] if nodes[b.owner]["tag"] == "#text" else b.owner
         while i >= 0 and nodes[i]["parent"] >= 0:
             node = nodes[i]
-            key = (node["parent"], node["tag"], (node.get("classes") or ("",))[0])
+            key = (node["parent"], node["tag"])
             unit = members.setdefault(key, {})
             unit[i] = unit.get(i, 0) + 1
             i = node["parent"]
@@ -364,7 +365,7 @@ def _product(snapshot: dict, page: _Page) -> Product:
         }
         amount = metas.get("product:price:amount") or metas.get("og:price:amount") or metas.get("price")
         currency = metas.get("product:price:currency") or metas.get("og:price:currency") or metas.get("priceCurrency")
-        price = _priced(amount, currency) if amount else None
+        price = _priced(amount, currency) if amount and _priced_above_zero(amount) else None
     if price is None:
         found = None  # the first element that names a price and shows one, or the innermost such inside it
         for i, node in enumerate(nodes):
@@ -410,10 +411,18 @@ def _offer_price(offers: object) -> str | None:
     if not isinstance(offer, dict):
         return None
     amount = offer.get("price", offer.get("lowPrice"))
-    if not isinstance(amount, (str, int, float)) or isinstance(amount, bool) or str(amount).strip() == "":
+    if not isinstance(amount, (str, int, float)) or isinstance(amount, bool) or not _priced_above_zero(str(amount)):
         return None
     currency = offer.get("priceCurrency")
     return _priced(str(amount), currency if isinstance(currency, str) else None)
+
+
+def _priced_above_zero(amount: str) -> bool:
+    """Whether an offer's amount is a price: a shop states 0 for "ask us" or "configure first"."""
+    try:
+        return float(amount.strip().replace(",", "")) > 0
+    except ValueError:
+        return bool(amount.strip())
 
 
 def _priced(amount: str, currency: str | None) -> str:

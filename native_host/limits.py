@@ -109,5 +109,8 @@ SHAPE_MIN_CONFIDENCE = 0.8
 SHAPE_MIN_POSTS = 2  # posts with an author, for a thread's form
 SHAPE_MIN_ITEMS = 3  # entries with a linked title, for a listing's form
 SHAPE_UNIT_SHARE = 0.4  # of the main blocks the posts or entries hold together (the rest stays, around them)
+# Runs of other main content between a thread's posts: each is built from the whole page (a pass over its nodes),
+# so a page of a thousand posts each followed by a main line must not cost a thousand passes.
+SHAPE_MAX_GAPS = 16
 SHAPE_MAX_UNITS = 2000  # posts or entries of one page; a page with more reads as an article
 SHAPE_MAX_IMAGES = 8  # a product's pictures above its description

@@ -16,7 +16,7 @@ from host_support import write_standin_model
 
 from native_host import Extractor, snapshot_from_html
 from native_host.browser.protocol import METADATA_FIELDS
-from native_host.limits import SHAPE_MIN_CONFIDENCE
+from native_host.limits import SHAPE_MAX_GAPS, SHAPE_MIN_CONFIDENCE
 from native_host.pipeline.article import build_article
 from native_host.pipeline.blocks import blocks_from_snapshot
 from native_host.pipeline.shape import SHAPES, plan_shape, reader_shape
@@ -168,3 +168,19 @@ def test_a_price_of_zero_is_no_price():
     for amount, shown in (("0", None), ("0.00", None), ("12.50", "€12.50"), ("1,299.00", "€1,299.00")):
         html = f'<script type="application/ld+json">{offer % amount}</script>{body}'
         assert plan_shape(*inline(html), "product", 1.0).product.price == shown
+
+
+def test_a_thread_broken_up_by_other_main_content_again_and_again_reads_as_an_article():
+    """Each run of main content between posts is built from the whole page: their number is bounded."""
+    aside = "<p>An advert long enough to be taken for main content sits between these two posts.</p>"
+
+    def thread(gaps: int) -> str:
+        posts = [POST.format(cls="", name=f"user{k}", day=k % 9 + 1) for k in range(SHAPE_MAX_GAPS + 2)]
+        return (
+            "<div>"
+            + "".join(p.replace("li", "div") + (aside if k < gaps else "") for k, p in enumerate(posts))
+            + "</div>"
+        )
+
+    assert plan_shape(*inline(thread(SHAPE_MAX_GAPS)), "forum", 1.0).shape == "forum"
+    assert plan_shape(*inline(thread(SHAPE_MAX_GAPS + 1)), "forum", 1.0).shape == "article"

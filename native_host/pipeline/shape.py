@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from ..limits import (
+    SHAPE_MAX_GAPS,
     SHAPE_MAX_IMAGES,
     SHAPE_MAX_UNITS,
     SHAPE_MIN_CONFIDENCE,
@@ -293,7 +294,7 @@ def _date(page: _Page, start: int, end: int) -> tuple[str | None, str | None]:
 
 def _posts(page: _Page, blocks: Sequence[Block], main: Sequence[bool]) -> list[Post]:
     """The thread's posts: the most repeated units of the main content of which at least SHAPE_MIN_POSTS,
-    and half or more, name an author."""
+    and half or more, name an author, with at most SHAPE_MAX_GAPS runs of other main content between them."""
     found = _Main(blocks, main)
     for units in _units(page, blocks, main):
         posts = []
@@ -303,9 +304,22 @@ def _posts(page: _Page, blocks: Sequence[Block], main: Sequence[bool]) -> list[P
             if author and _has_words(page, found, u, end):
                 date, stamp = _date(page, u, end)
                 posts.append(Post(u, end, author, date, stamp))
-        if len(posts) >= SHAPE_MIN_POSTS and 2 * len(posts) >= len(units):
+        if len(posts) >= SHAPE_MIN_POSTS and 2 * len(posts) >= len(units) and _gaps(found, posts) <= SHAPE_MAX_GAPS:
             return posts
     return []
+
+
+def _gaps(found: _Main, posts: list[Post]) -> int:
+    """Runs of main blocks outside the posts between the first post and the last: each is a part of the
+    article between two posts, built on its own from the whole page."""
+    starts = [p.start for p in posts]
+    runs, outside = 0, False
+    for s in found.starts[bisect_left(found.starts, posts[0].start) : bisect_left(found.starts, posts[-1].end)]:
+        k = bisect_right(starts, s) - 1
+        out = k < 0 or s >= posts[k].end
+        runs += out and not outside
+        outside = out
+    return runs
 
 
 def _has_words(page: _Page, found: _Main, start: int, end: int) -> bool:

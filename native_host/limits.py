@@ -112,5 +112,9 @@ SHAPE_UNIT_SHARE = 0.4  # of the main blocks the posts or entries hold together 
 # Runs of other main content between a thread's posts: each is built from the whole page (a pass over its nodes),
 # so a page of a thousand posts each followed by a main line must not cost a thousand passes.
 SHAPE_MAX_GAPS = 16
+# A hostile page nests its text 500 deep under 20,000 blocks: posts and entries are looked for this many levels
+# above each block, among the few sets of siblings that hold the most units.
+SHAPE_UNIT_LEVELS = 24
+SHAPE_MAX_TRIES = 4
 SHAPE_MAX_UNITS = 2000  # posts or entries of one page; a page with more reads as an article
 SHAPE_MAX_IMAGES = 8  # a product's pictures above its description

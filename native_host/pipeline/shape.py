@@ -23,10 +23,12 @@ from dataclasses import dataclass, field, replace
 from ..limits import (
     SHAPE_MAX_GAPS,
     SHAPE_MAX_IMAGES,
+    SHAPE_MAX_TRIES,
     SHAPE_MAX_UNITS,
     SHAPE_MIN_CONFIDENCE,
     SHAPE_MIN_ITEMS,
     SHAPE_MIN_POSTS,
+    SHAPE_UNIT_LEVELS,
     SHAPE_UNIT_SHARE,
 )
 from .article import Element, build_tree, safe_url
@@ -63,7 +65,8 @@ PROFILE_LINK = re.compile(r"/(?:members?|users?|u|profiles?|people|community/pro
 DATE_CLASS = ("date", "time", "posted", "published")
 MAX_NAME_CHARS = 64  # an author's name; longer text is a sentence, not a name
 MAX_DATE_CHARS = 64  # a date as shown, and a price
-MAX_PRICE_NODES = 32  # a price's element is small: a wrapper of the whole product is not read as one
+MAX_NAME_NODES = 32  # nodes of an author's name, a date or a price: small elements, whatever wraps them
+MAX_PRICE_NODES = MAX_NAME_NODES  # a price's element is small: a wrapper of the whole product is not read as one
 MAX_PRICE_LINE_EXTRA = 20  # characters besides the price in a body line that only repeats it ("Regular price")
 HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 # "Size: 140 x 190 cm": a specification, as a product lists them
@@ -212,7 +215,8 @@ class _Main:
 def _units(page: _Page, blocks: Sequence[Block], main: Sequence[bool]) -> list[list[int]]:
     """Candidate sets of repeated units holding the main blocks, best first: siblings of one parent with the
     same tag, each holding main text, that hold SHAPE_UNIT_SHARE of the main blocks together. More units
-    first (a thread's posts before the paragraphs of its longest post). Not the same class: a thread marks its
+    first (a thread's posts before the paragraphs of its longest post), SHAPE_MAX_TRIES sets at most, each
+    unit at most SHAPE_UNIT_LEVELS above its text. Not the same class: a thread marks its
     first post or its author's posts with a class of their own."""
     nodes = page.nodes
     members: dict[tuple[int, str], dict[int, int]] = {}  # (parent, tag) -> unit -> main blocks
@@ -222,8 +226,10 @@ def _units(page: _Page, blocks: Sequence[Block], main: Sequence[bool]) -> list[l
             continue
         total += 1
         i = nodes[b.owner]["parent"] if nodes[b.owner]["tag"] == "#text" else b.owner
-        while i >= 0 and nodes[i]["parent"] >= 0:
+        for _ in range(SHAPE_UNIT_LEVELS):
             node = nodes[i]
+            if node["parent"] < 0:
+                break
             key = (node["parent"], node["tag"])
             unit = members.setdefault(key, {})
             unit[i] = unit.get(i, 0) + 1
@@ -233,7 +239,7 @@ def _units(page: _Page, blocks: Sequence[Block], main: Sequence[bool]) -> list[l
         for unit in members.values()
         if 2 <= len(unit) <= SHAPE_MAX_UNITS and sum(unit.values()) >= SHAPE_UNIT_SHARE * total
     ]
-    return sorted(found, key=len, reverse=True)
+    return sorted(found, key=len, reverse=True)[:SHAPE_MAX_TRIES]
 
 
 def _is_chrome(page: _Page, i: int) -> bool:
@@ -269,7 +275,7 @@ def _author(page: _Page, start: int, end: int) -> str | None:
     found += [i for i in names if nodes[i]["tag"] == "a"] + names
     found += [i for i in elements if nodes[i]["tag"] == "a" and PROFILE_LINK.search(nodes[i].get("href", ""))]
     for i in found:
-        name = page.text(i)
+        name = page.text(i) if page.end[i] - i <= MAX_NAME_NODES else ""  # a name is a small element
         if 0 < len(name) <= MAX_NAME_CHARS:
             return name
     return None
@@ -281,12 +287,12 @@ def _date(page: _Page, start: int, end: int) -> tuple[str | None, str | None]:
     nodes = page.nodes
     for i in range(start, end):
         if nodes[i].get("datetime"):
-            shown = page.text(i)
+            shown = page.text(i) if page.end[i] - i <= MAX_NAME_NODES else ""
             return (shown if 0 < len(shown) <= MAX_DATE_CHARS else nodes[i]["datetime"]), nodes[i]["datetime"]
     for i in range(start, end):
         names = nodes[i].get("classes", ())
         if nodes[i]["tag"] != "#text" and any(d in n.lower() for n in names for d in DATE_CLASS):
-            shown = page.text(i)
+            shown = page.text(i) if page.end[i] - i <= MAX_NAME_NODES else ""
             if 0 < len(shown) <= MAX_DATE_CHARS and any(c.isdigit() for c in shown):
                 return shown, None
     return None, None

@@ -184,12 +184,3 @@ def test_a_thread_broken_up_by_other_main_content_again_and_again_reads_as_an_ar
 
     assert plan_shape(*inline(thread(SHAPE_MAX_GAPS)), "forum", 1.0).shape == "forum"
     assert plan_shape(*inline(thread(SHAPE_MAX_GAPS + 1)), "forum", 1.0).shape == "article"
-
-
-def test_an_author_named_in_microdata_is_that_name_without_the_forum_s_display_around_it():
-    post = (
-        '<article><span itemprop="author" itemscope><a href="/u/{0}"><span itemprop="name">{0}</span></a>'
-        " ({1})</span><p>{1} replies with a sentence long enough to be main content of the thread.</p></article>"
-    )
-    html = "<div>" + post.format("mara_k", "Mara Kessel") + post.format("ol", "Ola Lind") + "</div>"
-    assert [p.author for p in plan_shape(*inline(html), "forum", 1.0).posts] == ["mara_k", "ol"]

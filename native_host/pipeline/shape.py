@@ -270,11 +270,7 @@ def _author(page: _Page, start: int, end: int) -> str | None:
     the text of a link to a profile."""
     nodes = page.nodes
     elements = [i for i in range(start, end) if nodes[i]["tag"] != "#text"]
-    found = []
-    for i in (i for i in elements if nodes[i].get("itemprop") in ("author", "creator")):
-        # the author's name where microdata names it ("Name (Full Name)" around it is the forum's display)
-        found += [k for k in range(i, min(page.end[i], i + MAX_NAME_NODES)) if nodes[k].get("itemprop") == "name"]
-        found.append(i)
+    found = [i for i in elements if nodes[i].get("itemprop") in ("author", "creator")]
     names = [i for i in elements if any(c in n.lower() for n in nodes[i].get("classes", ()) for c in AUTHOR_CLASS)]
     found += [i for i in names if nodes[i]["tag"] == "a"] + names
     found += [i for i in elements if nodes[i]["tag"] == "a" and PROFILE_LINK.search(nodes[i].get("href", ""))]

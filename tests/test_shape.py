@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from host_support import write_standin_model
+from test_article import unshown
 
 from native_host import Extractor, snapshot_from_html
 from native_host.browser.protocol import METADATA_FIELDS
@@ -48,7 +49,8 @@ def test_a_thread_reads_as_posts_with_authors_dates_and_quotes_without_signature
     assert re.search(r"<blockquote>.*Fit a check valve.*</blockquote>", posts[2], re.S)
     assert "pump has been quiet for a whole day" in posts[2].split("</blockquote>")[-1]
     for gone in ("Winter Sailor", "Helpful Hand", "leaks from somewhere new", "never about varnish", "Deckhand"):
-        assert gone not in r.html and gone not in r.markdown
+        assert gone not in r.html and gone not in r.markdown and gone not in r.text
+    assert unshown(r) == {"html": [], "markdown": []}  # the text is what the reader shows, block for block
     md = r.markdown
     assert "### kelpie\n\nTue Feb 03, 2026 8:12 am\n\nSince the boat went back" in md
     assert "### skerryman\n\nTue Feb 03, 2026 9:40 am\n\n> kelpie wrote: The bilge is dry" in md
@@ -80,6 +82,7 @@ def test_a_product_reads_as_price_pictures_description_specifications_and_questi
     head = re.search(r'<section class="pith-product">(.*?)</section>', r.html, re.S).group(1)
     assert "<strong>£64.50</strong>" in head and "https://e.example/images/lantern-side.svg" in head
     assert "Price £64.50" not in r.html  # the body's line that only repeated the price
+    assert "Add to basket" not in r.html + r.text  # a button's label
     assert "spun from solid brass" in r.html
     rows = re.findall(r"<tr><th>(.*?)</th>\s*<td>(.*?)</td>", r.html)
     assert rows[:2] == [

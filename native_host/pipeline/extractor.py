@@ -169,6 +169,8 @@ def result_from_scores(
     header = meta.header_blocks()
     body = [m and i not in header for i, m in enumerate(main)]  # the header shows those, not the body
     plan = plan_shape(snapshot, blocks, body, page_type, type_confidence, stated_type)  # the reader's form
+    if plan.hidden:  # a post's badges and signature, a product's buttons: the text says what the reader shows
+        body = [m and i not in plan.hidden for i, m in enumerate(body)]
     article = build_article(snapshot, blocks, body, views, plan.build)
     lap("article")
     node_ids = sorted({i for b, m in zip(blocks, main) if m for i in b.node_ids})

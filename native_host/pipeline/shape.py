@@ -5,7 +5,9 @@ pictures, description, specifications and questions, documentation and articles 
 form it will take and what that form needs (each post's span, author and date; each item's title, link,
 snippet and picture; a product's price and pictures). Its `build` is the article's tree builder
 (`article.build_article`), so the HTML and the Markdown carry the same structure. Shaping changes how the
-main content is laid out, never which text is main: the result's `text` is the main blocks' as before.
+main content is laid out; the only main text it leaves out is a post's badges, signature and buttons and a
+product's button labels (`ShapePlan.hidden`), which leave the result's `text` too, so that the text is what
+the reader shows. `node_ids` (the highlight) are the main blocks' as before.
 
 Where the type is unsure (the model's probability under `limits.SHAPE_MIN_CONFIDENCE`), or the page lacks
 the structure its type promises (a "forum" without two posts with authors, a "listing" without three linked
@@ -127,6 +129,9 @@ class ShapePlan:
     posts: list[Post] = field(default_factory=list)
     items: list[Item] = field(default_factory=list)
     product: Product | None = None
+    # Main blocks the form leaves out: a post's badges, signature and buttons (its author line is its header),
+    # a product's button labels. The caller takes them out of the body, so that its text is what the reader shows.
+    hidden: frozenset[int] = frozenset()
 
     def build(self, snapshot: dict, blocks: list[Block], main: list[bool]) -> Element:
         if self.shape == "forum":
@@ -154,11 +159,12 @@ def plan_shape(
     page = _Page(snapshot["nodes"])
     if shape == "forum":
         posts = _posts(page, blocks, main)
-        return ShapePlan("forum", posts=posts) if posts else ShapePlan()
+        return ShapePlan("forum", posts=posts, hidden=_post_chrome(page, blocks, main, posts)) if posts else ShapePlan()
     if shape == "listing":
         items = _items(page, blocks, main)
         return ShapePlan("listing", items=items) if items else ShapePlan()
-    return ShapePlan("product", product=_product(snapshot, page))
+    buttons = frozenset(b.index for b, m in zip(blocks, main) if m and page.nodes[b.owner]["tag"] == "button")
+    return ShapePlan("product", product=_product(snapshot, page), hidden=buttons)
 
 
 class _Page:
@@ -326,6 +332,27 @@ def _gaps(found: _Main, posts: list[Post]) -> int:
         runs += out and not outside
         outside = out
     return runs
+
+
+def _post_chrome(page: _Page, blocks: Sequence[Block], main: Sequence[bool], posts: list[Post]) -> frozenset[int]:
+    """The main blocks in the posts' author boxes, signatures, badges and buttons, but those that only say
+    what the post's header shows (its author and date: "ana (Ana Lind) Jan 3, 2026")."""
+    found = _Main(blocks, main)
+    hidden: set[int] = set()
+    for post in posts:
+        chrome = _chrome(page, post.start, post.end)
+        header = _letters(f"{post.author} {post.date or ''}")
+        body = {b.index for b in found.within(post.start, post.end, chrome)}
+        hidden.update(
+            b.index
+            for b in found.within(post.start, post.end)
+            if b.index not in body and _letters(b.text) not in header
+        )
+    return frozenset(hidden)
+
+
+def _letters(text: str) -> str:
+    return "".join(c for c in text.lower() if c.isalnum())
 
 
 def _has_words(page: _Page, found: _Main, start: int, end: int) -> bool:
@@ -584,9 +611,7 @@ def _product_tree(snapshot: dict, blocks: list[Block], main: list[bool], product
     }
     if retag:
         snapshot = {**snapshot, "nodes": [dict(n, tag=retag[n["id"]]) if n["id"] in retag else n for n in nodes]}
-    # a button's label ("Add to basket") is the shop's control, never the product's description
-    main = [m and nodes[b.owner]["tag"] != "button" for b, m in zip(blocks, main)]
-    root = build_tree(snapshot, blocks, main)
+    root = build_tree(snapshot, blocks, main)  # without the buttons' labels (`ShapePlan.hidden`)
     _spec_tables(root)
     _faq_sections(root)
     if product.price:  # the price is shown above: a short line of the body that only repeats it goes

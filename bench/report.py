@@ -139,8 +139,8 @@ def _repeats_its_dataset(group: str, info: RunInfo) -> bool:
 
 
 def render(info: RunInfo, stats: dict[tuple[str, str], GroupStats], extractors: list[str]) -> str:
-    """The markdown report: run facts, a mean-F1 overview (best per row in bold), then one table per
-    extractor with every figure."""
+    """The markdown report: run facts, a mean-F1 overview (best per row in bold, with the pages scored), then
+    one table per extractor with the other figures (the overview's are not repeated there)."""
     groups = [g for g in row_order(set(info.pages) | set(info.skipped)) if not _repeats_its_dataset(g, info)]
     out = [
         f"# Evaluation on the {info.split} split",
@@ -194,8 +194,6 @@ def render(info: RunInfo, stats: dict[tuple[str, str], GroupStats], extractors: 
             rows.append(
                 [
                     g,
-                    str(c.pages),
-                    _num(c.f1_mean),
                     _num(c.f1_median),
                     _num(c.precision),
                     _num(c.recall),
@@ -206,7 +204,7 @@ def render(info: RunInfo, stats: dict[tuple[str, str], GroupStats], extractors: 
                 ]
             )
         out += _table(
-            [ROWS, "pages", "F1 mean", "F1 median", "precision", "recall", "snippet acc.", "s/page", "empty", "errors"],
+            [ROWS, "F1 median", "precision", "recall", "snippet acc.", "s/page", "empty", "errors"],
             rows,
         ) + [""]
     return "\n".join(out)

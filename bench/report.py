@@ -184,6 +184,10 @@ def render(info: RunInfo, stats: dict[tuple[str, str], GroupStats], extractors: 
         rows.append(row)
     out += _table([ROWS, "scored", "skipped"] + ran, rows) + [""]
 
+    # A column of zeros says less than one line: the errors column is shown only where some page raised.
+    raised = any(c.errors for (_, e), c in stats.items() if e in ran)
+    if not raised:
+        out += ["No extractor raised or ran past the timeout on any page.", ""]
     for e in ran:
         out += [f"## {e}", ""]
         rows = []
@@ -200,11 +204,9 @@ def render(info: RunInfo, stats: dict[tuple[str, str], GroupStats], extractors: 
                     _num(c.snippet_accuracy),
                     _seconds(c.seconds_per_page),
                     str(c.empty),
-                    str(c.errors),
                 ]
+                + ([str(c.errors)] if raised else [])
             )
-        out += _table(
-            [ROWS, "F1 median", "precision", "recall", "snippet acc.", "s/page", "empty", "errors"],
-            rows,
-        ) + [""]
+        header = [ROWS, "F1 median", "precision", "recall", "snippet acc.", "s/page", "empty"]
+        out += _table(header + (["errors"] if raised else []), rows) + [""]
     return "\n".join(out)

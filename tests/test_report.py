@@ -68,6 +68,7 @@ def test_overview_bolds_the_best_per_row_and_lists_unavailable():
     assert "## x" in md and "## y" in md and "## pith" not in md
     # an extractor's own table leaves out what the overview holds (pages and the mean F1)
     assert md.count("| dataset · page type | F1 median | precision |") == 2 and "F1 mean" not in md
+    assert md.count("| empty | errors |") == 2 and "No extractor raised" not in md  # x timed out on a page
 
 
 def test_a_gold_seeing_ceiling_is_never_the_bold_best():

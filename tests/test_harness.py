@@ -196,3 +196,15 @@ def test_oracle_is_called_with_the_record_and_marked_as_seeing_the_gold(data, tm
     assert rc == 0 and "leaving out oracle, which sees the gold" in report
     oracle = [json.loads(line) for line in jsonl.read_text().splitlines() if '"oracle"' in line]
     assert len(oracle) == 3 and all(r["error"] is None and r["f1"] > 0.5 for r in oracle)
+
+
+def test_detail_names_the_extractors_with_a_table_per_dataset(data, tmp_path):
+    rc, out, _ = run(tmp_path, "--detail", "resiliparse")
+    t = tables(out.read_text())
+    assert (
+        rc == 0
+        and "trafilatura" not in t
+        and [r["extractor"] for r in t["Other extractors, all pages"]] == ["trafilatura"]
+    )
+    assert {r["dataset · page type"] for r in t["resiliparse"]} >= {"all pages", "cleaneval", "wcxb"}
+    assert run(tmp_path, "--detail", "readability-lxml")[0] == 2  # not among --extractors

@@ -126,3 +126,19 @@ def test_footnotes_are_gfm_footnotes_when_both_ends_are_kept():
 )
 def test_link_and_emphasis_text_keeps_its_blanks_outside(markup, markdown):
     assert article("<article>" + markup + "</article>").markdown == markdown + "\n"
+
+
+def test_mathjax2_scripts_are_kept_as_tex_without_their_drawings():
+    """MathJax 2 keeps a formula's TeX in `<script type="math/tex">` (`; mode=display` for display math) beside
+    its drawing: the Markdown holds the TeX between $ and $$, once (not the drawing's letters, nor its MathML for
+    assistive technology), the reader shows it, and no other script's text reaches the article."""
+    from test_article import READER_PAGES
+
+    r = article((READER_PAGES / "mathjax2.html").read_text(encoding="utf-8"))
+    md = r.markdown
+    assert "the height at time $t$ is the mean level" in md
+    assert "\n\n$$h(t) = Z_0 + \\sum_{n} A_n \\cos(\\omega_n t + \\phi_n)$$\n\n" in md
+    assert "constituent is $\\omega_{M_2} = 28.984^\\circ$ an hour" in md
+    assert "<math" not in md and "not a formula" not in md and "MathJax.Hub" not in md and "Z+∑" not in md
+    assert r.html.count("<math") == 3 and '<math display="block"><mtext>h(t) = Z_0' in r.html
+    assert letters(LexborHTMLParser(r.html)) == letters(render(md))

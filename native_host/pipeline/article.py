@@ -77,6 +77,9 @@ MATH_TAGS = frozenset(
 mover munder munderover mtable mtr mtd mstyle mpadded mphantom menclose merror mmultiscripts mprescripts none""".split()
 )
 MATH_COPY_LEVELS = 3  # a formula's visual copy is a hidden sibling of the <math> or of its nearest 3 ancestors
+# MathJax 2's drawing of a formula kept in a script (snapshot.formula_nodes): the elements just before the
+# script whose class starts so (MathJax, MathJax_Display, MathJax_Preview, MathJax_SVG, MJX_Assistive_MathML...).
+MATHJAX2_DRAWING = ("MathJax", "MJX")
 _TARGET = ("id",)  # only where a kept link of the article points
 # Everything the article's HTML may hold: each tag with the attributes it may carry. The reader's sanitiser
 # (extension/reader/sanitize.js) allows exactly these, from limits.js (written by native_host/contracts.py).
@@ -307,6 +310,8 @@ def _keep_maths(tree: _Tree, maths: list[int], kept: _Kept) -> set[int]:
     the drawing from assistive technology (aria-hidden): a hidden sibling of the <math> or of one of its
     nearest ancestors (MATH_COPY_LEVELS) that holds no formula itself is that copy."""
     nodes = tree.nodes
+    drawn = _mathjax2_drawings(tree, maths)
+    maths = [i for i in maths if i not in drawn]
     holds_math: set[int] = set()  # the formulas' ancestors
     formula: set[int] = set()  # the formulas' own nodes
     for i in maths:
@@ -330,6 +335,7 @@ def _keep_maths(tree: _Tree, maths: list[int], kept: _Kept) -> set[int]:
                 if nodes[c].get("hidden") and c not in holds_math:
                     copies.update(range(c, tree.end(c)))
             parent = nodes[parent]["parent"]
+    copies |= drawn
     kept.keep.difference_update(copies)
     kept.content.difference_update(copies)
     # Display math: no other text of the article shares the formula's nearest block element.
@@ -343,6 +349,30 @@ def _keep_maths(tree: _Tree, maths: list[int], kept: _Kept) -> set[int]:
         if owner >= 0 and bisect_left(plain, tree.end(owner)) == bisect_left(plain, owner):
             kept.display_math.add(i)
     return copies
+
+
+def _mathjax2_drawings(tree: _Tree, maths: list[int]) -> set[int]:
+    """The nodes of MathJax 2's drawings of the formulas kept in scripts (a <math> with TeX and no children, or
+    that in a <div> of its own, as snapshot.formula_nodes makes them): MathJax 2 draws each formula in the
+    elements just before its script (MATHJAX2_DRAWING), which may hold MathML for assistive technology (a
+    formula without TeX) or the drawing's letters as text."""
+    nodes = tree.nodes
+    drawn: set[int] = set()
+    for i in maths:
+        if not nodes[i].get("alt") or tree.end(i) != i + 1:
+            continue
+        at = nodes[i]["parent"]
+        if at < 0 or tree.tags[at] != "div" or tree.children(at) != [i]:
+            at = i  # an inline formula: its script's place; a display one: its <div>'s
+        parent = nodes[at]["parent"]
+        siblings = tree.children(parent) if parent >= 0 else []
+        for c in reversed(siblings[: siblings.index(at)] if at in siblings else []):
+            if tree.tags[c] == "#text" and not nodes[c]["text"].strip():
+                continue
+            if not any(name.startswith(MATHJAX2_DRAWING) for name in nodes[c].get("classes", ())):
+                break
+            drawn.update(range(c, tree.end(c)))
+    return drawn
 
 
 def _keep_image(tree: _Tree, i: int, kept: _Kept) -> None:
@@ -485,6 +515,8 @@ class _Builder:
             el = Element(tag)
             if tag == "math" and self.nodes[i].get("alt"):  # MathML's alttext: the page's TeX
                 el.tex = self.nodes[i]["alt"]
+                if i + 1 == len(self.nodes) or self.nodes[i + 1]["parent"] != i:  # a script's TeX: shown as it is
+                    el.children.append(Element("mtext", children=[Element(None, el.tex)]))
             if i in self.kept.display_math:
                 el.attrs["display"] = "block"
             host.children.append(el)

@@ -155,6 +155,8 @@ class Article:
     markdown: str
     text: str
     tree: Element | None = field(default=None, repr=False, compare=False)
+    # Where each top-level element of `html` is in `markdown` (`markdown_blocks`), once the Markdown is built.
+    markdown_blocks: list[list[int]] = field(default_factory=list, repr=False, compare=False)
 
 
 def _keep_with_ancestors(nodes: list[dict], i: int, keep: set[int]) -> None:
@@ -653,6 +655,11 @@ def _has_text(el: Element) -> bool:
     return False
 
 
+def _shown(el: Element) -> bool:
+    """Whether to_html writes the element (with its content): one that shows nothing is left out."""
+    return el.tag in ("br", "img", "hr", "td", "th") or el.tag in MATH_TAGS or _has_text(el)
+
+
 def to_html(root: Element) -> str:
     out: list[str] = []
     in_pre = 0
@@ -673,7 +680,7 @@ def to_html(root: Element) -> str:
         if el.tag in ("br", "img", "hr"):
             out.append(f"<{el.tag}{attrs}>")
             continue
-        if not _has_text(el) and el.tag not in ("td", "th") and el.tag not in MATH_TAGS:
+        if not _shown(el):
             continue
         out.append(f"<{el.tag}{attrs}>")
         in_pre += el.tag == "pre"
@@ -812,8 +819,33 @@ def _quoted(quote: str, text: str) -> str:
 def to_markdown(root: Element) -> str:
     """The article tree as Markdown: one block per line group, a blank line between blocks and none between
     the items of a list."""
+    return markdown_blocks(root)[0]
+
+
+def markdown_blocks(root: Element) -> tuple[str, list[list[int]]]:
+    """The Markdown (`to_markdown`), and where each top-level element of the HTML (`to_html`: the children
+    of `root` it writes as elements) is in it: [start, end) in characters (code points), [n, n] for one that
+    gives no Markdown. The reader copies and saves the blocks a selection touches by these."""
     _footnotes(root)
-    return _join_blocks(_markdown_blocks(root))
+    lines: list[str | tuple[str, bool]] = []
+    owners: list[int] = []  # each line's top-level element, by its place among those to_html writes; -1: none
+    shown = 0
+    for child in root.children:
+        # A top-level child's lines are those it gives alone: _markdown_blocks carries nothing between them.
+        own = _markdown_blocks(Element("article", children=[child]))
+        is_element = child.tag is not None and _shown(child)
+        lines += own
+        owners += [shown if is_element else -1] * len(own)
+        shown += is_element
+    text, starts = _join_blocks_at(lines)
+    spans = [[len(text), len(text)] for _ in range(shown)]
+    for owner, line, begin in zip(owners, lines, starts):
+        if owner < 0:
+            continue
+        stop = min(begin + len(line[0] if isinstance(line, tuple) else line), len(text))
+        span = spans[owner]
+        spans[owner] = [begin, stop] if span[0] == span[1] == len(text) else [span[0], stop]
+    return text, spans
 
 
 MAX_NOTE_MARK = 6  # a footnote reference's text: "1", "[12]", "*", "iv"...
@@ -982,15 +1014,29 @@ def _figure_md(figure: Element, quote: str) -> list[str]:
 
 
 def _join_blocks(lines: list[str | tuple[str, bool]]) -> str:
+    return _join_blocks_at(lines)[0]
+
+
+def _join_blocks_at(lines: list[str | tuple[str, bool]]) -> tuple[str, list[int]]:
+    """The lines joined, a blank line between blocks and none between the items of a list; and where each
+    line starts in the result."""
     out: list[str] = []
+    starts: list[int] = []
+    at = 0
     previous_item = False
     for line in lines:
         text, item = line if isinstance(line, tuple) else (line, False)
         if out and not (item and previous_item):
             out.append("")  # a blank line between blocks, none between the items of a list
+            at += 1
+        starts.append(at)
         out.append(text)
+        at += len(text) + 1
         previous_item = item
-    return "\n".join(out).strip() + "\n" if out else ""
+    joined = "\n".join(out)
+    body = joined.strip()
+    lead = len(joined) - len(joined.lstrip())
+    return (body + "\n" if out else ""), [min(max(s - lead, 0), len(body)) for s in starts]
 
 
 def _math_md(math: Element, in_table: bool = False) -> str:
@@ -1112,12 +1158,13 @@ def build_article(
     Tables, lists and figures come whole or not at all from `decisions.whole_units`."""
     text = strip_controls("\n\n".join(b.text for b, m in zip(blocks, main) if m))
     html = markdown = ""
+    spans: list[list[int]] = []
     root = None
     if "html" in views or "markdown" in views:
         root = build_tree(snapshot, blocks, main)
         html = to_html(root) if "html" in views else ""
-        markdown = to_markdown(root) if "markdown" in views else ""
-    return Article(html=html, markdown=markdown, text=text, tree=root)
+        markdown, spans = markdown_blocks(root) if "markdown" in views else ("", [])
+    return Article(html=html, markdown=markdown, text=text, tree=root, markdown_blocks=spans)
 
 
 def add_views(article: Article, snapshot: dict, blocks: list[Block], main: list[bool], views: Collection[str]) -> None:
@@ -1130,4 +1177,4 @@ def add_views(article: Article, snapshot: dict, blocks: list[Block], main: list[
     if "html" in views and not article.html:
         article.html = to_html(article.tree)
     if "markdown" in views and not article.markdown:
-        article.markdown = to_markdown(article.tree)
+        article.markdown, article.markdown_blocks = markdown_blocks(article.tree)

@@ -86,6 +86,17 @@ class Result:
     def to_dict(self) -> dict:
         return asdict(self)
 
+    @property
+    def markdown_blocks(self) -> list[list[int]]:
+        """Where each top-level element of `html` is in `markdown` ([start, end) in code points, pipeline/
+        article.py's markdown_blocks): what the reader's Copy and Save take a selection by. Not a field: the
+        reply's alone, never a column nor in `to_dict`."""
+        return getattr(self, "_markdown_blocks", [])
+
+    @markdown_blocks.setter
+    def markdown_blocks(self, spans: list[list[int]]) -> None:
+        self._markdown_blocks = spans
+
 
 def _flagged(flag: str) -> tuple[str, ...]:
     return tuple(f.name for f in fields(Result) if f.metadata[flag])

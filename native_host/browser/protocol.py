@@ -227,7 +227,7 @@ def with_selection(reply: dict, snapshot: dict, selection: list[int]) -> dict:
     the selection holds text; else as it was."""
     body = selection_body(snapshot, selection) if selection and "article" in reply else None
     if body is not None:
-        reply["article"].update(markdown=body[0], text=body[1], selection=True)
+        reply["article"].update(markdown=body[0], text=body[1], selection=True, markdown_blocks=[])
     return reply
 
 
@@ -279,6 +279,7 @@ def shape_result(rid: int, result, want: frozenset[str]) -> dict:
             article[field] = getattr(result, field)
     if "markdown" in want:  # the default template's head, for a client that saves without its own (document.py)
         article["front_matter"] = default_front_matter(article)
+        article["markdown_blocks"] = result.markdown_blocks  # the reader's Copy and Save of a selection
     reply["article"] = article
     reply["timings"] = dict(result.timings)
     reply["truncated"] = bool(result.truncated)

@@ -21,7 +21,7 @@ from ..errors import InputError, NotHtmlError
 from ..files import safe_filename, write_new
 from ..limits import one_page_threads
 from ..pipeline.inert import strip_controls
-from .images import local_images
+from .images import inline_images, local_images
 
 FORMATS = ("text", "markdown", "html", "json", "blocks")
 SAVE_EXTENSIONS = {"text": "txt", "markdown": "md", "html": "html", "json": "json", "blocks": "txt"}
@@ -80,8 +80,8 @@ def register(sub) -> None:
     p.add_argument(
         "--images",
         action="store_true",
-        help="with --save and -f markdown: copy the page's local images (files beside the HTML file, "
-        "never from the network) to DIR/images/ and link to them there",
+        help="with --save and -f markdown: write the page's local images (files beside the HTML file) "
+        "and its data: images to DIR/images/ and link to them there; nothing is fetched from the network",
     )
     p.add_argument(
         "--template",
@@ -234,6 +234,9 @@ def run(args) -> int:
         binary = binary_reason(html)
         if binary is not None:
             raise NotHtmlError(f"{files[0][0]} is not an HTML page: {binary}")
+        inline: dict[str, bytes] = {}
+        if args.images:
+            html, inline = inline_images(html)
         result = Extractor(args.model_dir, threads=one_page_threads()).extract_html(html, url=args.url)
         if result.truncated:
             print(
@@ -242,7 +245,7 @@ def run(args) -> int:
                 file=sys.stderr,
             )
         if args.images:
-            result.markdown, copied = local_images(result.markdown, Path(files[0][0]), args.save)
+            result.markdown, copied = local_images(result.markdown, Path(files[0][0]), args.save, inline)
             print(f"pith: {copied} image links now point at copies in {args.save / 'images'}", file=sys.stderr)
         name, output = render(result, args.format, template, saved=bool(args.save))
         output = output.rstrip("\n") + "\n"

@@ -12,11 +12,11 @@ import pytest
 from corpus_support import EXPECTED, PAGES, read_rows, warcs  # noqa: F401 (warcs: a fixture)
 
 from native_host.cli.main import main as cli_main
-from native_host.corpus.columns import BY_NAME, DEFAULT_FIELDS, parse_fields
 from native_host.corpus.deadline import within
 from native_host.corpus.pages import Page
 from native_host.corpus.rows import PageRows
 from native_host.errors import InputError, PageTimeoutError
+from native_host.render.columns import BY_NAME, DEFAULT_FIELDS, parse_fields
 from native_host.result import LABELS
 
 pytest.importorskip("fastwarc", reason="the corpus extra: pip install 'pith[corpus]'")

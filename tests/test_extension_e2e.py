@@ -113,7 +113,7 @@ def test_save_downloads_a_markdown_file_holding_the_article(browser):
     assert saved == browser.downloads / reply["filename"]
     text = saved.read_text(encoding="utf-8")
     lines = text.splitlines()
-    # the default template's YAML front matter (native_host/pipeline/document.py), then the body alone
+    # the default template's YAML front matter (native_host/render/document.py), then the body alone
     assert lines[:5] == [
         "---",
         'title: "Why the harbour lighthouse still runs on clockwork"',

@@ -360,7 +360,7 @@ def test_the_body_leaves_the_header_to_the_metadata(extractor, page):
 
 
 def test_the_pages_keywords_are_its_tags_cleaned_and_bounded(extractor):
-    from native_host.pipeline.document import variables
+    from native_host.render.document import variables
 
     head = (
         '<meta name="keywords" content="news, ferries, cheap flights, best deals">'

@@ -16,10 +16,10 @@ def local_images(markdown: str, page: Path, directory: Path) -> tuple[str, int]:
     """The Markdown with its local images copied to `directory`/images/ and linked there, and how many were.
     A local image is a relative address naming a file under the page's own folder (after links are followed):
     nothing is fetched from the network, and a page cannot make the copy read a file outside its folder.
-    Only images by their first bytes (pipeline/document.py's image_type) and at most MAX_IMAGE_BYTES each;
+    Only images by their first bytes (render/document.py's image_type) and at most MAX_IMAGE_BYTES each;
     the others stay as the page wrote them."""
     # Imported at need, so that `pith --help` stays quick.
-    from ..pipeline.document import image_links, image_name, image_type, with_local_images
+    from ..render.document import image_links, image_name, image_type, with_local_images
 
     base = page.resolve().parent
     images = directory / "images"

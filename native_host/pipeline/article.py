@@ -29,7 +29,7 @@ from itertools import compress, repeat
 from operator import itemgetter
 from urllib.parse import quote, unquote
 
-from .blocks import INLINE, Block
+from .blocks import INLINE, Block, blocks_from_snapshot
 from .inert import (
     CLOSE,
     OPEN,
@@ -1031,6 +1031,7 @@ def _table_md(table: Element, quote: str) -> str:
 
 READER_VIEWS = frozenset({"html", "markdown"})  # the renderings of the reader, each built only when asked for
 
+
 # A saved article's YAML front matter, as clippers write it: key -> the Result field it shows.
 FRONT_MATTER = (
     ("title", "title"),
@@ -1099,3 +1100,16 @@ def add_views(article: Article, snapshot: dict, blocks: list[Block], main: list[
         article.html = to_html(article.tree)
     if "markdown" in views and not article.markdown:
         article.markdown = to_markdown(article.tree)
+
+
+def selection_body(snapshot: dict, node_ids: list[int]) -> tuple[str, str] | None:
+    """(markdown, text) of the blocks holding the selected nodes (the extension names the nodes whose own
+    text the user's selection touches), rendered as the article is; None when they hold no text. What the
+    user selected is saved whether or not the model calls it main."""
+    chosen = set(node_ids)
+    blocks = blocks_from_snapshot(snapshot)
+    picked = [bool(chosen.intersection(b.node_ids)) for b in blocks]
+    if not any(picked):
+        return None
+    article = build_article(snapshot, blocks, picked, {"markdown"})
+    return (article.markdown, article.text) if article.text.strip() else None

@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 
 from native_host import Extractor, snapshot_from_html
 from native_host.pipeline import metadata
-from native_host.pipeline.article import front_matter, markdown_document
 from native_host.pipeline.blocks import blocks_from_snapshot
 from native_host.pipeline.dates import parse_date
 from native_host.pipeline.metadata import cut_site_name, read_metadata, split_byline
+from native_host.render.document import document
 
 
 @pytest.fixture(scope="module")
@@ -390,6 +390,8 @@ def test_the_pages_keywords_are_its_tags_cleaned_and_bounded(extractor):
 
 
 def test_the_front_matter_is_yaml_that_no_title_can_break():
+    """The saved Markdown's head, as `pith extract -f markdown` and the host's reply make it (the default
+    template of render/document.py): one YAML string a property, whatever the page's title holds."""
     fields = {
         "title": 'Ports: "the" last\\one\nof them',
         "byline": "A. Keeper, B. Keeper",
@@ -400,17 +402,21 @@ def test_the_front_matter_is_yaml_that_no_title_can_break():
         "description": "- not a list",
         "markdown": "\nBody.\n\n",
     }
-    head = front_matter(fields)
-    assert head.startswith("---\n") and head.endswith("---\n") and "site" not in head
+    name, saved = document(fields, "markdown", created="2026-01-02T03:04:05+01:00")
+    head = saved[: saved.index("---\n", 4) + 4]
+    assert head.startswith("---\n") and "site" not in head and name == 'Ports: "the" last\\one of them'
     assert yaml.safe_load(head.strip("-\n")) == {
         "title": 'Ports: "the" last\\one of them',
-        "author": "A. Keeper, B. Keeper",
-        "date": date(2024, 8, 12),
-        "url": "https://e.example/c",
+        "source": "https://e.example/c",
+        "author": ["A. Keeper, B. Keeper"],
+        "published": date(2024, 8, 12),
+        "created": date(2026, 1, 2),
         "description": "- not a list",
+        "tags": ["clippings"],
     }
-    assert markdown_document(fields) == head + "\nBody.\n"
-    assert front_matter({"title": None, "url": ""}) == "" and markdown_document({"markdown": "x"}) == "x\n"
+    assert saved == head + "\nBody.\n"
+    bare = {"name": "{{title}}", "properties": {"title": "{{title}}", "source": "{{url}}"}}
+    assert document({"title": None, "url": "", "markdown": "x"}, "markdown", bare) == ("", "x\n")
 
 
 HOSTILE_JSON_LD = [

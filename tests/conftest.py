@@ -15,7 +15,8 @@ PAGES = Path(__file__).parent / "pages"
 @pytest.fixture
 def page():
     def read(name: str) -> bytes:
-        return (PAGES / name).read_bytes()
+        """The HTML of the page `name` ("article", "metadata/json-ld"): tests/pages/<name>/source.html."""
+        return (PAGES / name / "source.html").read_bytes()
 
     return read
 

@@ -83,7 +83,7 @@ def test_a_text_only_job_builds_no_reader_views():
 
 
 def test_a_page_over_the_time_limit_is_a_row_and_the_next_page_goes_on():
-    page = Page("x.html", (PAGES / "article.html").read_bytes(), "https://gazette.example/tides")
+    page = Page("x.html", (PAGES / "article" / "source.html").read_bytes(), "https://gazette.example/tides")
     rows = PageRows(time_limit_s=1e-6)
     extract = rows.extractor.extract_html
 
@@ -136,7 +136,9 @@ def test_the_time_limit_interrupts_python_work_in_any_thread(in_thread):
 
 def test_shards_one_per_input_resume_where_they_stopped(warcs, tmp_path):
     out = tmp_path / "shards"
-    argv = ["extract", str(warcs[0].parent), str(PAGES / "article.html"), "--out", str(out), "-j", "2"]
+    article = tmp_path / "article.html"  # a shard is named after its input file
+    article.write_bytes((PAGES / "article" / "source.html").read_bytes())
+    argv = ["extract", str(warcs[0].parent), str(article), "--out", str(out), "-j", "2"]
     assert cli_main(argv) == 1  # crawl.warc.gz's record cut short
     shards = sorted(p.relative_to(out).as_posix() for p in out.rglob("*"))
     assert shards == ["article.parquet", "crawl.parquet", "more.parquet"]
@@ -187,8 +189,8 @@ def test_html_to_json_lines_needs_no_corpus_extra_and_warc_names_it(warcs, tmp_p
             "-c",
             BLOCK_EXTRA,
             "extract",
-            str(PAGES / "article.html"),
-            str(PAGES / "cp1252.html"),
+            str(PAGES / "article" / "source.html"),
+            str(PAGES / "cp1252" / "source.html"),
             "--out",
             str(out),
             "-j",

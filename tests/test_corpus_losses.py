@@ -25,7 +25,7 @@ from native_host.pipeline.snapshot import snapshot_from_html
 pytest.importorskip("fastwarc", reason="the corpus extra: pip install 'pith[corpus]'")
 pytest.importorskip("pyarrow", reason="the corpus extra: pip install 'pith[corpus]'")
 
-ARTICLE = (PAGES / "article.html").read_bytes()
+ARTICLE = (PAGES / "article" / "source.html").read_bytes()
 OUTPUTS = ["rows.jsonl", "rows.parquet", "shards"]
 
 
@@ -254,7 +254,7 @@ def test_an_out_directory_without_write_permission_is_one_line(tmp_path, monkeyp
 
     monkeypatch.setattr(tempfile, "mkstemp", refused)
     for out in OUTPUTS:
-        assert _extract([PAGES / "article.html"], tmp_path / out) == 1
+        assert _extract([PAGES / "article" / "source.html"], tmp_path / out) == 1
         err = _said(capsys)
         assert len(err) == 1 and "cannot write" in err[0] and "Permission denied" in err[0]
 

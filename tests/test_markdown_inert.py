@@ -293,9 +293,9 @@ def test_hostile_text_in_a_page_renders_as_text(before, after, href):
 
 
 def test_the_attack_page_renders_inert():
-    """tests/pages/hostile/markdown.html: each attack of issue 32, item 2, as a page's visible text, links and
+    """tests/pages/hostile/markdown/source.html: each attack of issue 32, item 2, as a page's visible text, links and
     images. Its Markdown shows the attacks as text and links nowhere but to the page's https targets."""
-    s = snapshot_from_html((PAGES / "hostile" / "markdown.html").read_bytes(), url="https://e.example/post")
+    s = snapshot_from_html((PAGES / "hostile" / "markdown" / "source.html").read_bytes(), url="https://e.example/post")
     blocks = blocks_from_snapshot(s)
     a = build_article(s, blocks, [True] * len(blocks))
     text, links, images = expected(a.tree)

@@ -41,8 +41,8 @@ class Result:
 
     Each field says who else carries it (`carried`), and the others derive their lists from that:
     `from_metadata`, copied from the header read (pipeline.metadata.Metadata, a field or property of the same
-    name); `reply`, in every reply's article (browser.protocol.METADATA_FIELDS; extension/background/actions.js
-    is tested equal); `column`, a corpus output column of that kind (corpus.columns.KINDS), described by
+    name); `reply`, in every reply's article (render.reply.METADATA_FIELDS; extension/background/actions.js
+    is tested equal); `column`, a corpus output column of that kind (render.columns.KINDS), described by
     `about`. A new field is stated here, and read in Metadata."""
 
     url: str | None = field(metadata=carried("the page's URL", reply=True))  # the corpus's url column: the page's

@@ -1,4 +1,4 @@
-"""Saved documents and their templates (native_host/pipeline/document.py and its twin extension/template.js):
+"""Saved documents and their templates (native_host/render/document.py and its twin extension/template.js):
 the cases of tests/template_cases.json run through both, the Python engine's own edges, and the CLI's
 `--save` and `--template`, whose files are the extension's for the same article."""
 
@@ -14,7 +14,8 @@ from host_support import SENTENCE, article_html, standin_model
 
 from native_host.cli.main import main as pith
 from native_host.files import safe_filename
-from native_host.pipeline import document as D
+from native_host.pipeline.article import selection_body
+from native_host.render import document as D
 
 ROOT = Path(__file__).resolve().parents[1]
 CASES = json.loads((ROOT / "tests" / "template_cases.json").read_text(encoding="utf-8"))
@@ -213,12 +214,12 @@ def test_a_selection_is_the_blocks_its_text_touches_rendered_as_the_article_is()
 
     snapshot = snapshot_from_html(SELECTION_PAGE)
     ids = {n.get("text"): n["id"] for n in snapshot["nodes"] if n.get("text")}
-    assert D.selection_body(snapshot, [ids["para"], ids["Second para."]]) == (
+    assert selection_body(snapshot, [ids["para"], ids["Second para."]]) == (
         "First *para*.\n\nSecond para.\n",
         "First para.\n\nSecond para.",
     )
-    assert D.selection_body(snapshot, [ids["Side note"]])[1] == "Side note"  # chosen, main or not
-    assert D.selection_body(snapshot, [0, 1]) is None  # no block holds <html> or <body>: nothing selected
+    assert selection_body(snapshot, [ids["Side note"]])[1] == "Side note"  # chosen, main or not
+    assert selection_body(snapshot, [0, 1]) is None  # no block holds <html> or <body>: nothing selected
 
 
 @pytest.mark.parametrize("selection", ["3", [1.5], [-1], [True], [10**9], list(range(200_001))])

@@ -1,6 +1,6 @@
 """Saving as the options page shapes it, in headless Chromium and Firefox with the real host: the template
 written in the options page names the file and makes its head, the folder chosen there is where it lands in
-Downloads, the page's selection is a variable, and what lands is what native_host/pipeline/document.py makes
+Downloads, the page's selection is a variable, and what lands is what native_host/render/document.py makes
 of the same article (tests/test_document.py ties the two engines case by case)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from browser import KINDS, PAGES, browser_with_host, close, open_popup, open_reader, shown_note, wait_for_download
 
-from native_host.pipeline import document as D
+from native_host.render import document as D
 
 TITLE = "The Future of Banking Is Here, and You're Broke: a lighthouse story"
 TEMPLATE = {

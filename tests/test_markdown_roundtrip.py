@@ -37,7 +37,7 @@ def article(html: str):
 
 
 def test_a_docs_page_round_trips(page):
-    r = Extractor().extract_html(page("docs-roundtrip.html"), url="https://docs.tidewater.example/logs")
+    r = Extractor().extract_html(page("docs-roundtrip"), url="https://docs.tidewater.example/logs")
     shown = render(r.markdown)
     assert letters(LexborHTMLParser(r.html)) == letters(render(r.markdown))
     reader = LexborHTMLParser(r.html)

@@ -45,7 +45,7 @@ def data_url_bytes(url: str) -> bytes | None:
 def inline_images(html: bytes) -> tuple[bytes, dict[str, bytes]]:
     """The page (its bytes: a data: URL is ASCII in any encoding a page is read in but UTF-16) with each `<img src="data:...">` whose bytes are an image (document.py's image_type) pointing
     at a placeholder address instead, and those addresses' bytes. Other data: URLs stay as written."""
-    from ..pipeline.document import image_type
+    from ..render.document import image_type
 
     found: dict[str, bytes] = {}
 
@@ -64,10 +64,10 @@ def local_images(markdown: str, page: Path, directory: Path, inline: dict[str, b
     """The Markdown with its local images written to `directory`/images/ and linked there, and how many were.
     A local image is a relative address naming a file under the page's own folder (after links are followed),
     or one of `inline`'s placeholders (`inline_images`): nothing is fetched from the network, and a page cannot
-    make the copy read a file outside its folder. Only images by their first bytes (pipeline/document.py's
+    make the copy read a file outside its folder. Only images by their first bytes (render/document.py's
     image_type) and at most MAX_IMAGE_BYTES each; the others stay as the page wrote them."""
     # Imported at need, so that `pith --help` stays quick.
-    from ..pipeline.document import image_links, image_name, image_type, with_local_images
+    from ..render.document import image_links, image_name, image_type, with_local_images
 
     base = page.resolve().parent
     images = directory / "images"

@@ -29,7 +29,7 @@ from itertools import compress, repeat
 from operator import itemgetter
 from urllib.parse import quote, unquote
 
-from .blocks import INLINE, Block
+from .blocks import INLINE, Block, blocks_from_snapshot
 from .inert import (
     CLOSE,
     OPEN,
@@ -1109,45 +1109,6 @@ def _table_md(table: Element, quote: str) -> str:
 
 READER_VIEWS = frozenset({"html", "markdown"})  # the renderings of the reader, each built only when asked for
 
-# A saved article's YAML front matter, as clippers write it: key -> the Result field it shows.
-FRONT_MATTER = (
-    ("title", "title"),
-    ("author", "byline"),
-    ("date", "date"),
-    ("site", "site_name"),
-    ("url", "url"),
-    ("description", "description"),
-)
-_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}:\d{2}(?:[+-]\d{2}:\d{2})?)?")
-# Not printable in YAML (C0 but tab and newline, DEL, C1 but NEL, surrogates, U+FFFE/F), and the line
-# separators YAML tools split on: each becomes a blank.
-_YAML_UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x84\x86-\x9f\u2028\u2029\ud800-\udfff\ufffe\uffff]")
-
-
-def front_matter(fields: dict) -> str:
-    """`---`-fenced YAML with the fields of FRONT_MATTER that have a value (`fields` maps Result field names
-    to values; "url" takes the canonical URL where the page gives one). Every value is one double-quoted
-    line (a date stays bare, so YAML tools read it as one): a title holding ": " or a quote cannot break
-    the document."""
-    lines = []
-    for key, name in FRONT_MATTER:
-        value = (fields.get("canonical_url") or fields.get("url")) if key == "url" else fields.get(name)
-        if not isinstance(value, str) or not value.strip():
-            continue
-        value = " ".join(_YAML_UNSAFE.sub(" ", value).split())
-        if key == "date" and _ISO_DATE.fullmatch(value):
-            lines.append(f"{key}: {value}")
-        else:
-            lines.append(f'{key}: "{value.replace(chr(92), chr(92) * 2).replace(chr(34), chr(92) + chr(34))}"')
-    return "---\n" + "".join(line + "\n" for line in lines) + "---\n" if lines else ""
-
-
-def markdown_document(fields: dict) -> str:
-    """A saved Markdown article: the front matter, a blank line, the body (`fields["markdown"]`)."""
-    head = front_matter(fields)
-    body = (fields.get("markdown") or "").strip("\n")
-    return (head + "\n" if head else "") + (body + "\n" if body else "")
-
 
 def build_article(
     snapshot: dict, blocks: list[Block], main: list[bool], views: Collection[str] = READER_VIEWS
@@ -1178,3 +1139,16 @@ def add_views(article: Article, snapshot: dict, blocks: list[Block], main: list[
         article.html = to_html(article.tree)
     if "markdown" in views and not article.markdown:
         article.markdown, article.markdown_blocks = markdown_blocks(article.tree)
+
+
+def selection_body(snapshot: dict, node_ids: list[int]) -> tuple[str, str] | None:
+    """(markdown, text) of the blocks holding the selected nodes (the extension names the nodes whose own
+    text the user's selection touches), rendered as the article is; None when they hold no text. What the
+    user selected is saved whether or not the model calls it main."""
+    chosen = set(node_ids)
+    blocks = blocks_from_snapshot(snapshot)
+    picked = [bool(chosen.intersection(b.node_ids)) for b in blocks]
+    if not any(picked):
+        return None
+    article = build_article(snapshot, blocks, picked, {"markdown"})
+    return (article.markdown, article.text) if article.text.strip() else None

@@ -145,7 +145,7 @@ def test_mathjax2_scripts_are_kept_as_tex_without_their_drawings():
 
 
 @pytest.mark.parametrize(
-    "name", ["docs-roundtrip.html", "extension/reader/footnotes.html", "extension/reader/table.html"]
+    "name", ["docs-roundtrip/source.html", "extension/reader/footnotes.html", "extension/reader/table.html"]
 )
 def test_each_element_of_the_html_has_its_place_in_the_markdown(name):
     """`markdown_blocks`: one [start, end) per top-level element of the reader's HTML, in order, without

@@ -21,10 +21,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from export import corpus
+from harness.browsers import CHROMIUM_ORIGIN, chromium, serve
 from native_host.pipeline.page_values import url_host
 from native_host.progress import progress
 
-from .browsers import CHROMIUM_ORIGIN, chromium, serve
 from .data import iter_records
 
 log = logging.getLogger("pith.record")

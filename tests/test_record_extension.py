@@ -13,6 +13,7 @@ import pytest
 from browser import KINDS, PAGES, extension_browser, require
 from host_support import standin_model
 
+from export import recordings
 from native_host.cli.main import main as pith_main
 
 

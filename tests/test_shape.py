@@ -16,11 +16,11 @@ from host_support import write_standin_model
 from test_article import unshown
 
 from native_host import Extractor, snapshot_from_html
-from native_host.browser.protocol import METADATA_FIELDS
 from native_host.limits import SHAPE_MAX_GAPS, SHAPE_MIN_CONFIDENCE
 from native_host.pipeline.article import build_article
 from native_host.pipeline.blocks import blocks_from_snapshot
 from native_host.pipeline.shape import SHAPES, plan_shape, reader_shape
+from native_host.render.reply import METADATA_FIELDS
 
 PAGES = Path(__file__).parent / "pages" / "extension" / "reader"
 URL = "https://e.example/"

@@ -52,7 +52,7 @@ trees measured in turn.
 
 `--frame N`: the reader's frame alone, without the host: N times per page and extension (a browser session per
 extension, `--rounds` times in turn), the article the Python extractor makes of the page shown over it the way
-the background shows one (export/browsers.py's SHOW_ARTICLE: content scripts, frame placed, article sent), timed
+the background shows one (harness/browsers.py's SHOW_ARTICLE: content scripts, frame placed, article sent), timed
 from the call to the frame's first contentful paint. What a change to the frame's loading or rendering costs or
 saves, without the host's time and its noise.
 """
@@ -72,7 +72,7 @@ from pathlib import Path
 from bench.bytecode import compile_pith
 from bench.content_script import page_with_elements, sections_page
 from bench.synthetic import _blog
-from export.browsers import EXTENSION, KINDS, READER_PAGE, SHOW_ARTICLE, extension_browser
+from harness.browsers import EXTENSION, KINDS, READER_PAGE, SHOW_ARTICLE, extension_browser
 
 # In every page, before its own scripts: stamp the frame after the result appears (see the module docstring).
 PAINT_WATCH = """(() => {

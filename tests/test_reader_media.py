@@ -1,7 +1,7 @@
 """The user's system preferences, in Chromium and Firefox: `prefers-color-scheme` picks the reader's theme
 while the user has chosen none ("Auto"), and `prefers-reduced-motion` turns the smooth scrolls (Highlight's
 scroll to the content, Read aloud's to the paragraph being read) into jumps. Each browser runs twice: dark with
-reduced motion, and light with motion (export/browsers.py's Media: Playwright's emulation in Chromium, the
+reduced motion, and light with motion (harness/browsers.py's Media: Playwright's emulation in Chromium, the
 profile's prefs in Firefox)."""
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ import { PithFailure, asFailure } from "./errors.js";
 import { requestOverCap } from "./host.js";
 import { clearHighlight, closeReader, completeReader, inPage, notify, pageSelection, placeReader, readerView,
          selectedNodeIds, showHighlight, showReader, styleHighlight, takeSnapshot } from "./page.js";
-import { saveImages } from "./images.js";
+import { saveImages, zipWithImages } from "./images.js";
 import { articleDocument, download, saveSettings } from "./save.js";
 
 const L = globalThis.PITH_LIMITS;
@@ -31,9 +31,7 @@ const DONE = {  // the reader view is its own news
 };
 // What the host's article always carries (native_host/result.py, the fields Result marks `reply`): the reader's
 // header and the saved file's head are made of these.
-export const METADATA_FIELDS = ["url", "title", "byline", "date", "modified", "lang", "dir", "site_name",
-                                "description", "canonical_url", "image", "page_type", "word_count",
-                                "reading_minutes", "tags"];
+export const METADATA_FIELDS = globalThis.PITH_CONTRACTS.METADATA_FIELDS;
 // The time of each step, on a clock every extension page and tab shares, for the reply's `marks`
 // (bench/browser_speed.py splits an action into phases with them).
 const clock = () => performance.timeOrigin + performance.now();
@@ -178,7 +176,8 @@ export function makeRunner(host) {
       reply = await whole;  // the first part joined with the rest: the text and Markdown for Copy and Save
       const full = reply.article || {};
       const { extra } = await clipping(tabId);  // Copy and Save in the reader name and head the file the same way
-      await completeReader(tabId, { text: full.text || "", markdown: full.markdown || "", ...extra });
+      await completeReader(tabId, { text: full.text || "", markdown: full.markdown || "",
+                                    markdown_blocks: full.markdown_blocks || [], ...extra });
       answer.reader = true;
     }
     summary.text = (reply.article || {}).text || "";
@@ -192,13 +191,19 @@ export function makeRunner(host) {
     } else if (action === "save") {
       const { settings, extra } = await clipping(tabId);
       let markdown = article.markdown || "";
-      // Images beside a Markdown file in a known folder; with Save As the file's place is the user's to choose.
-      if (settings.images && settings.format === "markdown" && !settings.saveAs) {
+      const makeDoc = (body) => articleDocument({ ...summary, markdown: body, ...extra }, settings.format);
+      let doc;
+      if (settings.images && settings.format === "markdown" && settings.imagesAs === "zip") {  // one file
+        const zipped = await zipWithImages(markdown, summary.url, makeDoc);
+        doc = zipped.doc;
+        answer.images = { saved: zipped.saved, failed: zipped.failed };
+      } else if (settings.images && settings.format === "markdown" && !settings.saveAs) {
+        // Images beside a Markdown file in a known folder; with Save As the file's place is the user's to choose.
         const saved = await saveImages(markdown, summary.url);
         markdown = saved.markdown;
         answer.images = { saved: saved.saved, failed: saved.failed };
       }
-      const doc = articleDocument({ ...summary, markdown, ...extra }, settings.format);
+      doc = doc || makeDoc(markdown);
       Object.assign(answer, await download(doc), { selection: article.selection === true });
     }
     const extra = reply.truncated ? ` ${TRUNCATED}` : "";

@@ -72,6 +72,7 @@ from pathlib import Path
 from bench.bytecode import compile_pith
 from bench.content_script import page_with_elements, sections_page
 from bench.synthetic import _blog
+from bench.tab_cost import reader_article
 from harness.browsers import EXTENSION, KINDS, READER_PAGE, SHOW_ARTICLE, extension_browser
 
 # In every page, before its own scripts: stamp the frame after the result appears (see the module docstring).
@@ -507,8 +508,6 @@ CLOSE_READER = "async (tabId) => (await import('/background/page.js')).closeRead
 
 def frame_only(kind: str, directory: Path, root: Path, pages: Path, names: list[str], n: int) -> dict[str, list]:
     """--frame: per page, `n` reader frames shown over it without the host; [{shown, painted}] in ms."""
-    from bench.tab_cost import reader_article
-
     out: dict[str, list] = {}
     with extension_browser(kind, root, host="missing", pages=pages, extension=directory) as b:
         for name in names:

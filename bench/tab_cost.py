@@ -23,7 +23,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.browser_speed import blog_with_elements
+from bench.content_script import page_with_elements
+from bench.synthetic import _blog
 from harness.browsers import CHROMIUM, SHOW_ARTICLE, extension_browser
 
 OPEN_TAB = """async (url) => {
@@ -86,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
         root = Path(tmp)
         pages = root / "pages"
         pages.mkdir()
-        html, elements = blog_with_elements(1500)
+        html, elements = page_with_elements(1500, _blog)
         (pages / "article.html").write_text(html, "utf-8")
         article = reader_article(html)
         with extension_browser("chromium", root, pages=pages) as browser:

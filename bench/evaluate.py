@@ -83,6 +83,7 @@ def evaluate(
     timeout_s: float = registry.PAGE_TIMEOUT_S,
     jsonl: TextIO | None = None,
     command: str = "",
+    detail: list[str] | None = None,
 ) -> tuple[str, RunInfo]:
     """Run the extractors named over the pages chosen; the markdown report and the run's facts."""
     loaded, info = (
@@ -108,7 +109,7 @@ def evaluate(
         if ex.uses_gold:
             info.sees_gold.add(name)
     if not loaded:
-        return render(info, {}, names), info
+        return render(info, {}, names, detail), info
     records = list(iter_records(datasets=datasets, split=split, limit=limit))
     scores: list[PageScore] = []
     for record in progress(records, total=len(records), desc=f"{split} pages"):
@@ -123,7 +124,7 @@ def evaluate(
         if jsonl:
             for s in page:
                 jsonl.write(json.dumps(asdict(s), ensure_ascii=False) + "\n")
-    return render(info, summarize(scores), names), info
+    return render(info, summarize(scores), names, detail), info
 
 
 def positive_int(text: str) -> int:
@@ -153,6 +154,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="seconds one extractor may take on one page; past it the page counts as empty and an "
         "error (0 = no limit) (default: %(default)s)",
     )
+    ap.add_argument(
+        "--detail",
+        default=None,
+        help="comma-separated extractors that get a table per dataset and page type; the others get one row "
+        "over all pages (default: every extractor)",
+    )
     ap.add_argument("--out", type=Path, default=None, help="markdown report to write (default: runs/eval-SPLIT.md)")
     ap.add_argument("--jsonl", type=Path, default=None, help="also write one JSON line per page and extractor")
     return ap.parse_args(argv)
@@ -165,6 +172,11 @@ def main(argv: list[str] | None = None) -> int:
         print("bench: --extractors names none; give e.g. --extractors trafilatura,resiliparse", file=sys.stderr)
         return 2
     datasets = [d.strip() for d in args.datasets.split(",") if d.strip()] if args.datasets else None
+    detail = [d.strip() for d in args.detail.split(",") if d.strip()] if args.detail is not None else None
+    if detail is not None and set(detail) - set(names):
+        unknown = ", ".join(sorted(set(detail) - set(names)))
+        print(f"bench: --detail names {unknown}, which --extractors does not; name it in both", file=sys.stderr)
+        return 2
     out = args.out or Path("runs") / f"eval-{args.split}.md"
     command = "python -m bench.evaluate " + shlex.join(sys.argv[1:] if argv is None else argv)
     jsonl = None
@@ -172,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.jsonl:
             args.jsonl.parent.mkdir(parents=True, exist_ok=True)
             jsonl = open(args.jsonl, "w", encoding="utf-8")
-        report, info = evaluate(names, datasets, args.split, args.limit, args.timeout, jsonl, command.strip())
+        report, info = evaluate(names, datasets, args.split, args.limit, args.timeout, jsonl, command.strip(), detail)
     except PithError as exc:
         print(f"bench: {exc.message}", file=sys.stderr)
         return 1

@@ -38,6 +38,7 @@ globalThis.PITH_LIMITS = Object.freeze({
 globalThis.PITH_CONTRACTS = Object.freeze({
   SKIP_SUBTREE: Object.freeze(["head", "noscript", "script", "style", "template"]),
   LEAF_ONLY: Object.freeze(["audio", "canvas", "embed", "iframe", "object", "select", "svg", "video"]),
+  TEX_SCRIPT: Object.freeze(["math/tex", "mode=display"]),
   INLINE: Object.freeze(["a", "abbr", "acronym", "b", "bdi", "bdo", "big", "br", "cite", "code", "data", "del", "dfn", "em", "font", "i", "ins", "kbd", "label", "mark", "nobr", "q", "rp", "rt", "ruby", "s", "samp", "small", "span", "strike", "strong", "sub", "sup", "time", "tt", "u", "var", "wbr"]),
   META_KEYS: Object.freeze(["name", "property", "itemprop"]),
   LINK_RELS: Object.freeze(["author", "canonical"]),

@@ -21,7 +21,15 @@ from native_host.browser.identity import HOST_NAME
 from native_host.pipeline.article import HTML_TAGS, MATHML_TAGS
 from native_host.pipeline.blocks import INLINE
 from native_host.pipeline.inert import TERMINAL_CONTROLS
-from native_host.pipeline.snapshot import DIRS, LEAF_ONLY, LINK_RELS, META_KEYS, SKIP_SUBTREE
+from native_host.pipeline.snapshot import (
+    DIRS,
+    LEAF_ONLY,
+    LINK_RELS,
+    META_KEYS,
+    SKIP_SUBTREE,
+    TEX_DISPLAY_MODE,
+    TEX_SCRIPT_TYPE,
+)
 
 PATH = Path(__file__).resolve().parent.parent / "extension" / "limits.js"
 COMMAND = "python -m native_host.contracts"
@@ -79,6 +87,7 @@ def contracts() -> dict[str, object]:
         # The live path skips <noscript> as well: scripts run there, so its content is never shown (docs/snapshot.md).
         "SKIP_SUBTREE": sorted(SKIP_SUBTREE | {"noscript"}),
         "LEAF_ONLY": sorted(LEAF_ONLY),
+        "TEX_SCRIPT": [TEX_SCRIPT_TYPE, TEX_DISPLAY_MODE],  # snapshot.formula_nodes's script type and display mode
         "INLINE": sorted(INLINE),
         "META_KEYS": list(META_KEYS),
         "LINK_RELS": sorted(LINK_RELS),

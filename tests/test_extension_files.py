@@ -182,7 +182,7 @@ def test_the_extension_keeps_every_metadata_field_the_host_sends():
     fields for the reader's header and the saved file."""
     from dataclasses import fields
 
-    from native_host.browser.protocol import METADATA_FIELDS
+    from native_host.render.reply import METADATA_FIELDS
     from native_host.result import Result
 
     text = (EXTENSION / "background" / "actions.js").read_text()

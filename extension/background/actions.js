@@ -7,7 +7,7 @@ import { PithFailure, asFailure } from "./errors.js";
 import { requestOverCap } from "./host.js";
 import { clearHighlight, closeReader, completeReader, highlightActive, notify, pageSelection, prepareReader,
          readerActive, selectedNodeIds, showHighlight, showReader, styleHighlight, takeSnapshot } from "./page.js";
-import { saveImages } from "./images.js";
+import { saveImages, zipWithImages } from "./images.js";
 import { articleDocument, download, saveSettings } from "./save.js";
 
 const L = globalThis.PITH_LIMITS;
@@ -170,7 +170,8 @@ export function makeRunner(host) {
       reply = await whole;  // the first part joined with the rest: the text and Markdown for Copy and Save
       const full = reply.article || {};
       const { extra } = await clipping(tabId);  // Copy and Save in the reader name and head the file the same way
-      await completeReader(tabId, { text: full.text || "", markdown: full.markdown || "", ...extra });
+      await completeReader(tabId, { text: full.text || "", markdown: full.markdown || "",
+                                    markdown_blocks: full.markdown_blocks || [], ...extra });
       answer.reader = true;
     }
     summary.text = (reply.article || {}).text || "";
@@ -184,13 +185,19 @@ export function makeRunner(host) {
     } else if (action === "save") {
       const { settings, extra } = await clipping(tabId);
       let markdown = article.markdown || "";
-      // Images beside a Markdown file in a known folder; with Save As the file's place is the user's to choose.
-      if (settings.images && settings.format === "markdown" && !settings.saveAs) {
+      const makeDoc = (body) => articleDocument({ ...summary, markdown: body, ...extra }, settings.format);
+      let doc;
+      if (settings.images && settings.format === "markdown" && settings.imagesAs === "zip") {  // one file
+        const zipped = await zipWithImages(markdown, summary.url, makeDoc);
+        doc = zipped.doc;
+        answer.images = { saved: zipped.saved, failed: zipped.failed };
+      } else if (settings.images && settings.format === "markdown" && !settings.saveAs) {
+        // Images beside a Markdown file in a known folder; with Save As the file's place is the user's to choose.
         const saved = await saveImages(markdown, summary.url);
         markdown = saved.markdown;
         answer.images = { saved: saved.saved, failed: saved.failed };
       }
-      const doc = articleDocument({ ...summary, markdown, ...extra }, settings.format);
+      doc = doc || makeDoc(markdown);
       Object.assign(answer, await download(doc), { selection: article.selection === true });
     }
     const extra = reply.truncated ? ` ${TRUNCATED}` : "";

@@ -15,7 +15,8 @@
 // options page stored, as the popup's Save does; Save sends it to the background, which checks it and
 // downloads it. The reader's settings (typeface, size, width, line spacing, theme) are kept
 // in storage.local, written only by this page's own controls, so that every page opens the way the reader left
-// the last one.
+// the last one. With text selected in the article, Copy and Save take the blocks the selection touches alone
+// (their Markdown, where the host's `markdown_blocks` place it), under the same front matter.
 import "../limits.js";
 import "../template.js";
 import "../article_document.js";
@@ -41,12 +42,13 @@ const LANG = /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/;
 const STATUS_MS = 4000;
 const FIRST_SCREEN_CHARS = 4000;  // more text than a screen holds: rendered before the first paint
 const AFTER_PAINT_MAX_MS = 100;
+const PRESS_MS = 2000;  // a button's press and its click, at most this far apart
 
 // The token this frame was made for, read once and wiped (a later document in this frame finds none).
 const token = window.name;
 window.name = "";
 const view = { root: document, box: null, article: null, settings: null, writer: Math.random().toString(36).slice(2),
-               writes: 0, statusTimer: null, port: null, template: undefined };
+               writes: 0, statusTimer: null, port: null, template: undefined, pressed: null };
 const stored = api.storage.local.get(null);  // the user's choices, read while the host works
 
 /** The settings as stored, each made valid (an unknown or missing value becomes its default). */
@@ -255,18 +257,44 @@ async function writeClipboard(text) {
 async function copyMarkdown(event) {
   if (!event.isTrusted) return;  // the user's own click, never a script's
   try {
-    const { content } = savedDocument("markdown");
+    const part = pressedPart();
+    const { content } = savedDocument("markdown", part);
     await writeClipboard(content);
-    say("Copied the article as Markdown");
+    say(part ? "Copied the selection as Markdown" : "Copied the article as Markdown");
   } catch (error) {
     say(`Could not copy: ${error.message}. Use Save instead.`, true);
   }
 }
 
-/** The shown article as a document in `format`, named and headed by the user's template (read as the article
- * came: Copy writes the clipboard within the click, with no wait). */
-function savedDocument(format) {
-  return articleDocument({ ...view.article, template: view.template }, format);
+/** The article's blocks the user's selection in the view touches (the top-level elements of the article):
+ * {markdown, text, selection} of those alone, from the host's `markdown_blocks`; null when the selection holds
+ * none of the article (or the view's blocks are not those the host placed). */
+function selectedPart() {
+  const selection = document.getSelection();
+  const spans = view.article.markdown_blocks;
+  if (!selection || selection.isCollapsed || !Array.isArray(spans)) return null;
+  const blocks = Array.from(view.root.getElementById("article").children);
+  if (blocks.length !== spans.length) return null;
+  const touched = blocks.map((el, i) => i).filter((i) => selection.containsNode(blocks[i], true));
+  if (!touched.length) return null;
+  const chars = Array.from(view.article.markdown);  // the places count code points
+  const markdown = touched.map((i) => chars.slice(spans[i][0], spans[i][1]).join("")).filter(Boolean).join("\n\n");
+  const text = touched.map((i) => blocks[i].innerText.trim()).filter(Boolean).join("\n\n");
+  return markdown ? { markdown, text, selection: String(selection) } : null;
+}
+
+/** The selection's part as it was when the button was pressed (a press may move the selection before the
+ * click), else as it is now (a key's click). */
+function pressedPart() {
+  const pressed = view.pressed;
+  view.pressed = null;
+  return pressed && performance.now() - pressed.at < PRESS_MS ? pressed.part : selectedPart();
+}
+
+/** The shown article, or its `part` (`selectedPart`), as a document in `format`, named and headed by the user's
+ * template (read as the article came: Copy writes the clipboard within the click, with no wait). */
+function savedDocument(format, part = null) {
+  return articleDocument({ ...view.article, ...(part || {}), template: view.template }, format);
 }
 
 async function save(event) {
@@ -274,7 +302,7 @@ async function save(event) {
   const format = view.root.getElementById("format").value === "text" ? "text" : "markdown";
   try {
     // The background checks the document and hands it to the browser's downloads.
-    const reply = await api.runtime.sendMessage({ type: "pith.reader.save", doc: savedDocument(format) });
+    const reply = await api.runtime.sendMessage({ type: "pith.reader.save", doc: savedDocument(format, pressedPart()) });
     if (reply && reply.ok) say(`Saved ${reply.filename}`);
     else say(`Could not save: ${(reply && reply.error && reply.error.title) || "no answer"}`, true);
   } catch (error) {
@@ -312,6 +340,9 @@ function wire(root, box) {
     b.addEventListener("click", () => change(() => ({ [b.dataset.setting]: b.dataset.value })));
   }
   $("settings-button").addEventListener("click", () => toggleSettings());
+  for (const id of ["copy", "save"]) {
+    $(id).addEventListener("pointerdown", () => { view.pressed = { part: selectedPart(), at: performance.now() }; });
+  }
   $("copy").addEventListener("click", copyMarkdown);
   $("save").addEventListener("click", save);
   $("close").addEventListener("click", (event) => { if (event.isTrusted) close(); });
@@ -373,9 +404,9 @@ async function open(article) {
 /** The rest of the article shown ({text, markdown, front_matter}), for Copy and Save, which wait for it. */
 function complete(rest) {
   if (!view.article) return;
-  const { text, markdown, front_matter: frontMatter } = rest || {};
+  const { text, markdown, front_matter: frontMatter, markdown_blocks: blocks } = rest || {};
   Object.assign(view.article, { text: String(text ?? ""), markdown: String(markdown ?? ""),
-                                front_matter: String(frontMatter ?? "") });
+                                front_matter: String(frontMatter ?? ""), markdown_blocks: Array.isArray(blocks) ? blocks : [] });
   for (const id of ["copy", "save"]) document.getElementById(id).disabled = false;
 }
 

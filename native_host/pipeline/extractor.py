@@ -185,9 +185,11 @@ def result_from_scores(
         reading_minutes=minutes,
         **{name: getattr(meta, name) for name in FROM_METADATA},
     )
+    result.markdown_blocks = article.markdown_blocks
     if ready is not None:
         ready(result)
         add_views(article, snapshot, blocks, body, later)
         result.html, result.markdown = article.html, article.markdown
+        result.markdown_blocks = article.markdown_blocks
         lap("later views")
     return result

@@ -297,6 +297,18 @@ def test_a_consent_line_or_an_inspiration_is_no_byline(line):
     assert metadata._name_in(line) is None
 
 
+def test_at_the_contents_end_only_a_written_by_names_the_writer(extractor):
+    """A reply's header ("Posted in Boats, 31 March 2005, by a replier") may close a thread's main content; a
+    "Written by" line there is the article's writer."""
+    body = f"<html><body><h1>A wood stove in a small boat</h1>{STORY * 12}<p>{{}}</p></body></html>"
+    reply = "Posted in Boats and Stoves, on the 31st of March 2005 at 17:23, by Harbourmaster"
+    r = extractor.extract_html(body.format(reply), url="https://e.example/t")
+    assert r.byline is None
+    signed = "Written by Ann Lee, who has sailed the strait in every season for thirty years"
+    r = extractor.extract_html(body.format(signed), url="https://e.example/t")
+    assert r.byline == "Ann Lee"
+
+
 def test_soft_hyphens_leave_the_header(extractor):
     """A live page's headline may carry the soft hyphens its layout breaks words at."""
     html = f"<html><body><h1>Pal\u00e4s&shy;ti&shy;nenser klagen</h1>{STORY}</body></html>"

@@ -201,6 +201,9 @@ _BY_INSIDE = re.compile(
     r"(?:作者|记者|撰文|来源)\s*[:：/／\s]\s*([^\s|,，：:]{1,20})|文\s*[:：/／]\s*([^\s|,，：:]{1,20})",
     re.I,
 )
+_WRITTEN_BY = re.compile(
+    r"\b(?:written|words|text|story|article)\s+by\b|\bby\s+the\s+author\b|(?:作者|记者|撰文|来源|文)\s*[:：/／\s]", re.I
+)  # the labels that say a line at the content's end names its writer
 _LONE_BY = re.compile(r"^\s*(?:by|von|par|por|door|av|af|przez)\s*:?\s*$", re.I)
 _PARTS = re.compile(r"\s*[|•·]\s*|\s{2,}|\s+[-–—]\s+")
 NAME_PART_WORDS = 5
@@ -1039,7 +1042,8 @@ def dom_byline(
     learned = _cue(scores, labels, "byline")
     window = list(_near(main, len(blocks), head))
     mains = [i for i, m in enumerate(main) if m]
-    window += [i for i in mains[-END_BLOCKS:] if i not in window]
+    at_end = [i for i in mains[-END_BLOCKS:] if i not in window]
+    window += at_end
     ranked: list[tuple[int, int]] = []  # (rank, block)
     for i in window:
         b = blocks[i]
@@ -1057,8 +1061,10 @@ def dom_byline(
         rank = None
         if any(_is_author_link(nodes[j]) for j in b.node_ids):
             rank = 1
-        elif _BY_INSIDE.search(b.text) or (_LONE_BY.match(b.text) and i + 1 < len(blocks)):
-            rank = 2
+        elif (_BY_INSIDE.search(b.text) or (_LONE_BY.match(b.text) and i + 1 < len(blocks))) and (
+            i not in at_end or _WRITTEN_BY.search(b.text)
+        ):
+            rank = 2  # (at the content's end only "Written by": a bare "by" there heads a reply or a teaser)
         elif any(_AUTHOR_CLASS.search(c) for c in b.class_path[-2:]):
             rank = 3
         elif any(_META_CLASS.search(c) for c in b.class_path[-2:]) and i not in mains[-END_BLOCKS:]:

@@ -697,6 +697,16 @@ def test_the_metadata_benchmark_scores_by_its_stated_rules(field, pred, gold, ok
     assert right(field, pred, gold) is ok
 
 
+def test_the_metadata_benchmarks_interval_holds_its_rate():
+    from bench.metadata import wilson
+
+    assert wilson(0, 0) == (0.0, 1.0)
+    low, high = wilson(0, 54)
+    assert low == 0.0 and 0.05 < high < 0.08
+    low, high = wilson(3, 75)
+    assert low < 3 / 75 < high
+
+
 def test_a_heading_passed_over_for_the_title_stays_in_the_body():
     """The header shows the title, so only a headline that says the title leaves the body."""
     import numpy as np

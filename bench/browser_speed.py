@@ -59,7 +59,7 @@ from pathlib import Path
 from bench.bytecode import compile_pith
 from bench.content_script import page_with_elements, sections_page
 from bench.synthetic import _blog
-from export.browsers import EXTENSION, KINDS, READER_PAGE, extension_browser
+from harness.browsers import EXTENSION, KINDS, READER_PAGE, extension_browser
 
 # In every page, before its own scripts: stamp the frame after the result appears (see the module docstring).
 PAINT_WATCH = """(() => {

@@ -198,7 +198,13 @@ def pinned(extractor) -> dict:
         stages["page_type_scores"] = None if types is None else types.tolist()
         stages["predicted_type"] = predicted
         result = result_from_scores(
-            snapshot, blocks, scores, extractor.model.labels, extractor.threshold, predicted_type=predicted
+            snapshot,
+            blocks,
+            scores,
+            extractor.model.labels,
+            extractor.threshold,
+            predicted_type=predicted,
+            type_confidence=None if types is None else float(np.max(types)),
         ).to_dict()
         del stages["result"]
         out["pages"][page.name] = stages

@@ -6,7 +6,7 @@
 Imports that run up are counted over the import graph (grimp, as import-linter reads it) against one fixed
 order of native_host's rooms, from the top: the command (`cli`, `__main__`), the corpus jobs and the browser
 link (which must not import each other either), the renderings, the pipeline, the shared modules; across the
-top level, `bench` over `export` over `native_host`, and nothing but `__main__` importing the command. The
+top level, `bench` over `export` over `harness` over `native_host`, and nothing but `__main__` importing the command. The
 order is fixed here, not read from pyproject.toml, so a checkout whose contracts were looser counts the same
 way. A cycle is a set of sibling modules (or subpackages) of one package that import each other round, by the
 same graph: each strongly connected set of more than one counts once.
@@ -21,8 +21,8 @@ from pathlib import Path
 # `contracts` is a command too (`python -m native_host.contracts` writes extension/limits.js); the package's
 # __init__ re-exports the pipeline's entry points and is left out, as import-linter's layers leave it.
 RANK = {"__main__": 5, "cli": 5, "contracts": 5, "corpus": 4, "browser": 4, "render": 3, "pipeline": 2}  # else 1
-TOP_RANK = {"bench": 3, "export": 2, "native_host": 1}
-PACKAGES = ("native_host", "export", "bench")
+TOP_RANK = {"bench": 4, "export": 3, "harness": 2, "native_host": 1}
+PACKAGES = ("native_host", "harness", "export", "bench")
 
 
 def _rank(module: str) -> tuple[int, int, str]:

@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 from typing import IO
 
-from export import corpus
+from export import recordings
 from export.data import iter_records
 from export.metric import word_prf, words
 from native_host.pipeline.extractor import Extractor
@@ -35,7 +35,7 @@ def page_scores(extractor: Extractor, record: dict, live: dict) -> dict[str, tup
     texts = {
         "html": extractor.extract_html(record["html"], url=record.get("url")).text,
         "live": extractor.extract_snapshot(live).text,
-        "live, stripped": extractor.extract_snapshot(corpus.strip_live(live)).text,
+        "live, stripped": extractor.extract_snapshot(recordings.strip_live(live)).text,
     }
     return {name: word_prf(text, record["main_text"]) for name, text in texts.items()}
 
@@ -69,12 +69,12 @@ def score(
     """(dataset, {column: F1}) per scored page, and the columns: "<model>: <input>" when several models run.
     With `jsonl`, one `bench.evaluate`-shaped row per page, model and input (extractor "pith@<input>", or
     "<model>@<input>"), so `bench.by_type` breaks the live figures down by page type."""
-    spans = corpus.index(snapshots)
+    spans = recordings.index(snapshots)
     extractors = {name: Extractor(folder) for name, folder in models.items()}
     todo = [r for r in iter_records(split="dev") if r["id"] in spans and words(r["main_text"])]
     rows = []
     for record in progress(todo, desc="scoring"):
-        live = corpus.load_at(snapshots, spans[record["id"]])["snapshot"]
+        live = recordings.load_at(snapshots, spans[record["id"]])["snapshot"]
         f1s = {}
         for name, extractor in extractors.items():
             for column, (p, r, f1) in page_scores(extractor, record, live).items():
@@ -97,7 +97,7 @@ def score(
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--snapshots", type=Path, default=corpus.default_path("dev"))
+    ap.add_argument("--snapshots", type=Path, default=recordings.default_path("dev"))
     ap.add_argument(
         "--model",
         action="append",

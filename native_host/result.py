@@ -61,6 +61,10 @@ class Result:
     page_type: str | None = field(
         default=None, metadata=carried("article, forum, product, ... (result.PAGE_TYPES)", "string", True, True)
     )
+    shape: str = field(
+        default="article",
+        metadata=carried("the reader's form: article, forum, listing, product, documentation", reply=True),
+    )
     text: str = field(metadata=carried("the main content as plain text", "string"))
     word_count: int = field(default=0, metadata=carried("words of the main content", "int", True))
     reading_minutes: int = field(default=0, metadata=carried("minutes to read it", "int", True))

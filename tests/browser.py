@@ -1,4 +1,4 @@
-"""The browser tests' side of export/browsers.py: which browsers to run each scenario in, and small helpers
+"""The browser tests' side of harness/browsers.py: which browsers to run each scenario in, and small helpers
 the scenarios share. One test body drives Chromium (marker `browser`) and Firefox (marker `firefox`)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from export.browsers import (  # noqa: F401
+from harness.browsers import (  # noqa: F401
     CHROMIUM,
     FIREFOX,
     NOTE_PAGE,

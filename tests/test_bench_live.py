@@ -5,7 +5,7 @@ from __future__ import annotations
 from tiny_data import BRIDGE, article_page, write_tiny_data
 
 from bench import live as bench_live
-from export import corpus
+from export import recordings
 from native_host.pipeline.inference import default_model_dir
 from native_host.pipeline.snapshot import snapshot_from_html
 
@@ -17,7 +17,7 @@ def test_two_models_score_the_same_recorded_pages_on_three_inputs(tmp_path, monk
     for node in snapshot["nodes"]:
         if node["tag"] != "#text":
             node.update(visible=True, box=[0, 0, 800, 20], font_size=16.0, font_weight=400.0, display="block")
-    with corpus.Writer(recorded) as w:
+    with recordings.Writer(recorded) as w:
         w.add({"id": "wcxb/dev-1", "snapshot": snapshot})
     rows, columns = bench_live.score(recorded, bench_live.parse_models(["a=" + str(default_model_dir()), "shipped"]))
     assert columns == [f"{m}: {c}" for m in ("a", "shipped") for c in bench_live.INPUTS]
@@ -37,7 +37,7 @@ def test_page_rows_carry_the_page_type_for_the_by_type_table(tmp_path, monkeypat
 
     monkeypatch.setenv("PITH_DATA", str(write_tiny_data(tmp_path / "data")))
     recorded = tmp_path / "dev.msgpack"
-    with corpus.Writer(recorded) as w:
+    with recordings.Writer(recorded) as w:
         w.add({"id": "wcxb/dev-1", "snapshot": snapshot_from_html(article_page("A bridge opens", BRIDGE))})
     out = io.StringIO()
     bench_live.score(recorded, bench_live.parse_models([]), out)

@@ -178,14 +178,15 @@ def test_the_extension_and_the_package_carry_one_version():
 
 
 def test_the_extension_keeps_every_metadata_field_the_host_sends():
-    """The reply's article always carries Result's metadata (protocol.py); the background keeps the same
-    fields for the reader's header and the saved file."""
+    """The reply's article always carries Result's metadata (render/reply.py); the background keeps the same
+    fields for the reader's header and the saved file, read from the generated limits.js."""
     from dataclasses import fields
 
+    from native_host.contracts import contracts
     from native_host.render.reply import METADATA_FIELDS
     from native_host.result import Result
 
     text = (EXTENSION / "background" / "actions.js").read_text()
-    found = re.search(r"export const METADATA_FIELDS = \[(.*?)\];", text, re.S)
-    assert found and re.findall(r'"(\w+)"', found.group(1)) == list(METADATA_FIELDS)
+    assert "export const METADATA_FIELDS = globalThis.PITH_CONTRACTS.METADATA_FIELDS;" in text
+    assert contracts()["METADATA_FIELDS"] == list(METADATA_FIELDS)  # limits.js is checked current elsewhere
     assert set(METADATA_FIELDS) <= {f.name for f in fields(Result)}

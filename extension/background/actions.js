@@ -31,9 +31,7 @@ const DONE = {  // the reader view is its own news
 };
 // What the host's article always carries (native_host/result.py, the fields Result marks `reply`): the reader's
 // header and the saved file's head are made of these.
-export const METADATA_FIELDS = ["url", "title", "byline", "date", "modified", "lang", "dir", "site_name",
-                                "description", "canonical_url", "image", "page_type", "word_count",
-                                "reading_minutes", "tags"];
+export const METADATA_FIELDS = globalThis.PITH_CONTRACTS.METADATA_FIELDS;
 // The time of each step, on a clock every extension page and tab shares, for the reply's `marks`
 // (bench/browser_speed.py splits an action into phases with them).
 const clock = () => performance.timeOrigin + performance.now();

@@ -28,6 +28,7 @@ const api = globalThis.browser ?? globalThis.chrome;
 const L = globalThis.PITH_LIMITS;
 const { parseArticle, safeUrl, sanitizeNodes } = globalThis.PITH_SANITIZE;
 const { articleDocument } = globalThis.PITH_DOCUMENT;
+const { SHAPES } = globalThis.PITH_CONTRACTS;  // the reader's forms by page type (native_host/pipeline/shape.py)
 
 // Each setting: the values it takes, the first being the default. Stored in storage.local under its name.
 const CHOICES = {
@@ -201,7 +202,33 @@ function articlePart(nodes, base) {
     table.replaceWith(box);
     box.append(table);
   }
+  for (const pre of part.querySelectorAll("pre")) codeBlock(pre);
   return part;
+}
+
+/** A code block under a bar naming its language (the host's language-X class) with a button that copies it. */
+function codeBlock(pre) {
+  const named = [pre, ...pre.querySelectorAll("code")].map((el) => el.className).find((c) => c.startsWith("language-"));
+  const language = named ? named.slice("language-".length) : "";
+  const bar = h("div", { class: "code-bar", dir: "ltr", lang: "en" },
+    h("span", { class: "code-language" }, language),
+    button({ class: "copy-code", "aria-label": language ? `Copy the ${language} code` : "Copy the code" }, "Copy"));
+  const box = h("div", { class: "code-block", "data-language": language || null });
+  pre.replaceWith(box);
+  box.append(bar, pre);
+}
+
+/** Copy a code block's text, on the user's own click of its button. */
+async function copyCode(event) {
+  const target = event.target instanceof Element ? event.target.closest(".copy-code") : null;
+  if (!target || !event.isTrusted) return;
+  const pre = target.closest(".code-block").querySelector("pre");
+  try {
+    await writeClipboard(pre.textContent);
+    say("Copied the code");
+  } catch (error) {
+    say(`Could not copy: ${error.message}. Select the code and copy it instead.`, true);
+  }
 }
 
 /** Render the header and the first screen of the article; returns a function that makes the rest (null when
@@ -220,6 +247,7 @@ function render(article) {
   let split = 0;
   for (let chars = 0; split < nodes.length && chars < FIRST_SCREEN_CHARS; split++) chars += nodes[split].textContent.length;
   const body = root.getElementById("article");
+  body.dataset.shape = SHAPES.includes(article.shape) ? article.shape : "article";  // the form: reader.css
   body.replaceChildren(articlePart(nodes.slice(0, split), source || undefined));
   return () => {
     // Without a direction from the host, the whole view (header included) follows the one the article's own
@@ -348,6 +376,7 @@ function wire(root, box) {
   $("close").addEventListener("click", (event) => { if (event.isTrusted) close(); });
   $("format").addEventListener("change", () => api.storage.local.set({ saveFormat: $("format").value }));
   $("article").addEventListener("click", followFragment);
+  $("article").addEventListener("click", copyCode);
   // The keys reach the view wherever the focus fell: a control hidden or blurred under it leaves the focus on
   // the body, which scrolls nothing (the view is the scroller), so it goes back to the view before the key acts.
   document.addEventListener("keydown", (event) => {

@@ -23,7 +23,7 @@ from __future__ import annotations
 import html as htmlmod
 import re
 from bisect import bisect_left
-from collections.abc import Collection
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from itertools import compress, repeat
 from operator import itemgetter
@@ -92,6 +92,8 @@ HTML_TAGS: dict[str, tuple[str, ...]] = {
     "hr": (),
     "pre": ("class", "id"),
     "code": ("class", "id"),  # class: language-X only
+    "section": ("class",),  # the reader's forms (pipeline/shape.py): class pith-X only
+    "time": ("datetime",),  # a forum post's date
 }
 MATHML_TAGS: dict[str, tuple[str, ...]] = {**{tag: () for tag in sorted(MATH_TAGS)}, "math": ("display",)}
 # Classes that name a code block's language: Prism and highlight.js (language-X, lang-X), GitHub
@@ -144,6 +146,14 @@ class Element:
     page_href: str | None = None  # a fragment link's address on the page itself (Markdown has no ids)
     tex: str = ""  # a formula's TeX from the page's alttext, for Markdown
     note: str = ""  # Markdown's footnotes: a reference's or a note's label, "-" for a back link
+
+    def walk(self) -> Iterator[Element]:
+        """This element and everything under it, in document order (no recursion: a tree may be deep)."""
+        stack = [self]
+        while stack:
+            e = stack.pop()
+            yield e
+            stack.extend(reversed(e.children))
 
 
 @dataclass
@@ -1067,12 +1077,8 @@ def _math_md(math: Element, in_table: bool = False) -> str:
     return "".join(out)
 
 
-def _walk(el: Element):
-    stack = [el]
-    while stack:
-        e = stack.pop()
-        yield e
-        stack.extend(reversed(e.children))
+def _walk(el: Element) -> Iterator[Element]:
+    return el.walk()
 
 
 def _texts(el: Element) -> list[str]:
@@ -1110,31 +1116,46 @@ def _table_md(table: Element, quote: str) -> str:
 READER_VIEWS = frozenset({"html", "markdown"})  # the renderings of the reader, each built only when asked for
 
 
+TreeBuilder = Callable[[dict, list[Block], list[bool]], Element]  # (snapshot, blocks, main) -> article tree
+
+
 def build_article(
-    snapshot: dict, blocks: list[Block], main: list[bool], views: Collection[str] = READER_VIEWS
+    snapshot: dict,
+    blocks: list[Block],
+    main: list[bool],
+    views: Collection[str] = READER_VIEWS,
+    build: TreeBuilder | None = None,
 ) -> Article:
     """The body: `text` is the main blocks' text; of the reader's html and markdown, only those in `views`
     are built (the pruned tree too, when neither is); the others are "". The headline, byline and dateline
     are metadata (the reader's header, the front matter): the caller leaves their blocks out of `main`.
-    Tables, lists and figures come whole or not at all from `decisions.whole_units`."""
+    Tables, lists and figures come whole or not at all from `decisions.whole_units`. `build` makes the tree
+    (`build_tree`, unless the reader's form by page type asks for another: pipeline/shape.py)."""
     text = strip_controls("\n\n".join(b.text for b, m in zip(blocks, main) if m))
     html = markdown = ""
     spans: list[list[int]] = []
     root = None
     if "html" in views or "markdown" in views:
-        root = build_tree(snapshot, blocks, main)
+        root = (build or build_tree)(snapshot, blocks, main)
         html = to_html(root) if "html" in views else ""
         markdown, spans = markdown_blocks(root) if "markdown" in views else ("", [])
     return Article(html=html, markdown=markdown, text=text, tree=root, markdown_blocks=spans)
 
 
-def add_views(article: Article, snapshot: dict, blocks: list[Block], main: list[bool], views: Collection[str]) -> None:
+def add_views(
+    article: Article,
+    snapshot: dict,
+    blocks: list[Block],
+    main: list[bool],
+    views: Collection[str],
+    build: TreeBuilder | None = None,
+) -> None:
     """Render the reader views in `views` that `article` lacks, from its tree (built now if it has none):
     what `build_article` would have given with them asked for at first."""
     if not READER_VIEWS & set(views):
         return
     if article.tree is None:
-        article.tree = build_tree(snapshot, blocks, main)
+        article.tree = (build or build_tree)(snapshot, blocks, main)
     if "html" in views and not article.html:
         article.html = to_html(article.tree)
     if "markdown" in views and not article.markdown:

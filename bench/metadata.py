@@ -52,10 +52,10 @@ from collections.abc import Callable
 from importlib import metadata as dist_metadata
 from pathlib import Path
 
-from export.corpus import index as corpus_index
-from export.corpus import load_at
 from export.data import iter_records
 from export.metric import words
+from export.recordings import index as corpus_index
+from export.recordings import load_at
 from native_host.errors import PithError
 from native_host.progress import progress
 

@@ -267,6 +267,69 @@ def test_a_by_that_begins_no_byline_gives_no_name(line, expected):
     assert metadata._name_in(line) == expected
 
 
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Byron Smith", "Byron Smith"),  # a name that begins with "By" or "Von" keeps it
+        ("Vonda Shepard", "Vonda Shepard"),
+        ("Written byAAA Travel Editor", "AAA Travel"),  # "Written by" glued to a name in capitals
+        ("Audiophile On", "Audiophile On"),
+        ("Meaghan Weeden ●", "Meaghan Weeden"),  # a list's bullet or a mark after the name
+        ("眉间尺 〓", "眉间尺"),
+        *[(text, None) for text in ("content: MarketingSherpa, MECLABS", "Insights from", "sind die")],
+    ],
+)
+def test_a_label_a_cut_phrase_or_a_fragment_is_no_name(text, expected):
+    """Kinds of wrong byline read on the training split: a name cut at a "By" it begins with, a label's value,
+    a phrase cut before its object, a sentence's fragment of function words."""
+    assert split_byline(text) == expected
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "By continuing, you agree to our User Agreement",
+        "By clicking Continue to join or sign in, you agree",
+        "Investing Advice Inspired by Jack Bogle",
+    ],
+)
+def test_a_consent_line_or_an_inspiration_is_no_byline(line):
+    assert metadata._name_in(line) is None
+
+
+def test_at_the_contents_end_only_a_written_by_names_the_writer(extractor):
+    """A reply's header ("Posted in Boats, 31 March 2005, by a replier") may close a thread's main content; a
+    "Written by" line there is the article's writer."""
+    body = f"<html><body><h1>A wood stove in a small boat</h1>{STORY * 12}<p>{{}}</p></body></html>"
+    reply = "Posted in Boats and Stoves, on the 31st of March 2005 at 17:23, by Harbourmaster"
+    r = extractor.extract_html(body.format(reply), url="https://e.example/t")
+    assert r.byline is None
+    signed = "Written by Ann Lee, who has sailed the strait in every season for thirty years"
+    r = extractor.extract_html(body.format(signed), url="https://e.example/t")
+    assert r.byline == "Ann Lee"
+
+
+def test_soft_hyphens_leave_the_header(extractor):
+    """A live page's headline may carry the soft hyphens its layout breaks words at."""
+    html = f"<html><body><h1>Pal\u00e4s&shy;ti&shy;nenser klagen</h1>{STORY}</body></html>"
+    assert extractor.extract_html(html, url="https://e.example/a").title == "Pal\u00e4stinenser klagen"
+
+
+def test_a_sites_tagline_logo_blurb_and_icons_are_not_the_pages(extractor, page):
+    """og:site_name with a tagline after the name, og:image the site's logo, a description that is the site's
+    blurb on every page, a spacer and an icon before the article's photo."""
+    r = extractor.extract_html(page("metadata/site-blurb.html"), url="https://harbournotes.example/2024/ferry")
+    assert r.site_name == "Harbour Notes"
+    assert r.description is None
+    assert r.image is not None and r.image.url == "https://harbournotes.example/media/2024/11/ferry-at-the-pier.jpg"
+
+
+def test_a_site_name_two_sources_agree_on_beats_the_odd_one_and_a_template_word_is_no_description(extractor, page):
+    r = extract(extractor, page, "site-name-vote.html")
+    assert r.site_name == "Bay Chronicle"
+    assert r.description is None
+
+
 STORY = "<p>" + "The harbour wall was rebuilt over the winter, stone by stone, by the same family. " * 3 + "</p>"
 
 
@@ -613,12 +676,35 @@ def test_a_page_of_nested_front_page_links_is_read_in_bounded_work(monkeypatch):
         ("site_name", "The Atlantic", "theatlantic", True),
         ("site_name", "Guidelines", "ojp", False),
         ("title (policy)", "Night ferries return", "Night ferries return", True),
+        ("site_name (checked)", "BBC News", ["BBC News", "BBC"], True),
+        ("site_name (checked)", "BBC Sport", ["BBC News", "BBC"], False),
+        ("site_name (checked)", "Anything", [], False),  # the page names no site: any name is wrong
+        (
+            "description (checked)",
+            "Ferries return to the strait after a winter of empty crossings.",
+            ["Ferries return to the strait after a winter of empty crossings, the company said on Monday"],
+            True,
+        ),
+        ("description (checked)", "The latest bay news, tides and events", ["Ferries return to the strait"], False),
+        ("image (checked)", "https://e.example/media/ferry-at-the-pier.jpg?w=800", ["ferry-at-the-pier"], True),
+        ("image (checked)", "https://e.example/static/logo.png", ["ferry-at-the-pier"], False),
+        ("lang (checked)", "en-GB", "en", True),
     ],
 )
 def test_the_metadata_benchmark_scores_by_its_stated_rules(field, pred, gold, ok):
     from bench.metadata import right
 
     assert right(field, pred, gold) is ok
+
+
+def test_the_metadata_benchmarks_interval_holds_its_rate():
+    from bench.metadata import wilson
+
+    assert wilson(0, 0) == (0.0, 1.0)
+    low, high = wilson(0, 54)
+    assert low == 0.0 and 0.05 < high < 0.08
+    low, high = wilson(3, 75)
+    assert low < 3 / 75 < high
 
 
 def test_a_heading_passed_over_for_the_title_stays_in_the_body():

@@ -259,6 +259,30 @@ def test_images_and_the_markdown_go_in_one_zip_whose_links_name_its_files(clean)
     close(page)
 
 
+def test_the_readers_save_takes_the_images_as_the_options_say(clean):
+    """Save in the reader follows the image options as the popup's Save does: here one .zip holding the
+    Markdown and the image it links, and the reader says how many images went with it."""
+    b = clean
+    b.call("() => api.storage.local.set({ saveImages: true, saveImagesAs: 'zip', saveFolder: 'ReaderZips' })")
+    page = b.open("article.html")
+    _reply, view = open_reader(b, page)
+    view.user_click("#save")
+    view.wait_for("(root) => root.getElementById('status').textContent.startsWith('Saved ')")
+    said = view.text("#status")
+    name = said.removeprefix("Saved ").split(" with ")[0]
+    assert name.startswith("ReaderZips/") and name.endswith(".zip") and said.endswith(" with 1 images"), said
+    item = b.call("(n) => api.downloads.search({}).then((d) => d.filter((x) => x.filename.endsWith(n)))", name)
+    path = Path(wait_for_download(b, item[-1]["id"])["filename"])
+    assert path.parent == b.downloads / "ReaderZips"
+    lens = (PAGES / "images" / "lens.png").read_bytes()
+    with zipfile.ZipFile(path) as z:
+        assert z.testzip() is None and z.namelist() == [path.stem + ".md", D.image_name(lens, "png")]
+        markdown = z.read(z.namelist()[0]).decode("utf-8")
+        assert D.image_links(markdown) == [D.image_name(lens, "png")] and z.read(D.image_name(lens, "png")) == lens
+    assert markdown.startswith('---\ntitle: "')
+    close(page)
+
+
 def _select_heading_and_next(view) -> str:
     """Select from inside the reader's first h2 into the paragraph after it; the selected text."""
     return view.evaluate("""(root) => { const [h2] = root.querySelectorAll('#article h2'); const p = h2.nextElementSibling;
@@ -313,7 +337,7 @@ def test_a_page_saved_from_the_extension_renders_back_to_the_readers_text(clean)
     from test_markdown_roundtrip import letters
 
     b = clean
-    html = (PAGES.parent / "docs-roundtrip.html").read_text(encoding="utf-8")
+    html = (PAGES.parent / "docs-roundtrip" / "source.html").read_text(encoding="utf-8")
     extra = (
         '<p>The keeper\'s own notes use MathJax 2, whose script keeps the TeX: a height of <script type="math/tex">'
         "h_{1/3}</script> is the mean of the highest third of the waves in a record, which the station reports.</p>"
@@ -326,6 +350,8 @@ def test_a_page_saved_from_the_extension_renders_back_to_the_readers_text(clean)
     markdown = Path(item["filename"]).read_text(encoding="utf-8").split("---\n\n", 1)[1]
     _reply, view = open_reader(b, page)
     shown = LexborHTMLParser(view.evaluate("(root) => root.getElementById('article').innerHTML"))
+    for bar in shown.css(".code-bar"):  # the reader's language label and Copy button over each code block
+        bar.decompose()
     rendered = LexborHTMLParser(commonmark_gfm().use(footnote_plugin).render(markdown))
     assert letters(rendered) == letters(shown) and "highestthird" in letters(shown)
     assert "$h_{1/3}$" in markdown and "$H^2$" in markdown and "$$E = \\frac{1}{16} \\rho g H^2$$" in markdown

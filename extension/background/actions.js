@@ -7,7 +7,7 @@ import { PithFailure, asFailure } from "./errors.js";
 import { requestOverCap } from "./host.js";
 import { clearHighlight, closeReader, completeReader, inPage, notify, pageSelection, placeReader, readerView,
          selectedNodeIds, showHighlight, showReader, styleHighlight, takeSnapshot } from "./page.js";
-import { saveImages, zipWithImages } from "./images.js";
+import { documentWithImages } from "./images.js";
 import { articleDocument, download, saveSettings } from "./save.js";
 
 const L = globalThis.PITH_LIMITS;
@@ -190,20 +190,10 @@ export function makeRunner(host) {
       marks.drawn = clock();
     } else if (action === "save") {
       const { settings, extra } = await clipping(tabId);
-      let markdown = article.markdown || "";
       const makeDoc = (body) => articleDocument({ ...summary, markdown: body, ...extra }, settings.format);
-      let doc;
-      if (settings.images && settings.format === "markdown" && settings.imagesAs === "zip") {  // one file
-        const zipped = await zipWithImages(markdown, summary.url, makeDoc);
-        doc = zipped.doc;
-        answer.images = { saved: zipped.saved, failed: zipped.failed };
-      } else if (settings.images && settings.format === "markdown" && !settings.saveAs) {
-        // Images beside a Markdown file in a known folder; with Save As the file's place is the user's to choose.
-        const saved = await saveImages(markdown, summary.url);
-        markdown = saved.markdown;
-        answer.images = { saved: saved.saved, failed: saved.failed };
-      }
-      doc = doc || makeDoc(markdown);
+      const { doc, images } = await documentWithImages(article.markdown || "", settings.format, summary.url,
+                                                       settings, makeDoc);
+      if (images) answer.images = images;
       Object.assign(answer, await download(doc), { selection: article.selection === true });
     }
     const extra = reply.truncated ? ` ${TRUNCATED}` : "";

@@ -72,3 +72,18 @@ export async function zipWithImages(markdown, pageUrl, makeDoc) {
   return { doc: { filename, mime: "application/zip", content: zipFiles(files) }, saved: found.files.length,
            failed: found.failed };
 }
+
+/** The document to download for `markdown` saved as `format`, with the article's images as the options
+ * `settings` say: in one .zip, beside it in the save folder (not with Save As: the file's place is then the
+ * user's to choose), or left as links. {doc, images: {saved, failed} or null}. `makeDoc(markdown)` makes the
+ * document from the Markdown with its links made local. */
+export async function documentWithImages(markdown, format, pageUrl, settings, makeDoc) {
+  if (!settings.images || format !== "markdown") return { doc: makeDoc(markdown), images: null };
+  if (settings.imagesAs === "zip") {
+    const zipped = await zipWithImages(markdown, pageUrl, makeDoc);
+    return { doc: zipped.doc, images: { saved: zipped.saved, failed: zipped.failed } };
+  }
+  if (settings.saveAs) return { doc: makeDoc(markdown), images: null };
+  const saved = await saveImages(markdown, pageUrl);
+  return { doc: makeDoc(saved.markdown), images: { saved: saved.saved, failed: saved.failed } };
+}

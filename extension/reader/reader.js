@@ -326,7 +326,9 @@ async function save(event) {
   try {
     // The background checks the document and hands it to the browser's downloads.
     const reply = await api.runtime.sendMessage({ type: "pith.reader.save", doc: savedDocument(format, pressedPart()) });
-    if (reply && reply.ok) say(`Saved ${reply.filename}`);
+    const pictures = reply && reply.images ? ` with ${reply.images.saved} images${reply.images.failed
+      ? ` (${reply.images.failed} left as links)` : ""}` : "";
+    if (reply && reply.ok) say(`Saved ${reply.filename}${pictures}`);
     else say(`Could not save: ${(reply && reply.error && reply.error.title) || "no answer"}`, true);
   } catch (error) {
     say(`Could not save: ${error.message}`, true);

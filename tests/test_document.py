@@ -256,7 +256,8 @@ def test_the_cli_copies_a_pages_local_images_beside_the_markdown_and_nothing_els
         "/img/a%20b.png",
     ]
     figures = "".join(
-        f"<p>Figure {i}. {SENTENCE * 3} <img src='{src}' alt='f{i}'> {SENTENCE}</p>" for i, src in enumerate(images)
+        f"<p>Figure {i}. {SENTENCE * 3} <img src='{src}' alt='f{i}'> {SENTENCE} (figure {i})</p>"
+        for i, src in enumerate(images)
     )
     (site / "page.html").write_text(article_html(4).replace("</article>", figures + "</article>"))
     out = tmp_path / "out"
@@ -291,7 +292,8 @@ def test_the_cli_writes_a_pages_data_images_beside_the_markdown(tmp_path, model_
         "data:image/png;base64,not*base64",
     ]
     figures = "".join(
-        f'<p>Figure {i}. {SENTENCE * 3} <img alt="f{i}" src="{src}"> {SENTENCE}</p>' for i, src in enumerate(images)
+        f'<p>Figure {i}. {SENTENCE * 3} <img alt="f{i}" src="{src}"> {SENTENCE} (figure {i})</p>'
+        for i, src in enumerate(images)
     )
     page = tmp_path / "page.html"
     page.write_text(article_html(4).replace("</article>", figures + "</article>"))

@@ -42,6 +42,19 @@ figure and the host's own time only. With several `--extension`s, each gets its 
 extension (in turn), a fresh browser and profile, the page opened and loaded, `--pause` seconds (default 1: a
 reader's look at the page before the click), then Reader view, timed from the click to the painted view. The
 host's memory (VmRSS of its process, from /proc) is read before the click. No warm runs in this mode.
+
+`--table`: the figure docs/extension.md shows, in one run: in Chromium and then Firefox, the first click of
+`--cold` fresh browsers (default 3) per page, `--pause` s after the page loaded, then a browser session with
+`--repeats` warm clicks per page after its first; on `real-1500` and `real-4000` unless `--pages` says
+otherwise. Printed as one table with the command that made it and the targets (first click ≤ 250 ms at 1,500
+elements; warm ≤ 100 ms at 1,500, ≤ 200 ms at 4,000). With several `--extension`s each gets its own rows, the
+trees measured in turn.
+
+`--frame N`: the reader's frame alone, without the host: N times per page and extension (a browser session per
+extension, `--rounds` times in turn), the article the Python extractor makes of the page shown over it the way
+the background shows one (harness/browsers.py's SHOW_ARTICLE: content scripts, frame placed, article sent), timed
+from the call to the frame's first contentful paint. What a change to the frame's loading or rendering costs or
+saves, without the host's time and its noise.
 """
 
 from __future__ import annotations
@@ -59,7 +72,8 @@ from pathlib import Path
 from bench.bytecode import compile_pith
 from bench.content_script import page_with_elements, sections_page
 from bench.synthetic import _blog
-from export.browsers import EXTENSION, KINDS, READER_PAGE, extension_browser
+from bench.tab_cost import reader_article
+from harness.browsers import EXTENSION, KINDS, READER_PAGE, SHOW_ARTICLE, extension_browser
 
 # In every page, before its own scripts: stamp the frame after the result appears (see the module docstring).
 PAINT_WATCH = """(() => {
@@ -155,7 +169,7 @@ def phases(action: str, run: dict, reader: dict | None) -> dict[str, float]:
         out["outlines set"] = m["drawn"] - m["host_out"]
         out["to painted"] = run["painted"] - m["drawn"]
     elif reader is None:  # the reader view over the page
-        out["reader view built (one call into the page)"] = m["drawn"] - m["host_out"]
+        out["reader view shown (frame ready, first screen)"] = m["drawn"] - m["host_out"]
         out["to painted"] = run["painted"] - m["drawn"]
         out["(after: the rest of the article added)"] = max(0.0, run["ready"] - run["painted"])
     else:
@@ -203,6 +217,27 @@ def watch(tab) -> None:
     tab.evaluate("() => { if (window.__benchWatching) return; window.__benchWatching = true;" + PAINT_WATCH + "}")
 
 
+# In the reader's frame: its first contentful paint (the frame shows nothing before the article's first screen),
+# and when the whole article was in (data-ready). The driver's own stamp where it could add one (Chromium's init
+# script), for comparison.
+FRAME_PAINT = """() => { const fcp = performance.getEntriesByName('first-contentful-paint')[0];
+  const ready = document.documentElement.dataset.ready === 'true';
+  return fcp && ready && {painted: performance.timeOrigin + fcp.startTime, watched: window.__benchPaintedAt ?? null,
+                          ready: window.__benchReadyAt ?? performance.timeOrigin + performance.now()}; }"""
+
+
+def frame_paint(browser, page, timeout: float = 30.0) -> dict:
+    """FRAME_PAINT, polled in the reader's frame over `page` until it answers."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = browser.frame_evaluate(page, READER_PAGE, FRAME_PAINT)
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"no paint in the reader over {page.url}")
+        time.sleep(0.01)
+
+
 def one_run(browser, page, tab_id: int, action: str) -> dict:
     """One action from the control page to the result painted; the highlight is turned off again after."""
     front(browser, page)
@@ -220,10 +255,11 @@ def one_run(browser, page, tab_id: int, action: str) -> dict:
         assert not off["reply"]["highlighted"], off
     elif run["reply"]["reader"]:  # over the page: shown, then the whole article; turned off again after
         # In the reader's frame (reader/reader.html over the page), else in the page (an older tree's view).
-        frames = browser.frames_of(page, READER_PAGE)
-        where = frames[-1] if frames else page
-        run["painted"] = wait(where, "() => window.__benchPaintedAt")
-        run["ready"] = wait(where, "() => window.__benchReadyAt")
+        if browser.frames_of(page, READER_PAGE):
+            run.update(frame_paint(browser, page))
+        else:
+            run["painted"] = wait(page, "() => window.__benchPaintedAt")
+            run["ready"] = wait(page, "() => window.__benchReadyAt")
         off = browser.send({"type": "pith.run", "action": action, "tabId": tab_id})
         assert off.get("closed"), off
     else:
@@ -345,7 +381,9 @@ def measure_tree(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--browser", choices=KINDS, default="chromium")
-    parser.add_argument("--pages", nargs="+", default=["article-1500", "blog-5000", "tables-4900"])
+    parser.add_argument(
+        "--pages", nargs="+", help="default: article-1500 blog-5000 tables-4900 (--table: real-1500 real-4000)"
+    )
     parser.add_argument("--actions", nargs="+", choices=["reader", "highlight"], default=["reader", "highlight"])
     parser.add_argument("--repeats", type=int, default=7, help="warm runs per page, action and round, after the first")
     parser.add_argument("--rounds", type=int, default=1, help="browser sessions per extension, alternating")
@@ -362,12 +400,20 @@ def main() -> None:
         type=int,
         default=0,
         metavar="N",
-        help="time the first click of N fresh browsers per page and extension instead",
+        help="time the first click of N fresh browsers per page and extension instead (--table: 3)",
+    )
+    parser.add_argument(
+        "--frame", type=int, default=0, metavar="N", help="time N reader frames alone (no host) per page instead"
     )
     parser.add_argument(
         "--pause", type=float, default=1.0, help="--cold: seconds between the page loaded and the click"
     )
+    parser.add_argument(
+        "--table", action="store_true", help="cold and warm, both browsers, one table (docs/extension.md)"
+    )
     args = parser.parse_args()
+    if not args.pages:
+        args.pages = ["real-1500", "real-4000"] if args.table else ["article-1500", "blog-5000", "tables-4900"]
     trees = {name: Path(directory).resolve() for name, directory in (item.split("=", 1) for item in args.extension)}
     starts: dict[str, list[float]] = {tree: [] for tree in trees}
     bytecode = compile_pith()
@@ -388,6 +434,12 @@ def main() -> None:
         (pages / "warm-up.html").write_text(blog_with_elements(300)[0])
         if args.cold:
             cold(args, trees, root, pages, counts, bytecode)
+            return
+        if args.frame:
+            frame(args, trees, root, pages, counts)
+            return
+        if args.table:
+            table(args, trees, root, pages, counts)
             return
         for round_ in range(args.rounds):
             for tree, directory in trees.items():
@@ -443,6 +495,123 @@ def main() -> None:
         json.dumps([{"page": n, "elements": counts[n], "action": a, "extension": t, **s} for n, a, t, s in rows]),
         file=sys.stderr,
     )
+
+
+SHOW_TIMED = f"""async ([tabId, article]) => {{
+  const clock = () => performance.timeOrigin + performance.now();
+  const start = clock();
+  const shown = await ({SHOW_ARTICLE})([tabId, article]);
+  return {{start, shown: shown.shownAt}};
+}}"""
+CLOSE_READER = "async (tabId) => (await import('/background/page.js')).closeReader(tabId)"
+
+
+def frame_only(kind: str, directory: Path, root: Path, pages: Path, names: list[str], n: int) -> dict[str, list]:
+    """--frame: per page, `n` reader frames shown over it without the host; [{shown, painted}] in ms."""
+    out: dict[str, list] = {}
+    with extension_browser(kind, root, host="missing", pages=pages, extension=directory) as b:
+        for name in names:
+            article = reader_article((pages / f"{name}.html").read_text())
+            page = b.open(f"{name}.html")
+            tab_id = b.tab_id(page)
+            out[name] = []
+            for _ in range(n + 1):  # the first: the content scripts' first time in the page, left out
+                front(b, page)
+                t = b.call(SHOW_TIMED, [tab_id, article])
+                painted = frame_paint(b, page)["painted"]
+                out[name].append({"shown": t["shown"] - t["start"], "painted": painted - t["start"]})
+                b.call(CLOSE_READER, tab_id)
+            out[name] = out[name][1:]
+            page.close()
+    return out
+
+
+TARGETS = {("first", "real-1500"): 250, ("warm", "real-1500"): 100, ("warm", "real-4000"): 200}
+
+
+def table(args, trees: dict[str, Path], root: Path, pages: Path, counts: dict[str, int]) -> None:
+    """--table: cold and warm Reader view, both browsers, the pages given; one table."""
+    cold_runs: dict[tuple, list[float]] = {}
+    warm_runs: dict[tuple, list[dict]] = {}
+    versions: dict[str, str] = {}
+    n = args.cold or 3
+    for kind in KINDS:
+        for i in range(n):
+            for name in args.pages:
+                for tree, directory in trees.items():
+                    where = root / f"table-{kind}-cold-{tree}-{name}-{i}"
+                    r = cold_click(kind, directory, where, pages, name, args.pause, args.model_dir)
+                    versions[kind] = r["version"]
+                    cold_runs.setdefault((kind, "first", name, tree), []).append(r)
+                    print(f"{kind} cold {i + 1}, {tree}: {name} {r['total']:.0f} ms", file=sys.stderr)
+        for round_ in range(args.rounds):
+            for tree, directory in trees.items():
+                where = root / f"table-{kind}-warm-{tree}-{round_}"
+                _, _, measured = measure_tree(
+                    kind, directory, where, pages, args.pages, ["reader"], args.repeats, args.model_dir
+                )
+                for (name, _), r in measured.items():
+                    warm_runs.setdefault((kind, "warm", name, tree), []).extend(r[1:])
+                    print(
+                        f"{kind} warm, {tree}: {name} {statistics.median(x['total'] for x in r[1:]):.0f} ms",
+                        file=sys.stderr,
+                    )
+    print(f"`python3 -m bench.browser_speed {' '.join(sys.argv[1:])}`\n")
+    print(
+        f"Headless, the real host and model; {', '.join(versions.values())}. First: a browser just started, the "
+        f"page loaded, {args.pause:g} s, then the click ({n} fresh browsers). Warm: {args.repeats} clicks per "
+        f"page after its first, in one session{f' ({args.rounds} sessions)' if args.rounds > 1 else ''}.\n"
+    )
+    # With several trees: each one's median against the first tree's, and the same outside the host (the
+    # host's own time is the part that a busy machine stretches most, and the extension's changes leave alone).
+    first = next(iter(trees))
+    runs = {**cold_runs, **warm_runs}
+    outside = {key: statistics.median(r["total"] - r["host"] for r in rs) for key, rs in runs.items()}
+    median = {key: statistics.median(r["total"] for r in rs) for key, rs in runs.items()}
+    print(
+        "| browser | click | page | elements | extension | median (ms) | min–max (ms) | host (ms) | outside the host "
+        f"(ms) | target (ms) |{f' ÷ {first} | ÷ {first}, outside the host |' if len(trees) > 1 else ''}"
+    )
+    print(f"|---|---|---|---:|---|---:|---:|---:|---:|---:|{'---:|---:|' if len(trees) > 1 else ''}")
+    for (kind, click, name, tree), rs in runs.items():
+        totals = [r["total"] for r in rs]
+        target = TARGETS.get((click, name))
+        base = (kind, click, name, first)
+        ratios = f" {median[kind, click, name, tree] / median[base]:.2f} | {outside[kind, click, name, tree] / outside[base]:.2f} |"
+        print(
+            f"| {kind} | {click} | {name} | {counts[name]:,} | {tree} | **{median[kind, click, name, tree]:.0f}** | "
+            f"{min(totals):.0f}–{max(totals):.0f} | {statistics.median(r['host'] for r in rs):.0f} | "
+            f"{outside[kind, click, name, tree]:.0f} | {f'≤ {target}' if target else ''} |"
+            f"{ratios if len(trees) > 1 else ''}"
+        )
+
+
+def frame(args, trees: dict[str, Path], root: Path, pages: Path, counts: dict[str, int]) -> None:
+    """--frame: the reader's frame alone, per page and extension, the extensions' sessions in turn."""
+    runs: dict[tuple[str, str], list] = {}
+    for round_ in range(args.rounds):
+        for tree, directory in trees.items():
+            measured = frame_only(
+                args.browser, directory, root / f"frame-{tree}-{round_}", pages, args.pages, args.frame
+            )
+            for name, r in measured.items():
+                runs.setdefault((name, tree), []).extend(r)
+                print(
+                    f"round {round_ + 1}, {tree}: {name} {statistics.median(x['painted'] for x in r):.0f} ms",
+                    file=sys.stderr,
+                )
+    print(
+        f"{args.browser}, headless; the reader's frame alone (no host), {args.frame} runs per page, extension and "
+        f"session, {args.rounds} session(s) per extension in turn\n"
+    )
+    print("| page | elements | extension | to shown (ms, median) | to painted (ms, median) | min–max (ms) |")
+    print("|---|---:|---|---:|---:|---:|")
+    for (name, tree), r in runs.items():
+        painted = [x["painted"] for x in r]
+        print(
+            f"| {name} | {counts[name]:,} | {tree} | {statistics.median(x['shown'] for x in r):.0f} | "
+            f"**{statistics.median(painted):.0f}** | {min(painted):.0f}–{max(painted):.0f} |"
+        )
 
 
 def cold(args, trees: dict[str, Path], root: Path, pages: Path, counts: dict[str, int], bytecode: str) -> None:

@@ -9,7 +9,7 @@ import statistics
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from export import corpus
+from export import recordings
 from export.data import iter_records
 
 from .speed import pct
@@ -25,7 +25,7 @@ def dev_options(doc: str, argv: list[str] | None, live: bool = True) -> argparse
         parser.add_argument(
             "--snapshots",
             type=Path,
-            default=corpus.default_path("dev"),
+            default=recordings.default_path("dev"),
             help="recorded live snapshots (python -m export.record; skipped if absent)",
         )
     return parser.parse_args(argv)
@@ -41,8 +41,8 @@ def dev_snapshots(kind: str, limit: int | None, corpus_file: Path) -> Iterator[d
     if kind == "html":
         yield from (snapshot_from_html(r["html"], url=r.get("url")) for r in records)
     elif corpus_file.exists():
-        spans = corpus.index(corpus_file)
-        yield from (corpus.load_at(corpus_file, spans[r["id"]])["snapshot"] for r in records if r["id"] in spans)
+        spans = recordings.index(corpus_file)
+        yield from (recordings.load_at(corpus_file, spans[r["id"]])["snapshot"] for r in records if r["id"] in spans)
 
 
 def alternate(page: int, repeats: int, switch: Callable[[bool], None], run: Callable[[bool], None]) -> None:

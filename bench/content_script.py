@@ -30,7 +30,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bench.synthetic import section
-from export.browsers import KINDS, extension_browser
+from harness.browsers import KINDS, extension_browser
 from native_host import snapshot_from_html
 
 

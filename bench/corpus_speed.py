@@ -24,9 +24,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from native_host.corpus.columns import DEFAULT_FIELDS
 from native_host.corpus.pages import input_files
 from native_host.corpus.readers import file_pages
+from native_host.render.columns import DEFAULT_FIELDS
 
 from . import extractors as registry
 from . import targets

@@ -88,6 +88,7 @@ def evaluate(
     timeout_s: float = registry.PAGE_TIMEOUT_S,
     jsonl: TextIO | None = None,
     command: str = "",
+    detail: list[str] | None = None,
     buckets: frozenset[int] | None = None,
 ) -> tuple[str, RunInfo]:
     """Run the extractors named over the pages chosen (`split`, or with `buckets` the sites in those hash
@@ -115,7 +116,7 @@ def evaluate(
         if ex.uses_gold:
             info.sees_gold.add(name)
     if not loaded:
-        return render(info, {}, names), info
+        return render(info, {}, names, detail), info
     chosen = split if buckets is None else None
     records = list(iter_records(datasets=datasets, split=chosen, limit=limit, buckets=buckets))
     scores: list[PageScore] = []
@@ -131,7 +132,7 @@ def evaluate(
         if jsonl:
             for s in page:
                 jsonl.write(json.dumps(asdict(s), ensure_ascii=False) + "\n")
-    return render(info, summarize(scores), names), info
+    return render(info, summarize(scores), names, detail), info
 
 
 def positive_int(text: str) -> int:
@@ -162,6 +163,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "error (0 = no limit) (default: %(default)s)",
     )
     ap.add_argument(
+        "--detail",
+        default=None,
+        help="comma-separated extractors that get a table per dataset and page type; the others get one row "
+        "over all pages (default: every extractor)",
+    )
+    ap.add_argument(
         "--folds", type=int, default=None, help="cross-validation: the number of site-grouped folds (2, 5 or 10)"
     )
     ap.add_argument(
@@ -179,6 +186,11 @@ def main(argv: list[str] | None = None) -> int:
         print("bench: --extractors names none; give e.g. --extractors trafilatura,resiliparse", file=sys.stderr)
         return 2
     datasets = [d.strip() for d in args.datasets.split(",") if d.strip()] if args.datasets else None
+    detail = [d.strip() for d in args.detail.split(",") if d.strip()] if args.detail is not None else None
+    if detail is not None and set(detail) - set(names):
+        unknown = ", ".join(sorted(set(detail) - set(names)))
+        print(f"bench: --detail names {unknown}, which --extractors does not; name it in both", file=sys.stderr)
+        return 2
     if (args.folds is None) != (args.fold is None):
         print("bench: --folds and --fold go together, e.g. --folds 5 --fold 0", file=sys.stderr)
         return 2
@@ -191,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
             jsonl = open(args.jsonl, "w", encoding="utf-8")
         buckets = fold_buckets(args.fold, args.folds) if args.folds is not None else None
         report, info = evaluate(
-            names, datasets, args.split, args.limit, args.timeout, jsonl, command.strip(), buckets=buckets
+            names, datasets, args.split, args.limit, args.timeout, jsonl, command.strip(), detail, buckets
         )
     except PithError as exc:
         print(f"bench: {exc.message}", file=sys.stderr)

@@ -136,16 +136,6 @@ def cold_start(model_dir: str | None, snapshot: dict, repeats: int) -> tuple[lis
     return to_hello, to_extract
 
 
-def peak_rss_mb(pid: int) -> float | None:
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return None
-
-
 def model_files(model_dir: Path) -> list[tuple[str, float]]:
     return [(p.name, p.stat().st_size / 1e6) for p in sorted(model_dir.iterdir()) if p.is_file()]
 
@@ -176,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"{cells} | {median(r.engine_ms):.1f} | {median(r.host_ms):.1f} | {median(r.trip_ms):.1f} | "
                 f"{r.frames} |"
             )
-        rss = peak_rss_mb(host.proc.pid)
+        rss = host.peak_rss_mb()
     smallest = min(snapshots, key=lambda s: len(s[0]["nodes"]))[0]
     bytecode = compile_pith()
     to_hello, to_extract = cold_start(args.model_dir, smallest, max(3, args.repeats // 2))

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import threading
 import time
@@ -282,15 +281,6 @@ CASES = (
 )
 
 
-def peak_rss_mb(pid: int) -> float:
-    """The process's resident-memory high-water mark (Linux)."""
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024
-    return float("nan")
-
-
 def outcome(reply: dict) -> str:
     if reply.get("type") == "error":
         return reply["error"]["code"]
@@ -304,7 +294,7 @@ class Row:
     case: str
     request_mb: float
     max_s: float
-    peak_mb: float
+    peak_mb: float | None  # None: the host had ended the session (or no /proc)
     got: str
     blocks: int
     ok: bool
@@ -330,7 +320,7 @@ def run_case(case: Case, scale: float, repeats: int, env: dict | None = None) ->
             alive = host.wait(TIMEOUT_S) == 1
         else:
             alive = host.request({"v": 1, "id": 2, "type": "hello"}).get("type") == "hello"
-        peak = peak_rss_mb(host.proc.pid) if host.proc.poll() is None else float("nan")
+        peak = host.peak_rss_mb() if host.proc.poll() is None else None
     return Row(case.name, len(data) / 1e6, max(times), peak, got, blocks, alive and got == case.expect(scale))
 
 
@@ -345,7 +335,7 @@ def baseline(env: dict | None = None) -> Row:
     with HostProcess(host_command((chromium_origin(),), "--preload"), env) as host:
         t0 = time.perf_counter()
         host.request({"v": 1, "id": 0, "type": "hello"})
-        return Row("baseline", 0.0, time.perf_counter() - t0, peak_rss_mb(host.proc.pid), "hello", 0, True)
+        return Row("baseline", 0.0, time.perf_counter() - t0, host.peak_rss_mb(), "hello", 0, True)
 
 
 def table(rows: list[Row]) -> str:
@@ -354,7 +344,7 @@ def table(rows: list[Row]) -> str:
         "|---|---|---|---|---|---|---|",
     ]
     for r in rows:
-        peak = "-" if math.isnan(r.peak_mb) else f"{r.peak_mb:.0f}"  # "-": the host had ended the session
+        peak = "-" if r.peak_mb is None else f"{r.peak_mb:.0f}"
         lines.append(
             f"| {r.case} | {r.request_mb:.1f} | {r.max_s:.2f} | {peak} | {r.got} | {r.blocks} | "
             f"{'yes' if r.ok else 'NO'} |"

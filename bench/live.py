@@ -1,7 +1,8 @@
 """Models on what the browser sees versus what the HTML says, on the same dev pages.
 
     python -m export.record --split dev                 # once: the recorded corpus
-    python -m bench.live [--snapshots FILE] [--model NAME=DIR ...] [--out runs/live.md]
+    python -m bench.live [--snapshots FILE] [--model NAME=DIR ...] [--out runs/live.md] [--jsonl runs/live.jsonl]
+    python -m bench.by_type runs/live.jsonl --extractor "pith@live"   # by WCXB page type, with intervals
 
 Three inputs per page, word-F1 against the gold main text (export/metric.py): the snapshot built from the
 stored HTML (snapshot_from_html), the recorded live snapshot as recorded, and the same live snapshot with its
@@ -13,11 +14,14 @@ set beside the one it replaces. Only pages present in the corpus (and with a non
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
 import statistics
 import sys
 from pathlib import Path
+from typing import IO
 
-from export import corpus
+from export import recordings
 from export.data import iter_records
 from export.metric import word_prf, words
 from native_host.pipeline.extractor import Extractor
@@ -26,13 +30,14 @@ from native_host.progress import progress
 INPUTS = ("html", "live", "live, stripped")
 
 
-def page_f1s(extractor: Extractor, record: dict, live: dict) -> dict[str, float]:
+def page_scores(extractor: Extractor, record: dict, live: dict) -> dict[str, tuple[float, float, float]]:
+    """Input -> (precision, recall, F1) of the page's extracted body against its gold."""
     texts = {
         "html": extractor.extract_html(record["html"], url=record.get("url")).text,
         "live": extractor.extract_snapshot(live).text,
-        "live, stripped": extractor.extract_snapshot(corpus.strip_live(live)).text,
+        "live, stripped": extractor.extract_snapshot(recordings.strip_live(live)).text,
     }
-    return {name: word_prf(text, record["main_text"])[2] for name, text in texts.items()}
+    return {name: word_prf(text, record["main_text"]) for name, text in texts.items()}
 
 
 def table(rows: list[tuple[str, dict[str, float]]], columns: list[str] | None = None) -> str:
@@ -58,18 +63,33 @@ def parse_models(items: list[str]) -> dict[str, Path | None]:
     return models
 
 
-def score(snapshots: Path, models: dict[str, Path | None]) -> tuple[list[tuple[str, dict[str, float]]], list[str]]:
-    """(dataset, {column: F1}) per scored page, and the columns: "<model>: <input>" when several models run."""
-    spans = corpus.index(snapshots)
+def score(
+    snapshots: Path, models: dict[str, Path | None], jsonl: IO[str] | None = None
+) -> tuple[list[tuple[str, dict[str, float]]], list[str]]:
+    """(dataset, {column: F1}) per scored page, and the columns: "<model>: <input>" when several models run.
+    With `jsonl`, one `bench.evaluate`-shaped row per page, model and input (extractor "pith@<input>", or
+    "<model>@<input>"), so `bench.by_type` breaks the live figures down by page type."""
+    spans = recordings.index(snapshots)
     extractors = {name: Extractor(folder) for name, folder in models.items()}
     todo = [r for r in iter_records(split="dev") if r["id"] in spans and words(r["main_text"])]
     rows = []
     for record in progress(todo, desc="scoring"):
-        live = corpus.load_at(snapshots, spans[record["id"]])["snapshot"]
+        live = recordings.load_at(snapshots, spans[record["id"]])["snapshot"]
         f1s = {}
         for name, extractor in extractors.items():
-            for column, f1 in page_f1s(extractor, record, live).items():
+            for column, (p, r, f1) in page_scores(extractor, record, live).items():
                 f1s[column if len(models) == 1 else f"{name}: {column}"] = f1
+                if jsonl is not None:
+                    row = {
+                        "id": record["id"],
+                        "dataset": record["dataset"],
+                        "page_type": record.get("page_type"),
+                        "extractor": f"{'pith' if name == 'shipped' else name}@{column}",
+                        "precision": p,
+                        "recall": r,
+                        "f1": f1,
+                    }
+                    jsonl.write(json.dumps(row) + "\n")
         rows.append((record["dataset"], f1s))
     columns = list(INPUTS) if len(models) == 1 else [f"{m}: {c}" for m in models for c in INPUTS]
     return rows, columns
@@ -77,7 +97,7 @@ def score(snapshots: Path, models: dict[str, Path | None]) -> tuple[list[tuple[s
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--snapshots", type=Path, default=corpus.default_path("dev"))
+    ap.add_argument("--snapshots", type=Path, default=recordings.default_path("dev"))
     ap.add_argument(
         "--model",
         action="append",
@@ -86,10 +106,12 @@ def main(argv=None) -> int:
         help="a model folder to score (repeatable); 'shipped' alone is native_host/assets",
     )
     ap.add_argument("--out", type=Path, default=None, help="also write the table here")
+    ap.add_argument("--jsonl", type=Path, default=None, help="also write one row per page, model and input here")
     args = ap.parse_args(argv)
     if not args.snapshots.is_file():
         ap.error(f"{args.snapshots} not found; record it first: python -m export.record --split dev")
-    out = table(*score(args.snapshots, parse_models(args.model)))
+    with open(args.jsonl, "w", encoding="utf-8") if args.jsonl else contextlib.nullcontext() as rows:
+        out = table(*score(args.snapshots, parse_models(args.model), rows))
     print(out)
     if args.out:
         args.out.write_text(out + "\n", "utf-8")

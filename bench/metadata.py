@@ -4,6 +4,7 @@
     python -m bench.metadata --sources           # and each of Pith's sources alone, and title policies
     python -m bench.metadata --date-libraries    # and dateparser / htmldate against Pith's own date parser
     python -m bench.metadata --split train --misses titles.jsonl   # each wrong title with every source's
+    python -m bench.metadata --live snapshots-dev.msgpack   # and Pith on recorded live snapshots (export.record)
 
 Pages: the dev records that carry a gold title, author, date or language (WCXB through its sidecar, fundus,
 zh-cwce, the titles of GoogleTrends, MSV and CANOLA, the languages of DANIEL and others). Scoring rules, one
@@ -20,6 +21,15 @@ per field:
 - **site_name** (no gold): "agrees" when the name and the site's registered name in the page's host hold
   one another, squashed ("The Atlantic" on theatlantic.com); a disagreement is not always wrong ("Süddeutsche
   Zeitung" on sueddeutsche.de), so its column is an upper bound on wrong.
+- **the checked fields** (`bench/fields-dev.json`, 100 dev pages drawn with a fixed seed, each value read
+  off the page's own HTML and text by hand, the policy per field in docs/metadata.md): `site_name (checked)`
+  right when it is one of the names the page calls itself, squashed; `description (checked)` when its first
+  12 words are (word-F1 >= 0.9) those of a summary the page declares of itself; `image (checked)` when its
+  address holds the file name of the page's lead image; `lang (checked)` when the primary subtag is the
+  language the page's text is written in. An empty list: the page has none, so any answer is wrong.
+
+With `--live FILE` (a corpus of recorded snapshots, docs/recording.md) only the pages recorded there are
+scored, and `pith live` is Pith on the live snapshot of each, beside `pith` on its HTML.
 
 Each cell: right / wrong when given / missing, over the pages with the gold; "wrong when given" is wrong
 answers over the pages where the extractor said something. Words are lower-cased `\\w+` runs after NFKC,
@@ -44,6 +54,8 @@ from pathlib import Path
 
 from export.data import iter_records
 from export.metric import words
+from export.recordings import index as corpus_index
+from export.recordings import load_at
 from native_host.errors import PithError
 from native_host.progress import progress
 
@@ -51,6 +63,9 @@ from .evaluate import machine
 
 FIELDS = (("title", "title", "title"), ("author", "byline", "author"), ("date", "date", "date"))  # (gold, pith, traf.)
 POLICY_TITLES = Path(__file__).with_name("titles-dev.json")  # the dev title set (bench/title_policy.py)
+CHECKED_FIELDS = Path(__file__).with_name("fields-dev.json")  # site name, description, image, language by hand
+CHECKED = ("site_name", "description", "image", "lang")
+DESCRIPTION_WORDS = 12  # a description is held to the summary by its opening words: sources cut it differently
 TITLE_F1 = AUTHOR_F1 = 0.9
 WHOLE_TITLE_GOLDS = ("googletrends", "canola")  # datasets whose gold title is the whole <title>, site and all
 _CJK = re.compile(r"([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af])")
@@ -79,7 +94,63 @@ def right(field: str, pred: str | None, gold: str) -> bool:
     if field == "site_name":
         name, host = re.sub(r"\W+", "", unicodedata.normalize("NFKC", str(pred)).lower()), gold
         return bool(name) and (host in name or name in host)
+    if field.endswith("(checked)"):
+        return checked_right(field.split()[0], pred, gold)
     return word_f1(pred, gold) >= (TITLE_F1 if field.startswith("title") else AUTHOR_F1)
+
+
+def checked_right(field: str, pred: str | None, accepted) -> bool:
+    """One answer against the hand-checked values of `bench/fields-dev.json` (rules in the docstring above)."""
+    if not pred:
+        return False
+    if field == "lang":
+        return right("lang", pred, accepted)
+    if field == "site_name":
+        return any(_squashed(pred) == _squashed(name) for name in accepted)
+    if field == "description":
+        head = " ".join(tokens(pred)[:DESCRIPTION_WORDS])
+        return any(word_f1(head, " ".join(tokens(d)[:DESCRIPTION_WORDS])) >= TITLE_F1 for d in accepted)
+    return any(key in pred for key in accepted)  # image: its address holds the lead image's file name
+
+
+def _squashed(text: str) -> str:
+    return re.sub(r"\W+", "", unicodedata.normalize("NFKC", text).lower())
+
+
+def checked_fields() -> dict[str, dict]:
+    """page id -> the hand-checked fields that are set for it (a field left out was not sure, so not scored)."""
+    if not CHECKED_FIELDS.exists():
+        return {}
+    pages = json.loads(CHECKED_FIELDS.read_text(encoding="utf-8"))["pages"]
+    return {ident: {k: v for k, v in page.items() if k in CHECKED and v is not None} for ident, page in pages.items()}
+
+
+def live_snapshot(snapshot: dict, url: str | None) -> dict:
+    """A recorded snapshot with the page's own address: the recorder served it from 127.0.0.1, where a reader
+    on the site sends the site's (the HTML path is given the same one)."""
+    return {**snapshot, "url": url}
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a rate of k in n."""
+    if not n:
+        return 0.0, 1.0
+    p = k / n
+    centre, half = p + z * z / (2 * n), z * ((p * (1 - p) + z * z / (4 * n)) / n) ** 0.5
+    return max(0.0, (centre - half) / (1 + z * z / n)), min(1.0, (centre + half) / (1 + z * z / n))
+
+
+def answers(result) -> dict:
+    """The fields a reader's header and a clip's front matter show, from Pith's Result, by the gold's names."""
+    return {
+        "title": result.title,
+        "author": result.byline,
+        "date": result.date,
+        "site_name": result.site_name,
+        "lang": result.lang,
+        "description": result.description,
+        "image": result.image.url if result.image else None,
+    }
 
 
 def policy_titles() -> dict[str, str]:
@@ -111,6 +182,8 @@ def _trafilatura() -> tuple[Callable[[str, str | None], dict], str]:
                 "date": found.date,
                 "site_name": found.sitename,
                 "lang": found.language,
+                "description": found.description,
+                "image": found.image,
             }
             if found
             else {}
@@ -135,6 +208,20 @@ class Tally:
     def count(self, field: str, groups: list[str]) -> None:
         for group in groups:
             self.pages[field, group] += 1
+
+    def intervals(self, names: list[str], fields: list[str]) -> str:
+        """Wrong when given with its 95% interval, per field (group "all") and extractor."""
+        rows = ["| field | pages | " + " | ".join(f"{n} wrong when given [95%]" for n in names) + " |"]
+        rows.append("|---|---:|" + "---:|" * len(names))
+        for field in fields:
+            cells = []
+            for name in names:
+                given = self.given[field, "all", name]
+                wrong = given - self.right[field, "all", name]
+                low, high = wilson(wrong, given)
+                cells.append(f"{wrong}/{given} = {wrong / given:.3f} [{low:.3f}, {high:.3f}]" if given else "(none)")
+            rows.append(f"| {field} | {self.pages[field, 'all']} | " + " | ".join(cells) + " |")
+        return "\n".join(rows)
 
     def table(self, names: list[str], split: bool = False) -> str:
         """Right per extractor; with `split`, right / wrong when given / missing."""
@@ -170,18 +257,30 @@ def pipeline_parts(extractor, html: str, url: str | None):
 
 
 def run(
-    split: str, limit: int | None, model_dir: str | None, sources: bool, date_libraries: bool, misses: str | None = None
+    split: str,
+    limit: int | None,
+    model_dir: str | None,
+    sources: bool,
+    date_libraries: bool,
+    misses: str | None = None,
+    live: str | None = None,
 ) -> str:
     from native_host import Extractor
     from native_host.pipeline import metadata
 
     extractor = Extractor(model_dir=model_dir)
     traf, traf_version = _trafilatura()
+    checked = checked_fields() if split == "dev" else {}
     records = [
         r
         for r in iter_records(split=split, limit=limit)
-        if r.get("title") or r.get("author") or r.get("date") or r.get("lang")
+        if r.get("title") or r.get("author") or r.get("date") or r.get("lang") or r["id"] in checked
     ]
+    recorded = corpus_index(Path(live)) if live else {}
+    if live:
+        left_out = sum(r["id"] not in recorded for r in records)
+        records = [r for r in records if r["id"] in recorded]
+    names = ["pith", "pith live", "trafilatura"] if live else ["pith", "trafilatura"]
     policy = policy_titles() if split == "dev" else {}
     tally = Tally()
     said: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])  # (field, source) -> pages, says, right
@@ -198,20 +297,28 @@ def run(
         result = extractor.extract_html(html, url=url, views=())
         clocks["pith"] += time.perf_counter() - t0
         t0 = time.perf_counter()
-        theirs = traf(html, url)
+        said_by = {"pith": answers(result), "trafilatura": traf(html, url)}
         clocks["trafilatura"] += time.perf_counter() - t0
-        golds = [(gold_name, ours, their_name, record.get(gold_name)) for gold_name, ours, their_name in FIELDS]
+        if live:
+            snapshot = live_snapshot(load_at(Path(live), recorded[record["id"]])["snapshot"], url)
+            t0 = time.perf_counter()
+            said_by["pith live"] = answers(extractor.extract_snapshot(snapshot, views=()))
+            clocks["pith live"] += time.perf_counter() - t0
+        golds = [(gold_name, their_name, record.get(gold_name)) for gold_name, _, their_name in FIELDS]
         golds += [
-            ("title (policy)", "title", "title", policy.get(record["id"])),
-            ("lang", "lang", "lang", record.get("lang")),
-            ("site_name", "site_name", "site_name", site_key(record)),
+            ("title (policy)", "title", policy.get(record["id"])),
+            ("lang", "lang", record.get("lang")),
+            ("site_name", "site_name", site_key(record)),
         ]
-        for gold_name, ours, their_name, gold in golds:
-            if not gold:
+        golds += [(f"{field} (checked)", field, gold) for field, gold in checked.get(record["id"], {}).items()]
+        for gold_name, field, gold in golds:
+            if gold is None or gold == "":
                 continue
-            tally.count(gold_name, groups)
-            for name, answer in (("pith", getattr(result, ours)), ("trafilatura", theirs.get(their_name))):
-                tally.add(gold_name, groups, name, right(gold_name, answer, gold), bool(answer))
+            where = groups[:1] if gold_name.endswith("(checked)") else groups  # 100 pages: no split by dataset
+            tally.count(gold_name, where)
+            for name in names:
+                answer = said_by[name].get(field)
+                tally.add(gold_name, where, name, right(gold_name, answer, gold), bool(answer))
         if record["dataset"] == "wcxb" and record.get("page_type"):
             page_types["pages"] += 1
             page_types["stated"] += result.page_type is not None
@@ -251,12 +358,17 @@ def run(
         f"- pith: {extractor.info['version']} {extractor.info['model_id']}; trafilatura {traf_version}",
         f"- rules: title word-F1 >= {TITLE_F1}, author word-F1 of the names >= {AUTHOR_F1}, date the same day",
         "",
-        tally.table(["pith", "trafilatura"], split=True),
+        tally.table(names, split=True),
         "",
-        f"Seconds per page (whole extraction for Pith, metadata only for trafilatura): "
-        f"pith {clocks['pith'] / max(1, len(records)):.3f}, "
-        f"trafilatura {clocks['trafilatura'] / max(1, len(records)):.3f}.",
+        "Seconds per page (whole extraction for Pith, metadata only for trafilatura): "
+        + ", ".join(f"{name} {clocks[name] / max(1, len(records)):.3f}" for name in names)
+        + ".",
     ]
+    if live:
+        out.insert(6, f"- live: {live}; {len(records)} pages recorded there scored, {left_out} not recorded left out")
+    fields = [f"{field} (checked)" for field in CHECKED if tally.pages[f"{field} (checked)", "all"]]
+    fields += [f for f in ("title (policy)", "author", "date") if tally.pages[f, "all"]]
+    out += ["\n## Wrong when given, with its interval\n", tally.intervals(names, fields)]
     if page_types["pages"]:
         out.append(
             f"\nPage type stated by the page's structured data on {page_types['pages']} WCXB pages: "
@@ -461,9 +573,18 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="write each page whose title Pith gets wrong to FILE (JSON lines), with every source's title",
     )
+    ap.add_argument(
+        "--live",
+        metavar="FILE",
+        default=None,
+        help="also score Pith on the live snapshots recorded in FILE (docs/recording.md), on those pages only",
+    )
     args = ap.parse_args(argv)
+    if args.live and not Path(args.live).is_file():
+        print(f"bench: no recorded snapshots at {args.live}; record them with python -m export.record", file=sys.stderr)
+        return 1
     try:
-        print(run(args.split, args.limit, args.model_dir, args.sources, args.date_libraries, args.misses))
+        print(run(args.split, args.limit, args.model_dir, args.sources, args.date_libraries, args.misses, args.live))
     except PithError as exc:
         print(f"bench: {exc.message}", file=sys.stderr)
         return 1

@@ -138,9 +138,15 @@ def _repeats_its_dataset(group: str, info: RunInfo) -> bool:
     return all(counts.get(group, 0) == counts.get(dataset, 0) for counts in (info.pages, info.skipped))
 
 
-def render(info: RunInfo, stats: dict[tuple[str, str], GroupStats], extractors: list[str]) -> str:
-    """The markdown report: run facts, a mean-F1 overview (best per row in bold), then one table per
-    extractor with every figure."""
+def render(
+    info: RunInfo,
+    stats: dict[tuple[str, str], GroupStats],
+    extractors: list[str],
+    detail: list[str] | None = None,
+) -> str:
+    """The markdown report: run facts, a mean-F1 overview (best per row in bold, with the pages scored), then
+    one table per extractor in `detail` (default: all) with the other figures (the overview's are not repeated
+    there), and one row over all pages for each extractor left out of `detail`."""
     groups = [g for g in row_order(set(info.pages) | set(info.skipped)) if not _repeats_its_dataset(g, info)]
     out = [
         f"# Evaluation on the {info.split} split",
@@ -184,29 +190,23 @@ def render(info: RunInfo, stats: dict[tuple[str, str], GroupStats], extractors: 
         rows.append(row)
     out += _table([ROWS, "scored", "skipped"] + ran, rows) + [""]
 
-    for e in ran:
+    # A column of zeros says less than one line: the errors column is shown only where some page raised.
+    raised = any(c.errors for (_, e), c in stats.items() if e in ran)
+    if not raised:
+        out += ["No extractor raised or ran past the timeout on any page.", ""]
+    columns = ["F1 median", "precision", "recall", "snippet acc.", "s/page", "empty"] + (["errors"] if raised else [])
+
+    def cells(c: GroupStats) -> list[str]:
+        row = [_num(c.f1_median), _num(c.precision), _num(c.recall), _num(c.snippet_accuracy)]
+        return row + [_seconds(c.seconds_per_page), str(c.empty)] + ([str(c.errors)] if raised else [])
+
+    detailed = [e for e in ran if detail is None or e in detail]
+    for e in detailed:
         out += [f"## {e}", ""]
-        rows = []
-        for g in groups:
-            c = stats.get((g, e))
-            if c is None:
-                continue
-            rows.append(
-                [
-                    g,
-                    str(c.pages),
-                    _num(c.f1_mean),
-                    _num(c.f1_median),
-                    _num(c.precision),
-                    _num(c.recall),
-                    _num(c.snippet_accuracy),
-                    _seconds(c.seconds_per_page),
-                    str(c.empty),
-                    str(c.errors),
-                ]
-            )
-        out += _table(
-            [ROWS, "pages", "F1 mean", "F1 median", "precision", "recall", "snippet acc.", "s/page", "empty", "errors"],
-            rows,
-        ) + [""]
+        rows = [[g] + cells(stats[(g, e)]) for g in groups if (g, e) in stats]
+        out += _table([ROWS] + columns, rows) + [""]
+    rest = [e for e in ran if e not in detailed and (ALL, e) in stats]
+    if rest:
+        out += ["## Other extractors, all pages", ""]
+        out += _table(["extractor"] + columns, [[e] + cells(stats[(ALL, e)]) for e in rest]) + [""]
     return "\n".join(out)

@@ -6,7 +6,7 @@ Headless Chromium with the extension, the 1,500-element article of bench.browser
 * a tab of the extension's smallest page (offscreen/blob.html, an empty document and a short script) opened
   by `tabs.create({active: false})` from an extension page, as the reader view once opened its own tab;
 * the reader view of the article laid over the page, as the reader action shows it (background/page.js's
-  content scripts, `prepareReader` and `showReader`: export/browsers.py's SHOW_ARTICLE; the article made by
+  content scripts, `prepareReader` and `showReader`: harness/browsers.py's SHOW_ARTICLE; the article made by
   the Python extractor from the same page);
 * nothing, for the idle baseline.
 For each: the CPU time all of Chromium's processes spend in the `window` seconds after the call (Linux
@@ -23,8 +23,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.browser_speed import blog_with_elements
-from export.browsers import CHROMIUM, SHOW_ARTICLE, extension_browser
+from bench.content_script import page_with_elements
+from bench.synthetic import _blog
+from harness.browsers import CHROMIUM, SHOW_ARTICLE, extension_browser
 
 OPEN_TAB = """async (url) => {
   const tab = await api.tabs.create({url: api.runtime.getURL(url), active: false});
@@ -86,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
         root = Path(tmp)
         pages = root / "pages"
         pages.mkdir()
-        html, elements = blog_with_elements(1500)
+        html, elements = page_with_elements(1500, _blog)
         (pages / "article.html").write_text(html, "utf-8")
         article = reader_article(html)
         with extension_browser("chromium", root, pages=pages) as browser:

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from export import corpus
+from export import recordings
 from native_host.pipeline import features as F
 from native_host.pipeline.blocks import blocks_from_snapshot
 from native_host.pipeline.snapshot import snapshot_from_html
@@ -85,7 +85,7 @@ def page_snapshot(record: dict) -> dict:
     (start, end))), else the one built from its HTML."""
     if "snapshot_at" in record:
         path, span = record["snapshot_at"]
-        return corpus.load_at(Path(path), span)["snapshot"]
+        return recordings.load_at(Path(path), span)["snapshot"]
     return snapshot_from_html(record["html"], url=record.get("url"))
 
 
@@ -94,7 +94,7 @@ def attach_snapshots(records: list[dict], corpora: dict[str, Path], mix: bool = 
     (dropping its HTML); records of that split missing from the corpus are left out. With `mix`, those records
     are kept as they are and the recorded ones added beside them. Returns (records kept, records of a recorded
     split without a recording)."""
-    spans = {split: (path, corpus.index(path)) for split, path in corpora.items()}
+    spans = {split: (path, recordings.index(path)) for split, path in corpora.items()}
     kept: list[dict] = []
     missing = 0
     for record in records:

@@ -1,5 +1,5 @@
 """Record what the browser sees: each data page rendered in headless Chromium, snapshotted by the extension's
-own content script, stored as a msgpack corpus (export/corpus.py) for training and measurement.
+own content script, stored as a msgpack corpus (export/recordings.py) for training and measurement.
 
     python -m export.record --split dev                 # -> <cache dir>/snapshots-dev.msgpack
     python -m export.record --split train --out FILE
@@ -20,11 +20,11 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from export import corpus
+from export import recordings
+from harness.browsers import CHROMIUM_ORIGIN, chromium, serve
 from native_host.pipeline.page_values import url_host
 from native_host.progress import progress
 
-from .browsers import CHROMIUM_ORIGIN, chromium, serve
 from .data import iter_records
 
 log = logging.getLogger("pith.record")
@@ -91,7 +91,7 @@ def record(
     started = time.perf_counter()
     stats = {"recorded": 0, "skipped": 0, "failed": 0}
     with (
-        corpus.Writer(out) as writer,
+        recordings.Writer(out) as writer,
         tempfile.TemporaryDirectory(prefix="pith-record-") as tmp,
         serve() as server,
         browser(Path(tmp)) as (context, control),
@@ -125,7 +125,7 @@ def main(argv=None) -> int:
     ap.add_argument("--timeout", type=float, default=30.0, help="seconds per page")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
-    out = args.out or corpus.default_path(args.split)
+    out = args.out or recordings.default_path(args.split)
     split = None if args.split == "all" else args.split
     stats = record(out, split, args.datasets.split(",") if args.datasets else None, args.limit, args.timeout)
     print(f"{stats} -> {out}", file=sys.stderr)

@@ -53,7 +53,7 @@
   /** The saved document: {filename, mime, content}. `format` is "markdown" or "text". The article carries the
    * host's fields and, where the background added them, the user's `template` (extension/template.js, the
    * options page), the `created` moment and the page's `selection`: the file's name and head come from the
-   * template, by the rule of native_host/pipeline/document.py (the head, a blank line, the body). */
+   * template, by the rule of native_host/render/document.py (the head, a blank line, the body). */
   function articleDocument(article, format) {
     const T = globalThis.PITH_TEMPLATE;
     const template = article.template && !T.templateErrors(article.template).length ? article.template
@@ -65,7 +65,7 @@
       : { filename: safeFilename(name, "md"), mime: "text/markdown", content };
   }
 
-  // Images saved beside the Markdown: the twins of native_host/pipeline/document.py's image_links, image_type,
+  // Images saved beside the Markdown: the twins of native_host/render/document.py's image_links, image_type,
   // image_name and with_local_images (tests/template_cases.json holds the cases both run).
   const IMAGE = () => /!\[((?:[^\]\\\n]|\\.)*)\]\((<[^>\n]*>|(?:[^()\s\\]|\\.)+)\)/g;
   const address = (written) => (written.startsWith("<") ? written.slice(1, -1) : written).replace(/\\(.)/g, "$1");

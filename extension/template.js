@@ -1,5 +1,5 @@
 // Save templates: the saved file's name and properties from `{{variable|filter:arg}}` strings. The twin of
-// native_host/pipeline/document.py, which says the rule; tests/template_cases.json holds the cases both must
+// native_host/render/document.py, which says the rule; tests/template_cases.json holds the cases both must
 // pass (tests/test_document.py runs this file under Node, tests/test_extension_units.py in both browsers).
 // A classic script (injected into pages before the reader) that modules and the options page load too.
 (() => {

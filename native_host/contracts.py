@@ -1,7 +1,8 @@
 """What the extension shares with the host, written from the host's own definitions into extension/limits.js.
 
 Python is the one source: the limits (native_host/limits.py), the snapshot's tag sets (pipeline/snapshot.py,
-pipeline/blocks.py), the article's allowlist (pipeline/article.py), the terminal controls (pipeline/inert.py) and the error codes (errors.py). The
+pipeline/blocks.py), the article's allowlist (pipeline/article.py), the terminal controls (pipeline/inert.py), the error codes (errors.py) and the fields of
+every reply's article (result.py). The
 extension loads the written file in every context (injected before the content scripts, imported by the
 background, a classic script in the options page) as the globals PITH_LIMITS and PITH_CONTRACTS.
 tests/test_extension_files.py fails while the file differs from what this module writes now.
@@ -21,7 +22,17 @@ from native_host.browser.identity import HOST_NAME
 from native_host.pipeline.article import HTML_TAGS, MATHML_TAGS
 from native_host.pipeline.blocks import INLINE
 from native_host.pipeline.inert import TERMINAL_CONTROLS
-from native_host.pipeline.snapshot import DIRS, LEAF_ONLY, LINK_RELS, META_KEYS, SKIP_SUBTREE
+from native_host.pipeline.shape import SHAPES
+from native_host.pipeline.snapshot import (
+    DIRS,
+    LEAF_ONLY,
+    LINK_RELS,
+    META_KEYS,
+    SKIP_SUBTREE,
+    TEX_DISPLAY_MODE,
+    TEX_SCRIPT_TYPE,
+)
+from native_host.result import REPLY_FIELDS
 
 PATH = Path(__file__).resolve().parent.parent / "extension" / "limits.js"
 COMMAND = "python -m native_host.contracts"
@@ -79,6 +90,7 @@ def contracts() -> dict[str, object]:
         # The live path skips <noscript> as well: scripts run there, so its content is never shown (docs/snapshot.md).
         "SKIP_SUBTREE": sorted(SKIP_SUBTREE | {"noscript"}),
         "LEAF_ONLY": sorted(LEAF_ONLY),
+        "TEX_SCRIPT": [TEX_SCRIPT_TYPE, TEX_DISPLAY_MODE],  # snapshot.formula_nodes's script type and display mode
         "INLINE": sorted(INLINE),
         "META_KEYS": list(META_KEYS),
         "LINK_RELS": sorted(LINK_RELS),
@@ -86,6 +98,8 @@ def contracts() -> dict[str, object]:
         "HTML_TAGS": {tag: list(attrs) for tag, attrs in HTML_TAGS.items()},
         "MATHML_TAGS": {tag: list(attrs) for tag, attrs in MATHML_TAGS.items()},
         "ERROR_CODES": error_codes(),
+        "METADATA_FIELDS": list(REPLY_FIELDS),  # what every reply's article carries (background/actions.js)
+        "SHAPES": list(SHAPES),  # the reader's forms (pipeline/shape.py): the reader styles each
         # A character class read by both regular expression engines alike (article_document.js: new RegExp).
         "TERMINAL_CONTROLS": TERMINAL_CONTROLS.pattern,
     }

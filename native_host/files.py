@@ -105,3 +105,15 @@ def replaced_atomically(target: Path, encoding: str | None = "utf-8") -> Iterato
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def shown(path: str) -> str:
+    """A file name as rows and messages write it: as it is where it is UTF-8; a name that is not (read by
+    Python as surrogate escapes) shows each byte that is not UTF-8 as `\\xNN`, so that it can be written as
+    UTF-8 at all. `codecs.escape_decode(shown.encode())[0]` gives the bytes back (for a name without a
+    backslash of its own)."""
+    try:
+        path.encode("utf-8")
+        return path
+    except UnicodeEncodeError:
+        return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")

@@ -99,3 +99,22 @@ LOG_BACKUPS = 3  # rotated files kept
 
 # `pith doctor`.
 DOCTOR_ROUNDTRIP_TIMEOUT_S = 60.0  # the whole round trip through the launcher, model load included
+
+# The reader's form by page type (native_host/pipeline/shape.py). The model's page type shapes the reader only at
+# this probability or more: under it the page reads as an article, the form every page reads well in, where a
+# wrong form (a news page cut into "posts") reads worse than none. On WCXB's 121 dev pages (`python -m
+# bench.shape_confidence`) it leaves one page in a wrong form, against five with no threshold, and the form
+# is right on .893 of them against .909 (the others read as articles). See docs/extension.md.
+SHAPE_MIN_CONFIDENCE = 0.8
+SHAPE_MIN_POSTS = 2  # posts with an author, for a thread's form
+SHAPE_MIN_ITEMS = 3  # entries with a linked title, for a listing's form
+SHAPE_UNIT_SHARE = 0.4  # of the main blocks the posts or entries hold together (the rest stays, around them)
+# Runs of other main content between a thread's posts: each is built from the whole page (a pass over its nodes),
+# so a page of a thousand posts each followed by a main line must not cost a thousand passes.
+SHAPE_MAX_GAPS = 16
+# A hostile page nests its text 500 deep under 20,000 blocks: posts and entries are looked for this many levels
+# above each block, among the few sets of siblings that hold the most units.
+SHAPE_UNIT_LEVELS = 24
+SHAPE_MAX_TRIES = 4
+SHAPE_MAX_UNITS = 2000  # posts or entries of one page; a page with more reads as an article
+SHAPE_MAX_IMAGES = 8  # a product's pictures above its description

@@ -1,5 +1,5 @@
 """Recorded snapshots: msgpack records, one after another in one file (the extension's "Record this page"
-file holds one; export/corpus.py writes and indexes whole training corpora in the same format).
+file holds one; export/recordings.py writes and indexes whole training corpora in the same format).
 
 A record is a map ``{"id": str, "snapshot": dict}`` (plus anything the recorder adds, e.g. "ms"). Appending
 record by record means a recorder killed mid-write leaves at most one truncated record at the end; the reader

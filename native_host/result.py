@@ -41,8 +41,8 @@ class Result:
 
     Each field says who else carries it (`carried`), and the others derive their lists from that:
     `from_metadata`, copied from the header read (pipeline.metadata.Metadata, a field or property of the same
-    name); `reply`, in every reply's article (browser.protocol.METADATA_FIELDS; extension/background/actions.js
-    is tested equal); `column`, a corpus output column of that kind (corpus.columns.KINDS), described by
+    name); `reply`, in every reply's article (render.reply.METADATA_FIELDS; extension/background/actions.js
+    is tested equal); `column`, a corpus output column of that kind (render.columns.KINDS), described by
     `about`. A new field is stated here, and read in Metadata."""
 
     url: str | None = field(metadata=carried("the page's URL", reply=True))  # the corpus's url column: the page's
@@ -60,6 +60,10 @@ class Result:
     image: Image | None = field(default=None, metadata=carried("the lead image", "image", True, True))
     page_type: str | None = field(
         default=None, metadata=carried("article, forum, product, ... (result.PAGE_TYPES)", "string", True, True)
+    )
+    shape: str = field(
+        default="article",
+        metadata=carried("the reader's form: article, forum, listing, product, documentation", reply=True),
     )
     text: str = field(metadata=carried("the main content as plain text", "string"))
     word_count: int = field(default=0, metadata=carried("words of the main content", "int", True))
@@ -85,6 +89,17 @@ class Result:
 
     def to_dict(self) -> dict:
         return asdict(self)
+
+    @property
+    def markdown_blocks(self) -> list[list[int]]:
+        """Where each top-level element of `html` is in `markdown` ([start, end) in code points, pipeline/
+        article.py's markdown_blocks): what the reader's Copy and Save take a selection by. Not a field: the
+        reply's alone, never a column nor in `to_dict`."""
+        return getattr(self, "_markdown_blocks", [])
+
+    @markdown_blocks.setter
+    def markdown_blocks(self, spans: list[list[int]]) -> None:
+        self._markdown_blocks = spans
 
 
 def _flagged(flag: str) -> tuple[str, ...]:

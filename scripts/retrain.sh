@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m export.record --split all
-CACHE=$(python3 -c "from export import corpus; print(corpus.default_dir())")
+CACHE=$(python3 -c "from export import recordings; print(recordings.default_dir())")
 python3 -m export.prepare --out runs/data-mix --mix --snapshots "all=$CACHE/snapshots-all.msgpack"
 python3 -m export.train --data runs/data-mix --out runs/model "$@"
 python3 -m export.onnx_export --data runs/data-mix --run runs/model --assets native_host/assets

@@ -1,4 +1,4 @@
-"""The browser tests' side of export/browsers.py: which browsers to run each scenario in, and small helpers
+"""The browser tests' side of harness/browsers.py: which browsers to run each scenario in, and small helpers
 the scenarios share. One test body drives Chromium (marker `browser`) and Firefox (marker `firefox`)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from export.browsers import (  # noqa: F401
+from harness.browsers import (  # noqa: F401
     CHROMIUM,
     FIREFOX,
     NOTE_PAGE,
@@ -18,6 +18,7 @@ from export.browsers import (  # noqa: F401
     SHOW_ARTICLE,
     ExtensionBrowser,
     FrameMissing,
+    Media,
     ReaderView,
     Tab,
     extension_browser,
@@ -46,12 +47,17 @@ def require(kind: str) -> None:
 
 
 @contextlib.contextmanager
-def browser_with_host(kind: str, tmp: Path, model_dir: str | None) -> Iterator[ExtensionBrowser]:
-    """`kind` with the host installed, serving tests/pages/extension/, its downloads in tmp/downloads."""
+def browser_with_host(
+    kind: str, tmp: Path, model_dir: str | None, media: Media | None = None
+) -> Iterator[ExtensionBrowser]:
+    """`kind` with the host installed, serving tests/pages/extension/, its downloads in tmp/downloads; `media`:
+    the user's color scheme and motion preferences."""
     require(kind)
     downloads = tmp / "downloads"
     downloads.mkdir()
-    with extension_browser(kind, tmp / "browser", model_dir=model_dir, downloads=downloads, pages=PAGES) as b:
+    with extension_browser(
+        kind, tmp / "browser", model_dir=model_dir, downloads=downloads, pages=PAGES, media=media
+    ) as b:
         yield b
 
 

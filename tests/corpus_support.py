@@ -34,7 +34,7 @@ EXPECTED = [  # (file, url, error code) per row, in order
 
 def write_warcs(directory: Path) -> list[Path]:
     directory.mkdir(parents=True, exist_ok=True)
-    article = (PAGES / "article.html").read_bytes()
+    article = (PAGES / "article" / "source.html").read_bytes()
     last = response_record("https://gazette.example/tides-again", article)
     crawl = b"".join(
         [
@@ -44,14 +44,16 @@ def write_warcs(directory: Path) -> list[Path]:
             ),
             response_record(
                 "https://cafe.example/menu",
-                (PAGES / "cp1252.html").read_bytes(),
+                (PAGES / "cp1252" / "source.html").read_bytes(),
                 content_type="text/html; charset=no-such-charset",
             ),
             response_record(
                 "https://news.example/ru", RUSSIAN.encode("koi8-r"), content_type="text/html; charset=KOI8-R"
             ),
             response_record(
-                "https://broken.example/", (PAGES / "broken.html").read_bytes(), content_type="application/xhtml+xml"
+                "https://broken.example/",
+                (PAGES / "broken" / "source.html").read_bytes(),
+                content_type="application/xhtml+xml",
             ),
             last[: len(last) * 2 // 3],  # the gzip member breaks off inside the record's body
         ]
@@ -59,7 +61,9 @@ def write_warcs(directory: Path) -> list[Path]:
     more = b"".join(
         gzip.decompress(r)
         for r in (
-            response_record("https://bom.example/", (PAGES / "utf8-bom.html").read_bytes(), content_type="text/html"),
+            response_record(
+                "https://bom.example/", (PAGES / "utf8-bom" / "source.html").read_bytes(), content_type="text/html"
+            ),
             response_record("https://gazette.example/copy", article),
         )
     )

@@ -1,5 +1,5 @@
 """axe-core's WCAG 2.2 AA rules over the reader view (toolbar, open settings panel, header, article with a wide
-table and a footnote) in each of its themes, and over the popup, in Chromium and Firefox: no violation.
+table and a footnote; then the Read aloud panel open and a paragraph marked as read) in each of its themes, and over the popup, in Chromium and Firefox: no violation.
 
 axe-core is a development dependency in package.json (`npm install` puts it in node_modules/); PITH_AXE names
 another copy of axe.min.js."""
@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from browser import KINDS, browser_with_host, close, open_popup, show_article
 from host_support import write_standin_model
+from speech_support import FAKE_SPEECH
 
 ROOT = Path(__file__).resolve().parent.parent
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
@@ -66,6 +67,14 @@ def test_the_reader_view_has_no_wcag_violation(browser, theme):
         root.getElementById('settings').hidden = false; }""",
         theme,
     )
+    assert reader.evaluate(RUN, TAGS) == []
+    # Read aloud: its panel open (with a voice to show its controls), a paragraph marked as being read
+    assert reader.evaluate(FAKE_SPEECH, [["Fiona", "en-GB"]])
+    reader.user_click("#narrate-button")
+    reader.user_click("#narrate-play")
+    reader.evaluate("() => { fakeSpeech.finish(); }")
+    reader.wait_for("(root) => root.querySelector('#article .narrating')")
+    assert reader.evaluate("(root) => !root.getElementById('narrate-controls').hidden")
     assert reader.evaluate(RUN, TAGS) == []
     close(page)
 

@@ -327,7 +327,7 @@ def test_a_numbered_list_broken_by_an_advert_is_read_to_its_last_item(page):
     """Items 21-28 were typed as paragraphs inside the list after an advert: the Markdown showed 20."""
     from native_host import Extractor
 
-    r = Extractor().extract_html(page("listicle.html"), url="https://courier.example/travel/skerry-light")
+    r = Extractor().extract_html(page("listicle"), url="https://courier.example/travel/skerry-light")
     assert "28. The volunteers" in r.text
     assert unshown(r) == {"html": [], "markdown": []}
     assert "**28. The volunteers.** The volunteers repaint the tower" in r.markdown

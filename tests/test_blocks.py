@@ -88,7 +88,7 @@ def test_whitespace_collapses_and_empty_blocks_vanish():
 
 
 def test_headings_flagged(page):
-    got = blocks_from_snapshot(snapshot_from_html(page("article.html")))
+    got = blocks_from_snapshot(snapshot_from_html(page("article")))
     h1 = next(b for b in got if b.text == "How Tides Work")
     assert h1.flags["heading"]
     assert any(b.text.startswith("Twice a day") and b.flags["paragraph"] for b in got)

@@ -12,11 +12,11 @@ import pytest
 from corpus_support import EXPECTED, PAGES, read_rows, warcs  # noqa: F401 (warcs: a fixture)
 
 from native_host.cli.main import main as cli_main
-from native_host.corpus.columns import BY_NAME, DEFAULT_FIELDS, parse_fields
 from native_host.corpus.deadline import within
 from native_host.corpus.pages import Page
 from native_host.corpus.rows import PageRows
 from native_host.errors import InputError, PageTimeoutError
+from native_host.render.columns import BY_NAME, DEFAULT_FIELDS, parse_fields
 from native_host.result import LABELS
 
 pytest.importorskip("fastwarc", reason="the corpus extra: pip install 'pith[corpus]'")
@@ -83,7 +83,7 @@ def test_a_text_only_job_builds_no_reader_views():
 
 
 def test_a_page_over_the_time_limit_is_a_row_and_the_next_page_goes_on():
-    page = Page("x.html", (PAGES / "article.html").read_bytes(), "https://gazette.example/tides")
+    page = Page("x.html", (PAGES / "article" / "source.html").read_bytes(), "https://gazette.example/tides")
     rows = PageRows(time_limit_s=1e-6)
     extract = rows.extractor.extract_html
 
@@ -136,7 +136,9 @@ def test_the_time_limit_interrupts_python_work_in_any_thread(in_thread):
 
 def test_shards_one_per_input_resume_where_they_stopped(warcs, tmp_path):
     out = tmp_path / "shards"
-    argv = ["extract", str(warcs[0].parent), str(PAGES / "article.html"), "--out", str(out), "-j", "2"]
+    article = tmp_path / "article.html"  # a shard is named after its input file
+    article.write_bytes((PAGES / "article" / "source.html").read_bytes())
+    argv = ["extract", str(warcs[0].parent), str(article), "--out", str(out), "-j", "2"]
     assert cli_main(argv) == 1  # crawl.warc.gz's record cut short
     shards = sorted(p.relative_to(out).as_posix() for p in out.rglob("*"))
     assert shards == ["article.parquet", "crawl.parquet", "more.parquet"]
@@ -187,8 +189,8 @@ def test_html_to_json_lines_needs_no_corpus_extra_and_warc_names_it(warcs, tmp_p
             "-c",
             BLOCK_EXTRA,
             "extract",
-            str(PAGES / "article.html"),
-            str(PAGES / "cp1252.html"),
+            str(PAGES / "article" / "source.html"),
+            str(PAGES / "cp1252" / "source.html"),
             "--out",
             str(out),
             "-j",

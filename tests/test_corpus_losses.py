@@ -15,16 +15,17 @@ from corpus_support import PAGES, read_rows
 from native_host import limits
 from native_host.cli.main import main as cli_main
 from native_host.corpus import writers
-from native_host.corpus.pages import Page, shown
+from native_host.corpus.pages import Page
 from native_host.corpus.rows import PageRows
 from native_host.corpus.warc import response_record
+from native_host.files import shown
 from native_host.pipeline.html_input import bound_nesting
 from native_host.pipeline.snapshot import snapshot_from_html
 
 pytest.importorskip("fastwarc", reason="the corpus extra: pip install 'pith[corpus]'")
 pytest.importorskip("pyarrow", reason="the corpus extra: pip install 'pith[corpus]'")
 
-ARTICLE = (PAGES / "article.html").read_bytes()
+ARTICLE = (PAGES / "article" / "source.html").read_bytes()
 OUTPUTS = ["rows.jsonl", "rows.parquet", "shards"]
 
 
@@ -226,8 +227,8 @@ def test_a_page_cut_by_a_limit_says_so_on_stderr(tmp_path, capsys):
 
 
 def test_a_row_its_format_cannot_hold_is_an_error_row_in_its_place(tmp_path):
-    from native_host.corpus.columns import parse_fields
     from native_host.corpus.rows import Tally
+    from native_host.render.columns import parse_fields
 
     fields = parse_fields("+status")
     good = {f: None for f in fields} | {"path": "a.html", "text": "fine", "word_count": 1}
@@ -253,7 +254,7 @@ def test_an_out_directory_without_write_permission_is_one_line(tmp_path, monkeyp
 
     monkeypatch.setattr(tempfile, "mkstemp", refused)
     for out in OUTPUTS:
-        assert _extract([PAGES / "article.html"], tmp_path / out) == 1
+        assert _extract([PAGES / "article" / "source.html"], tmp_path / out) == 1
         err = _said(capsys)
         assert len(err) == 1 and "cannot write" in err[0] and "Permission denied" in err[0]
 

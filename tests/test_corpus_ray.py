@@ -75,7 +75,7 @@ def test_a_file_name_that_is_not_utf8_is_a_row_on_ray_too(cluster, tmp_path):
 
     crawl, out = tmp_path / "crawl", tmp_path / "shards"
     crawl.mkdir()
-    (crawl / os.fsdecode(b"caf\xe9.html")).write_bytes((PAGES / "article.html").read_bytes())
+    (crawl / os.fsdecode(b"caf\xe9.html")).write_bytes((PAGES / "article" / "source.html").read_bytes())
     assert cli_main(["extract", str(crawl), "--out", str(out), "--engine", "ray"]) == 0
     assert os.listdir(os.fsencode(out)) == [b"caf\xe9.parquet"]
     with open(os.fsencode(out) + b"/caf\xe9.parquet", "rb") as f:  # pyarrow opens no path that is not UTF-8

@@ -3,6 +3,8 @@ keeps its own article and not the teasers after it; a forum thread keeps every p
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 from host_support import write_standin_model
@@ -24,7 +26,7 @@ def page_blocks(html: str):
 
 
 def test_a_table_is_main_or_not_as_a_whole(page):
-    snapshot, blocks = page_blocks(page("article.html"))
+    snapshot, blocks = page_blocks(page("article"))
     cells = [b.index for b in blocks if b.tag_path[-1] in ("td", "th")]
     assert len(cells) == 6 and cells in units(snapshot, blocks)
     main = [b.tag_path[-1] in ("p", "h2", "li") for b in blocks]
@@ -47,12 +49,12 @@ def test_a_list_nested_in_a_list_is_one_unit_and_a_page_laid_out_in_a_table_is_n
 
 
 def test_teasers_after_the_article_are_not_main(extractor, page):
-    r = extractor.extract_html(page("metadata/second-article.html"))
+    r = extractor.extract_html(page("metadata/second-article"))
     assert "Three tide mills" in r.text and "sluice gate" in r.text
     for teaser in ("ferryman", "Hamish Bell", "footbridge", "a short teaser"):
         assert teaser not in r.text, teaser
     # the same runs on a list page are items, and stay
-    snapshot, blocks = page_blocks(page("metadata/second-article.html"))
+    snapshot, blocks = page_blocks(page("metadata/second-article"))
     scores = np.array([[1.0 if len(b.text) >= 55 else 0.0] for b in blocks])
     listed = main_blocks(snapshot, blocks, scores, 0.5, "listing")
     assert any(listed[i] and "ferryman" in blocks[i].text for i in range(len(blocks)))
@@ -60,7 +62,7 @@ def test_teasers_after_the_article_are_not_main(extractor, page):
 
 
 def test_every_post_of_a_forum_thread_stays(extractor, page):
-    r = extractor.extract_html(page("metadata/forum-thread.html"))
+    r = extractor.extract_html(page("metadata/forum-thread"))
     assert r.page_type == "forum" and r.byline == "gearwright" and r.title == "Winding a turret clock by hand"
     for post in ("Our village church", "About ten minutes", "Seconding the cable", "Thank you both"):
         assert post in r.text, post
@@ -96,14 +98,15 @@ def test_a_page_whose_scores_are_low_all_over_still_has_its_text():
 
 def test_text_inside_navigation_or_a_footer_is_not_content_unless_it_is_all_there_is():
     para = "A paragraph of the story, long enough to be running text that a reader reads through."
+    more = "Another paragraph of the story, as long, so that the main element holds two of them."
     snapshot, blocks = page_blocks(
         f"<header><nav><ul><li><a href='/x'>{para} menu</a></li></ul></nav></header>"
-        f"<main><p>{para}</p><p>{para}</p></main><footer><p>{para} footer</p></footer>"
+        f"<main><p>{para}</p><p>{more}</p></main><footer><p>{para} footer</p></footer>"
     )
     everything = np.ones((len(blocks), 1), dtype=np.float32)
     main = main_blocks(snapshot, blocks, everything, 0.3, "article")
     assert [b.text.endswith(("menu", "footer")) for b in blocks] == [not m for m in main]
-    only = page_blocks(f"<nav><h1>Field notes</h1></nav><footer><p>{para}</p><p>{para}</p></footer>")
+    only = page_blocks(f"<nav><h1>Field notes</h1></nav><footer><p>{para}</p><p>{more}</p></footer>")
     assert all(main_blocks(*only, np.ones((len(only[1]), 1), dtype=np.float32), 0.3, "article"))
 
 
@@ -143,7 +146,7 @@ def test_units_skip_only_blocks_no_unit_holds():
 def test_a_wide_comparison_table_is_main_or_not_as_one_unit(page):
     """41 rows x 19 columns (779 cells): a data table, kept whole with its header row and label cells when
     the model keeps most of its values, even though it holds more blocks than a list may."""
-    snapshot, blocks = page_blocks(page("comparison-table.html"))
+    snapshot, blocks = page_blocks(page("comparison-table"))
     cells = [b.index for b in blocks if b.tag_path[-1] in ("td", "th")]
     assert len(cells) == 41 * 19 and cells in units(snapshot, blocks)
     # the values the model is sure of (numbers, a "yes"); label cells, header row and each "no" left out
@@ -156,7 +159,7 @@ def test_a_wide_comparison_table_is_main_or_not_as_one_unit(page):
 
 def test_links_that_end_the_article_are_not_main(extractor, page):
     """After the body: "Related: ..." and the heading of a list of links are the end of the article."""
-    snapshot, blocks = page_blocks(page("news-link-lists.html"))
+    snapshot, blocks = page_blocks(page("news-link-lists"))
     body = [i for i, b in enumerate(blocks) if b.text.startswith(("Every Thursday", "The council wants"))]
     related = next(i for i, b in enumerate(blocks) if b.text.startswith("Related:"))
     more = next(i for i, b in enumerate(blocks) if b.text == "More Great Travel Stories")
@@ -169,7 +172,7 @@ def test_links_that_end_the_article_are_not_main(extractor, page):
 
 
 def test_the_shipped_model_ends_the_article_at_its_last_paragraph(page):
-    r = Extractor().extract_html(page("news-link-lists.html"), url="https://nip.example/travel/chip-fat-ferry")
+    r = Extractor().extract_html(page("news-link-lists"), url="https://nip.example/travel/chip-fat-ferry")
     assert r.text.endswith("after a winter of trials on the Shapinsay run.")
     assert "chip shops of Kirkwall" in r.text
 
@@ -177,7 +180,7 @@ def test_the_shipped_model_ends_the_article_at_its_last_paragraph(page):
 def test_a_product_page_keeps_its_questions_and_no_empty_heading(page):
     """An FAQ answer keeps its question (the <summary> of its <details>); "You may also like" over products
     left out heads nothing."""
-    snapshot, blocks = page_blocks(page("product.html"))
+    snapshot, blocks = page_blocks(page("product"))
     questions = [b.index for b in blocks if b.text.endswith("?") and "summary" in b.tag_path]
     answers = [b.index for b in blocks if b.text.startswith(("Less than most", "Only on a wool", "Two to four"))]
     also = next(b.index for b in blocks if b.text == "You may also like")
@@ -192,29 +195,44 @@ def test_a_product_page_keeps_its_questions_and_no_empty_heading(page):
 
 
 def test_the_shipped_model_reads_the_product_page(page):
-    r = Extractor().extract_html(page("product.html"), url="https://skerry.example/products/harbour-wool-blanket")
+    r = Extractor().extract_html(page("product"), url="https://skerry.example/products/harbour-wool-blanket")
     assert "You may also like" not in r.markdown
     for kept in (
         "£89.00",
-        "Weight: 1.4 kg",
+        "| Weight | 1.4 kg |",  # the product form's specifications table (pipeline/shape.py)
         "## Warranty",
         "five-year warranty",
         "### Does it itch?",
         "Less than most wool",
     ):
         assert kept in r.markdown, kept
+    # The description sits in a desktop panel and again in a hidden mobile one: the reader shows it once.
+    assert r.markdown.count("North Ronaldsay sheep live on the shore") == 1
+
+
+def test_a_paragraph_written_twice_is_read_once():
+    """A main block of running text that repeats an earlier one, spaces and case aside, is dropped; short lines
+    repeat on purpose and stay."""
+    from native_host.pipeline.decisions import REPEAT_MIN_CHARS, read_once
+
+    long = "A description long enough to be running text, written once for desktop and once for mobile."
+    assert len(long) >= REPEAT_MIN_CHARS
+    texts = [long, "Reply", "  " + long.upper() + " ", "Reply", long[:-1], long]
+    blocks = [SimpleNamespace(index=i, text=t) for i, t in enumerate(texts)]
+    assert read_once(blocks, [True] * 6) == [True, True, False, True, True, False]
+    assert read_once(blocks, [False, True, True, True, True, True]) == [False, True, True, True, True, False]
 
 
 def test_a_forum_post_keeps_its_text_and_not_its_signature(extractor, page):
     """Every post's text is main; the signature under a post (class "message-signature") is not."""
-    snapshot, blocks = page_blocks(page("forum-thread.html"))
+    snapshot, blocks = page_blocks(page("forum-thread"))
     posts = [b.index for b in blocks if len(b.text) >= 100]
     signatures = [b.index for b in blocks if b.text.startswith(("Fair winds", "Ask me about canvas"))]
     assert len(posts) == 4 and len(signatures) == 3
     scores = np.array([[1.0 if b.index in posts + signatures else 0.0] for b in blocks], dtype=np.float32)
     main = main_blocks(snapshot, blocks, scores, 0.5, "forum")
     assert all(main[i] for i in posts) and not any(main[i] for i in signatures)
-    r = Extractor().extract_html(page("forum-thread.html"), url="https://sailing.example/threads/stove.412/")
+    r = Extractor().extract_html(page("forum-thread"), url="https://sailing.example/threads/stove.412/")
     assert "Fair winds" not in r.text and "Ask me about canvas" not in r.text
     assert r.text.count("stove") >= 3
 
@@ -222,7 +240,7 @@ def test_a_forum_post_keeps_its_text_and_not_its_signature(extractor, page):
 def test_a_listing_keeps_every_item_of_its_record_shape(page):
     """Six of the eight event titles kept (the two left out read as links): on a listing all eight are, and
     on an article page the rule does not run."""
-    snapshot, blocks = page_blocks(page("event-listing.html"))
+    snapshot, blocks = page_blocks(page("event-listing"))
     titles = [b.index for b in blocks if b.class_path[-1:] == ["h3.event-title"]]
     summaries = [b.index for b in blocks if b.class_path[-1:] == ["p.event-summary"]]
     assert len(titles) == len(summaries) == 8
@@ -236,7 +254,7 @@ def test_a_listing_keeps_every_item_of_its_record_shape(page):
 
 def test_a_shape_of_fewer_words_than_a_title_is_not_a_record(page):
     """The forum index's columns of numbers repeat five times, but a strip of counts is no list of items."""
-    snapshot, blocks = page_blocks(page("forum-index.html"))
+    snapshot, blocks = page_blocks(page("forum-index"))
     counts = [b.index for b in blocks if b.class_path[-1:] == ["dd.topics"] and b.text.isdigit()]
     assert len(counts) == 5
     scores = np.array([[1.0 if b.index in counts[:4] else 0.0] for b in blocks], dtype=np.float32)
@@ -245,7 +263,7 @@ def test_a_shape_of_fewer_words_than_a_title_is_not_a_record(page):
 
 def test_a_forum_index_keeps_its_forums_and_not_its_statistics(page):
     """Who is online, birthdays and the board's statistics are side boxes of the board, not its forums."""
-    snapshot, blocks = page_blocks(page("forum-index.html"))
+    snapshot, blocks = page_blocks(page("forum-index"))
     forums = [b.index for b in blocks if b.class_path[-1:] == ["div.list-inner"] and len(b.text) > 60]
     boxes = [b.index for b in blocks if any("stat-block" in c for c in b.class_path)]
     assert len(forums) == 5 and len(boxes) == 7

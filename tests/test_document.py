@@ -1,4 +1,4 @@
-"""Saved documents and their templates (native_host/pipeline/document.py and its twin extension/template.js):
+"""Saved documents and their templates (native_host/render/document.py and its twin extension/template.js):
 the cases of tests/template_cases.json run through both, the Python engine's own edges, and the CLI's
 `--save` and `--template`, whose files are the extension's for the same article."""
 
@@ -14,7 +14,8 @@ from host_support import SENTENCE, article_html, standin_model
 
 from native_host.cli.main import main as pith
 from native_host.files import safe_filename
-from native_host.pipeline import document as D
+from native_host.pipeline.article import selection_body
+from native_host.render import document as D
 
 ROOT = Path(__file__).resolve().parents[1]
 CASES = json.loads((ROOT / "tests" / "template_cases.json").read_text(encoding="utf-8"))
@@ -213,12 +214,12 @@ def test_a_selection_is_the_blocks_its_text_touches_rendered_as_the_article_is()
 
     snapshot = snapshot_from_html(SELECTION_PAGE)
     ids = {n.get("text"): n["id"] for n in snapshot["nodes"] if n.get("text")}
-    assert D.selection_body(snapshot, [ids["para"], ids["Second para."]]) == (
+    assert selection_body(snapshot, [ids["para"], ids["Second para."]]) == (
         "First *para*.\n\nSecond para.\n",
         "First para.\n\nSecond para.",
     )
-    assert D.selection_body(snapshot, [ids["Side note"]])[1] == "Side note"  # chosen, main or not
-    assert D.selection_body(snapshot, [0, 1]) is None  # no block holds <html> or <body>: nothing selected
+    assert selection_body(snapshot, [ids["Side note"]])[1] == "Side note"  # chosen, main or not
+    assert selection_body(snapshot, [0, 1]) is None  # no block holds <html> or <body>: nothing selected
 
 
 @pytest.mark.parametrize("selection", ["3", [1.5], [-1], [True], [10**9], list(range(200_001))])
@@ -255,7 +256,8 @@ def test_the_cli_copies_a_pages_local_images_beside_the_markdown_and_nothing_els
         "/img/a%20b.png",
     ]
     figures = "".join(
-        f"<p>Figure {i}. {SENTENCE * 3} <img src='{src}' alt='f{i}'> {SENTENCE}</p>" for i, src in enumerate(images)
+        f"<p>Figure {i}. {SENTENCE * 3} <img src='{src}' alt='f{i}'> {SENTENCE} (figure {i})</p>"
+        for i, src in enumerate(images)
     )
     (site / "page.html").write_text(article_html(4).replace("</article>", figures + "</article>"))
     out = tmp_path / "out"
@@ -272,3 +274,45 @@ def test_the_cli_copies_a_pages_local_images_beside_the_markdown_and_nothing_els
         assert f"![f{i}]({name if i < 2 else src})" in markdown, i
     assert pith(["extract", str(site / "page.html"), "--images", *model_args]) == 1
     assert "--images goes with --save DIR" in capsys.readouterr().err
+
+
+def test_the_cli_writes_a_pages_data_images_beside_the_markdown(tmp_path, model_args, capsys):
+    """`--images`: `data:` images, base64 (entities and line breaks in the attribute read as HTML reads them)
+    and percent-encoded, are written to DIR/images/ under their content's name and linked there; a data: URL
+    that is not an image (SVG, text) or does not decode stays out, and no placeholder address is left behind."""
+    import base64
+    from urllib.parse import quote_from_bytes
+
+    gif = b"GIF89a" + bytes(range(40))
+    b64 = base64.b64encode(PNG).decode()
+    images = [
+        f"data:image/png;base64,{b64[:20]}&#10;{b64[20:]}",
+        "data:image/gif," + quote_from_bytes(gif),
+        "data:image/svg+xml;base64," + base64.b64encode(b"<svg xmlns='http://www.w3.org/2000/svg'/>").decode(),
+        "data:image/png;base64,not*base64",
+    ]
+    figures = "".join(
+        f'<p>Figure {i}. {SENTENCE * 3} <img alt="f{i}" src="{src}"> {SENTENCE} (figure {i})</p>'
+        for i, src in enumerate(images)
+    )
+    page = tmp_path / "page.html"
+    page.write_text(article_html(4).replace("</article>", figures + "</article>"))
+    out = tmp_path / "out"
+    out.mkdir()
+    assert pith(["extract", str(page), "-f", "markdown", "--save", str(out), "--images", *model_args]) == 0
+    assert "pith: 2 image links now point at copies in" in capsys.readouterr().err
+    names = [D.image_name(PNG, "png"), D.image_name(gif, "gif")]
+    assert sorted(p.name for p in (out / "images").iterdir()) == sorted(n[len("images/") :] for n in names)
+    assert (out / names[0]).read_bytes() == PNG and (out / names[1]).read_bytes() == gif
+    markdown = next(out.glob("*.md")).read_text(encoding="utf-8")
+    assert "![f0](" + names[0] + ")" in markdown and "![f1](" + names[1] + ")" in markdown
+    assert "pith.invalid" not in markdown and "![f2]" not in markdown and "![f3]" not in markdown
+
+
+def test_data_urls_decode_base64_and_percent_encoding_within_the_limit():
+    from native_host.cli.images import data_url_bytes
+
+    assert data_url_bytes("data:image/png;base64,iVBORw0K") == PNG[:6]
+    assert data_url_bytes("data:image/png;BASE64,iVBO%52w0K") == PNG[:6]
+    assert data_url_bytes("data:,%89PNG%0d%0a") == b"\x89PNG\r\n"
+    assert data_url_bytes("data:image/png;base64,***") is None and data_url_bytes("image/png,x") is None

@@ -113,7 +113,7 @@ def test_save_downloads_a_markdown_file_holding_the_article(browser):
     assert saved == browser.downloads / reply["filename"]
     text = saved.read_text(encoding="utf-8")
     lines = text.splitlines()
-    # the default template's YAML front matter (native_host/pipeline/document.py), then the body alone
+    # the default template's YAML front matter (native_host/render/document.py), then the body alone
     assert lines[:5] == [
         "---",
         'title: "Why the harbour lighthouse still runs on clockwork"',
@@ -258,7 +258,8 @@ READER_PAGES = sorted(f"extension/reader/{p.name}" for p in (PAGES / "reader").g
 
 
 @pytest.mark.parametrize(
-    "name", ["article.html", "broken.html", "cp1252.html", "utf8-bom.html", "docs-roundtrip.html", *READER_PAGES]
+    "name",
+    [f"{page}/source.html" for page in ("article", "broken", "cp1252", "utf8-bom", "docs-roundtrip")] + READER_PAGES,
 )
 def test_live_snapshot_matches_snapshot_from_html_on_the_other_fixture_pages(browser, name):
     """The host's own fixture pages (tests/pages/): broken markup and legacy encodings parse alike too; and

@@ -178,14 +178,35 @@ def test_the_extension_and_the_package_carry_one_version():
 
 
 def test_the_extension_keeps_every_metadata_field_the_host_sends():
-    """The reply's article always carries Result's metadata (protocol.py); the background keeps the same
-    fields for the reader's header and the saved file."""
+    """The reply's article always carries Result's metadata (render/reply.py); the background keeps the same
+    fields for the reader's header and the saved file, read from the generated limits.js."""
     from dataclasses import fields
 
-    from native_host.browser.protocol import METADATA_FIELDS
+    from native_host.contracts import contracts
+    from native_host.render.reply import METADATA_FIELDS
     from native_host.result import Result
 
     text = (EXTENSION / "background" / "actions.js").read_text()
-    found = re.search(r"export const METADATA_FIELDS = \[(.*?)\];", text, re.S)
-    assert found and re.findall(r'"(\w+)"', found.group(1)) == list(METADATA_FIELDS)
+    assert "export const METADATA_FIELDS = globalThis.PITH_CONTRACTS.METADATA_FIELDS;" in text
+    assert contracts()["METADATA_FIELDS"] == list(METADATA_FIELDS)  # limits.js is checked current elsewhere
     assert set(METADATA_FIELDS) <= {f.name for f in fields(Result)}
+
+
+def test_the_reader_page_preloads_exactly_the_modules_reader_js_imports():
+    """reader.html names every module of reader.js's import graph as a modulepreload, so the frame fetches them
+    at once instead of one level of imports after another (on the click's path); none more, none less."""
+    page = EXTENSION / "reader" / "reader.html"
+    preloaded = {
+        (page.parent / href).resolve()
+        for href in re.findall(r'<link rel="modulepreload" href="([^"]+)">', page.read_text())
+    }
+    graph: set[Path] = set()
+    todo = [EXTENSION / "reader" / "reader.js"]
+    while todo:
+        module = todo.pop()
+        for target in re.findall(r'^import (?:[^"]* from )?"(\.[^"]+)";', module.read_text(), re.M):
+            found = (module.parent / target).resolve()
+            if found not in graph:
+                graph.add(found)
+                todo.append(found)
+    assert graph and preloaded == graph

@@ -1,17 +1,18 @@
 """Saving as the options page shapes it, in headless Chromium and Firefox with the real host: the template
 written in the options page names the file and makes its head, the folder chosen there is where it lands in
-Downloads, the page's selection is a variable, and what lands is what native_host/pipeline/document.py makes
+Downloads, the page's selection is a variable, and what lands is what native_host/render/document.py makes
 of the same article (tests/test_document.py ties the two engines case by case)."""
 
 from __future__ import annotations
 
 import json
+import zipfile
 from pathlib import Path
 
 import pytest
 from browser import KINDS, PAGES, browser_with_host, close, open_popup, open_reader, shown_note, wait_for_download
 
-from native_host.pipeline import document as D
+from native_host.render import document as D
 
 TITLE = "The Future of Banking Is Here, and You're Broke: a lighthouse story"
 TEMPLATE = {
@@ -39,7 +40,10 @@ def browser(request, tmp_path_factory):
 @pytest.fixture()
 def clean(browser):
     yield browser
-    browser.call("() => api.storage.local.remove(['saveTemplate', 'saveFolder', 'saveAs', 'saveFormat'])")
+    browser.call(
+        "() => api.storage.local.remove(['saveTemplate', 'saveFolder', 'saveAs', 'saveFormat', 'saveImages',"
+        " 'saveImagesAs'])"
+    )
 
 
 def _page(b, name: str):
@@ -199,17 +203,23 @@ def test_the_popup_opens_the_options_page(clean):
     close(popup, page)
 
 
-def test_images_are_saved_beside_the_markdown_and_linked_there(clean):
-    """With the option on, the article's image is fetched as the browser has it, saved under its content's
-    name in images/ of the save folder, and the Markdown points at it; a second save finds the same file."""
-    b = clean
-    b.call("() => api.storage.local.set({ saveImages: true, saveFolder: 'Clips' })")
+def _save_with_images(b, settings: str):
+    """Save article.html with the image options `settings` (a JavaScript object): (page, reply, saved file)."""
+    b.call(f"() => api.storage.local.set({settings})")
     page = b.open("article.html")
     reply = b.run("save", page)
     assert reply["ok"] and reply["images"] == {"saved": 1, "failed": 0}, reply
     item = wait_for_download(b, reply["downloadId"])
     assert item["state"] == "complete", item
-    text = Path(item["filename"]).read_text(encoding="utf-8")
+    return page, reply, Path(item["filename"])
+
+
+def test_images_are_saved_beside_the_markdown_and_linked_there(clean):
+    """With the option on, the article's image is fetched as the browser has it, saved under its content's
+    name in images/ of the save folder, and the Markdown points at it; a second save finds the same file."""
+    b = clean
+    page, _reply, saved = _save_with_images(b, "{ saveImages: true, saveFolder: 'Clips' }")
+    text = saved.read_text(encoding="utf-8")
     lens = (PAGES / "images" / "lens.png").read_bytes()
     name = D.image_name(lens, "png")
     assert f"![The lighthouse lens seen from the lamp room]({name})" in text and "lens.png" not in text
@@ -226,4 +236,133 @@ def test_images_are_saved_beside_the_markdown_and_linked_there(clean):
     wait_for_download(b, again["downloadId"])
     assert sorted(p.name for p in (b.downloads / "Clips" / "images").iterdir()) == [name[7:]]
     assert shown_note(b, page)["text"].endswith("1 images saved.")
+    close(page)
+
+
+def test_images_and_the_markdown_go_in_one_zip_whose_links_name_its_files(clean):
+    """With "in one .zip", Save downloads one file: a stored zip that Python's zipfile reads (its CRC-32s
+    checked), holding the Markdown under the file's name and the image in images/, which the Markdown links."""
+    b = clean
+    page, reply, path = _save_with_images(b, "{ saveImages: true, saveImagesAs: 'zip', saveFolder: 'Zips' }")
+    assert path.parent == b.downloads / "Zips" and path.suffix == ".zip" and reply["filename"].endswith(".zip")
+    lens = (PAGES / "images" / "lens.png").read_bytes()
+    with zipfile.ZipFile(path) as z:
+        assert z.testzip() is None  # every entry's CRC-32 as written
+        names = z.namelist()
+        assert names == [path.stem + ".md", D.image_name(lens, "png")]
+        markdown = z.read(names[0]).decode("utf-8")
+        links = D.image_links(markdown)
+        assert links == [D.image_name(lens, "png")] and all(link in names for link in links)
+        assert z.read(links[0]) == lens and all(i.compress_type == zipfile.ZIP_STORED for i in z.infolist())
+    assert markdown.startswith('---\ntitle: "') and "Every evening at dusk" in markdown
+    assert not (b.downloads / "Zips" / "images").exists()  # nothing beside the zip
+    close(page)
+
+
+def test_the_readers_save_takes_the_images_as_the_options_say(clean):
+    """Save in the reader follows the image options as the popup's Save does: here one .zip holding the
+    Markdown and the image it links, and the reader says how many images went with it."""
+    b = clean
+    b.call("() => api.storage.local.set({ saveImages: true, saveImagesAs: 'zip', saveFolder: 'ReaderZips' })")
+    page = b.open("article.html")
+    _reply, view = open_reader(b, page)
+    view.user_click("#save")
+    view.wait_for("(root) => root.getElementById('status').textContent.startsWith('Saved ')")
+    said = view.text("#status")
+    name = said.removeprefix("Saved ").split(" with ")[0]
+    assert name.startswith("ReaderZips/") and name.endswith(".zip") and said.endswith(" with 1 images"), said
+    item = b.call("(n) => api.downloads.search({}).then((d) => d.filter((x) => x.filename.endsWith(n)))", name)
+    path = Path(wait_for_download(b, item[-1]["id"])["filename"])
+    assert path.parent == b.downloads / "ReaderZips"
+    lens = (PAGES / "images" / "lens.png").read_bytes()
+    with zipfile.ZipFile(path) as z:
+        assert z.testzip() is None and z.namelist() == [path.stem + ".md", D.image_name(lens, "png")]
+        markdown = z.read(z.namelist()[0]).decode("utf-8")
+        assert D.image_links(markdown) == [D.image_name(lens, "png")] and z.read(D.image_name(lens, "png")) == lens
+    assert markdown.startswith('---\ntitle: "')
+    close(page)
+
+
+def _select_heading_and_next(view) -> str:
+    """Select from inside the reader's first h2 into the paragraph after it; the selected text."""
+    return view.evaluate("""(root) => { const [h2] = root.querySelectorAll('#article h2'); const p = h2.nextElementSibling;
+        const range = root.createRange(); range.setStart(h2.firstChild, 4); range.setEnd(p.firstChild, 10);
+        const s = root.getSelection(); s.removeAllRanges(); s.addRange(range); return String(s); }""")
+
+
+def test_the_readers_copy_and_save_take_the_selection_alone_as_markdown_with_the_front_matter(clean):
+    b = clean
+    page = _page(b, "/banking-reader-selection.html")
+    _reply, view = open_reader(b, page)
+    view.wait_for("(root) => !root.getElementById('copy').disabled")
+    view.evaluate("""() => { globalThis.copied = [];
+        const write = navigator.clipboard.writeText.bind(navigator.clipboard);
+        navigator.clipboard.writeText = (text) => { globalThis.copied.push(text); return write(text); }; }""")
+    selected = _select_heading_and_next(view)
+    view.user_click("#copy")
+    view.wait_for("(root) => !root.getElementById('status').hidden")
+    assert view.text("#status") == "Copied the selection as Markdown"
+    copied = view.evaluate("() => globalThis.copied")[0]
+    head, body = copied.split("---\n\n", 1)
+    assert head.startswith('---\ntitle: "The Future of Banking') and '\ntags:\n  - "clippings"\n' in head
+    assert body.startswith("## A weight, a governor and a great deal of patience\n\nThe mechanism is simple")
+    assert body.count("\n\n") == 1 and "Every evening" not in body and "Reid learned" not in body
+    assert selected.startswith("ight, a governor")
+
+    _select_heading_and_next(view)
+    view.user_click("#save")
+    view.wait_for("(root) => root.getElementById('status').textContent.startsWith('Saved ')")
+    name = view.text("#status").removeprefix("Saved ")
+    item = b.call("(n) => api.downloads.search({}).then((d) => d.filter((x) => x.filename.endsWith(n)))", name)
+    assert item and wait_for_download(b, item[-1]["id"])["state"] == "complete"
+    saved = (b.downloads / name).read_text(encoding="utf-8")
+    assert saved.split("---\n\n", 1)[1] == body
+
+    view.evaluate("(root) => root.getSelection().removeAllRanges()")
+    view.user_click("#copy")
+    view.wait_for("(root) => root.getElementById('status').textContent === 'Copied the article as Markdown'")
+    whole = view.evaluate("() => globalThis.copied")[-1].split("---\n\n", 1)[1]
+    assert whole.startswith("Every evening at dusk") and "Reid learned" in whole and body.split("\n\n")[0] in whole
+    close(page)
+
+
+def test_a_page_saved_from_the_extension_renders_back_to_the_readers_text(clean):
+    """The round trip in the browser: a page with code in three languages, a table, formulas (KaTeX,
+    MathJax 3 and 2), footnotes and links whose text has blanks at its ends, saved by the extension; its
+    Markdown rendered by CommonMark with GFM tables and footnotes shows the reader view's text, the code
+    blocks keep their languages, the table its cells, and the links' text has no blank at its ends."""
+    from markdown_support import commonmark_gfm
+    from mdit_py_plugins.footnote import footnote_plugin
+    from selectolax.lexbor import LexborHTMLParser
+    from test_markdown_roundtrip import letters
+
+    b = clean
+    html = (PAGES.parent / "docs-roundtrip" / "source.html").read_text(encoding="utf-8")
+    extra = (
+        '<p>The keeper\'s own notes use MathJax 2, whose script keeps the TeX: a height of <script type="math/tex">'
+        "h_{1/3}</script> is the mean of the highest third of the waves in a record, which the station reports.</p>"
+    )
+    page = b.open_markup("/round-trip.html", html.replace("<h2>Fields</h2>", extra + "<h2>Fields</h2>"))
+    reply = b.run("save", page)
+    assert reply["ok"], reply
+    item = wait_for_download(b, reply["downloadId"])
+    assert item["state"] == "complete", item
+    markdown = Path(item["filename"]).read_text(encoding="utf-8").split("---\n\n", 1)[1]
+    _reply, view = open_reader(b, page)
+    shown = LexborHTMLParser(view.evaluate("(root) => root.getElementById('article').innerHTML"))
+    for bar in shown.css(".code-bar"):  # the reader's language label and Copy button over each code block
+        bar.decompose()
+    rendered = LexborHTMLParser(commonmark_gfm().use(footnote_plugin).render(markdown))
+    assert letters(rendered) == letters(shown) and "highestthird" in letters(shown)
+    assert "$h_{1/3}$" in markdown and "$H^2$" in markdown and "$$E = \\frac{1}{16} \\rho g H^2$$" in markdown
+    languages = [c.attributes.get("class") for c in rendered.css("pre > code")]
+    assert languages == ["language-python", "language-javascript", "language-haskell"]
+    assert [[c.text() for c in tr.css("th, td")] for tr in rendered.css("table tr")][2] == [
+        "Period",
+        "seconds",
+        "8 | 9",
+    ]
+    assert len(rendered.css("sup.footnote-ref")) == 2 and len(rendered.css("li.footnote-item")) == 2
+    links = [a.text() for a in rendered.css("a") if "/guide/" in a.attributes["href"]]
+    assert "format guide" in links and "weekly report" in links
     close(page)

@@ -162,7 +162,7 @@ def test_saved_file_names_are_safe(control, title, name):
 
 def test_the_saved_documents_are_the_ones_the_cli_writes(control):
     """The browser's engine (template.js, article_document.js) on the shared cases of tests/template_cases.json
-    gives the documents and names of native_host/pipeline/document.py; tests/test_document.py does the same
+    gives the documents and names of native_host/render/document.py; tests/test_document.py does the same
     under Node."""
     cases = json.loads((Path(__file__).parent / "template_cases.json").read_text(encoding="utf-8"))
     made = control.evaluate(

@@ -14,7 +14,7 @@ from native_host.pipeline.inference import OVERLAP, WINDOW, windows
 from native_host.result import LABELS
 
 PAGES = Path(__file__).parent / "pages"
-ARTICLE = PAGES / "article.html"
+ARTICLE = PAGES / "article" / "source.html"
 
 
 @pytest.fixture(scope="module")

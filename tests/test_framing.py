@@ -15,17 +15,9 @@ from native_host.browser.client import ChunkError, Reassembler
 from native_host.browser.framing import StreamClosed, decode_message, encode_message, frame, read_frame, write_frame
 from native_host.browser.host import FramedTransport, JsonLinesTransport, Server, caller_refusal
 from native_host.browser.identity import FIREFOX_EXTENSION_ID, chromium_origin
-from native_host.browser.protocol import (
-    DEFAULT_WANT,
-    Request,
-    answer,
-    chunk_messages,
-    parse_request,
-    parse_want,
-    reply_payloads,
-    shape_result,
-)
+from native_host.browser.protocol import Request, answer, chunk_messages, parse_request, parse_want, reply_payloads
 from native_host.errors import ProtocolError, SnapshotError, TooLargeError, UnknownTypeError, UnsupportedVersionError
+from native_host.render.reply import DEFAULT_WANT, shape_result
 from native_host.result import BlockResult, Result
 
 

@@ -24,9 +24,10 @@ from hypothesis import strategies as st
 from native_host import limits
 from native_host.browser.framing import HEADER, StreamClosed, decode_message, encode_message, frame, read_frame
 from native_host.browser.host import FramedTransport, Server
-from native_host.browser.protocol import LazyExtractor, reply_payloads, shape_result
+from native_host.browser.protocol import LazyExtractor, reply_payloads
 from native_host.errors import SnapshotError
 from native_host.pipeline.schema import validate_snapshot
+from native_host.render.reply import shape_result
 
 EXAMPLES = int(os.environ.get("PITH_FUZZ_EXAMPLES", "25"))
 FUZZ = settings(

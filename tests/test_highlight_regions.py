@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from browser import KINDS, browser_with_host, close
 
-from native_host.browser.protocol import shape_result
+from native_host.render.reply import shape_result
 from native_host.result import BlockResult, Result
 
 # Every mark's outline box (its border box grown by the outline's offset and width), its kind and tag, the

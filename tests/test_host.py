@@ -127,7 +127,8 @@ def test_first_sends_those_wants_ahead_and_the_two_messages_make_the_whole_reply
     assert (part["type"], part["id"], rest["type"], rest["id"]) == ("part", 3, "result", 3)
     assert set(part) == {"v", "id", "type", "outline", "headline", "article", "truncated", "timings"}
     assert "html" in part["article"] and "title" in part["article"] and "text" not in part["article"]
-    assert set(rest["article"]) == {"markdown", "front_matter", "text"} and "outline" not in rest
+    assert set(rest["article"]) == {"markdown", "front_matter", "markdown_blocks", "text"} and "outline" not in rest
+    assert len(rest["article"]["markdown_blocks"]) == part["article"]["html"].count("\n") + 1  # a block a line
     joined = {**part, **rest, "article": {**part["article"], **rest["article"]}}
     for reply in (joined, whole):
         del reply["id"], reply["timings"]

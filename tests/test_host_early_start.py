@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from browser import KINDS, browser_with_host, close, open_popup
 
-from export.browsers import poll
+from harness.browsers import poll
 
 LOADED = "model "  # the host's log line once the model is loaded: "model ID loaded in N ms"
 WAIT_S = 60.0

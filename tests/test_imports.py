@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("native_host", "export", "bench")
+PACKAGES = ("native_host", "harness", "export", "bench")
 
 
 def lint_imports(root: Path, *args: str) -> subprocess.CompletedProcess:

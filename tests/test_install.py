@@ -200,7 +200,7 @@ def test_chromium_starts_the_installed_host_and_receives_a_chunked_article(tmp_p
     """Real Chromium, a probe extension with Pith's key, the manifest `pith install --user-data-dir` wrote."""
     from host_support import article_html, standin_model
 
-    from export.browsers import chromium
+    from harness.browsers import chromium
     from native_host import snapshot_from_html
 
     extension = probe_extension(tmp_path)
@@ -246,7 +246,7 @@ def test_firefox_on_a_fresh_home_is_found_and_starts_the_host(tmp_path):
     it, and the manifest it writes is the one that Firefox reads: the reader view opens."""
     from browser import PAGES, extension_browser, open_reader, require
 
-    from export.browsers import FIREFOX
+    from harness.browsers import FIREFOX
 
     require("firefox")
     home = tmp_path / "home"
@@ -547,7 +547,7 @@ def test_uninstall_in_a_read_only_place_is_one_line(tmp_path, home, monkeypatch,
 def test_chromium_with_xdg_config_home_starts_the_host_pith_install_registered(tmp_path, own_home, monkeypatch):
     """Chromium in its default profile under $XDG_CONFIG_HOME (named to it, as Playwright must name one),
     `pith install` told nothing but the environment: the probe extension reaches the host."""
-    from export.browsers import chromium
+    from harness.browsers import chromium
 
     xdg = tmp_path / "xdg"
     monkeypatch.setenv("XDG_CONFIG_HOME", str(xdg))
@@ -566,7 +566,7 @@ def test_firefox_reads_host_manifests_from_dot_mozilla_whatever_xdg_config_home_
     host manifests on a fresh home with XDG_CONFIG_HOME set, and checks `pith install` writes there."""
     from browser import require
 
-    from export.browsers import firefox
+    from harness.browsers import firefox
 
     require("firefox")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))

@@ -48,7 +48,7 @@ def test_empty_gold_labels_nothing():
 
 
 def test_oracle_text_on_a_record(page):
-    html = page("article.html").decode()
+    html = page("article").decode()
     gold = (
         "How Tides Work\nTwice a day the sea rises and falls along most coasts. The cause is the "
         "gravitational pull of the Moon and, to a lesser degree, the Sun, acting on the oceans as the Earth "

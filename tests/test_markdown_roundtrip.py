@@ -37,7 +37,7 @@ def article(html: str):
 
 
 def test_a_docs_page_round_trips(page):
-    r = Extractor().extract_html(page("docs-roundtrip.html"), url="https://docs.tidewater.example/logs")
+    r = Extractor().extract_html(page("docs-roundtrip"), url="https://docs.tidewater.example/logs")
     shown = render(r.markdown)
     assert letters(LexborHTMLParser(r.html)) == letters(render(r.markdown))
     reader = LexborHTMLParser(r.html)
@@ -126,3 +126,41 @@ def test_footnotes_are_gfm_footnotes_when_both_ends_are_kept():
 )
 def test_link_and_emphasis_text_keeps_its_blanks_outside(markup, markdown):
     assert article("<article>" + markup + "</article>").markdown == markdown + "\n"
+
+
+def test_mathjax2_scripts_are_kept_as_tex_without_their_drawings():
+    """MathJax 2 keeps a formula's TeX in `<script type="math/tex">` (`; mode=display` for display math) beside
+    its drawing: the Markdown holds the TeX between $ and $$, once (not the drawing's letters, nor its MathML for
+    assistive technology), the reader shows it, and no other script's text reaches the article."""
+    from test_article import READER_PAGES
+
+    r = article((READER_PAGES / "mathjax2.html").read_text(encoding="utf-8"))
+    md = r.markdown
+    assert "the height at time $t$ is the mean level" in md
+    assert "\n\n$$h(t) = Z_0 + \\sum_{n} A_n \\cos(\\omega_n t + \\phi_n)$$\n\n" in md
+    assert "constituent is $\\omega_{M_2} = 28.984^\\circ$ an hour" in md
+    assert "<math" not in md and "not a formula" not in md and "MathJax.Hub" not in md and "Z+∑" not in md
+    assert r.html.count("<math") == 3 and '<math display="block"><mtext>h(t) = Z_0' in r.html
+    assert letters(LexborHTMLParser(r.html)) == letters(render(md))
+
+
+@pytest.mark.parametrize(
+    "name", ["docs-roundtrip/source.html", "extension/reader/footnotes.html", "extension/reader/table.html"]
+)
+def test_each_element_of_the_html_has_its_place_in_the_markdown(name):
+    """`markdown_blocks`: one [start, end) per top-level element of the reader's HTML, in order, without
+    overlap; each element's Markdown, rendered alone, shows its text (the reader copies a selection's blocks by
+    them). A footnote list shows its notes only beside their references, so it is read with the whole."""
+    from itertools import pairwise
+    from pathlib import Path
+
+    r = article((Path(__file__).parent / "pages" / name).read_text(encoding="utf-8"))
+    elements = list(LexborHTMLParser(r.html).body.iter())
+    spans = r.markdown_blocks
+    assert len(spans) == len(elements) > 3
+    assert all(a <= b <= c for (a, b), (c, _) in pairwise(spans)) and spans[-1][1] <= len(r.markdown)
+    for element, (start, end) in zip(elements, spans):
+        part = r.markdown[start:end]
+        assert part == part.strip() and part, element.html
+        if not part.startswith("[^"):
+            assert letters(render(part)) == letters(LexborHTMLParser(element.html)), part

@@ -125,7 +125,7 @@ def test_chromium_loads_the_chrome_package(dist, tmp_path):
     id is another one, which `pith install` does not allow, so no host here.)"""
     from browser import require
 
-    from export.browsers import chromium
+    from harness.browsers import chromium
 
     require("chromium")
     with chromium(tmp_path / "profile", dist / "chrome") as (context, worker):

@@ -1,11 +1,12 @@
 """Speed work must not move the model's inputs, and no CPU may move the answers: every stage's output on the
-repository's pages is pinned in tests/pinned/stages.json (written on purpose by `python -m bench.golden pin`,
-never by a test), and checked here on any machine.
+repository's pages is pinned (written on purpose by `python -m bench.golden pin`, never by a test): the model's
+side in tests/pinned/stages.json, the answers in each page's expected.md and expected-metadata.json, and
+checked here on any machine.
 
 Snapshot, blocks, tag ids, class levels and the numeric features depend on code only and are always compared
 exactly (numbers within 1e-6, as math.log may round its last bit differently by platform). The result after
-the model (decisions, metadata, article) is rebuilt from the pinned scores, without the model, and compared
-exactly. Token ids, class-word ids and the scores also depend on the model's assets, so they are compared
+the model (decisions, metadata, article) is rebuilt from the pinned scores, without the model, and its
+expected files compared exactly. Token ids, class-word ids and the scores also depend on the model's assets, so they are compared
 while the assets are the pinned ones: scores within bench.golden.SCORE_TOLERANCE (int8 kernels round
 differently by CPU instruction set), and each block's decision exactly where the pin made one (where its
 score sits at least bench.golden.DECISION_MARGIN from the threshold). A retrained model is re-pinned with the
@@ -20,14 +21,17 @@ import pytest
 from bench.golden import (
     ARRAYS,
     DECISION_MARGIN,
-    PAGE_URL,
     PINNED,
-    ROOT,
     SCORE_TOLERANCE,
+    SERVED,
+    SOURCE,
     asset_digests,
     decisions,
+    expected,
     outputs,
+    repo_page_list,
 )
+from bench.golden import PAGES as PAGE_DIR
 from native_host import Extractor
 from native_host.pipeline.blocks import PATH_DEPTH, blocks_from_snapshot
 from native_host.pipeline.extractor import result_from_scores
@@ -35,6 +39,7 @@ from native_host.pipeline.snapshot import snapshot_from_html
 
 ASSET_BOUND = ("text_ids", "class_ids")
 PAGES = sorted(json.loads(PINNED.read_text("utf-8"))["pages"])
+REPO_PAGES = {page.name: page for page in repo_page_list()}
 
 
 @pytest.fixture(scope="module")
@@ -50,10 +55,7 @@ def extractor():
 
 @pytest.fixture(scope="module")
 def current(extractor, pin):
-    return {
-        name: outputs(extractor, (ROOT / name).read_bytes(), PAGE_URL + name.rsplit("/", 1)[-1])
-        for name in pin["pages"]
-    }
+    return {name: outputs(extractor, REPO_PAGES[name].source.read_bytes(), REPO_PAGES[name].url) for name in PAGES}
 
 
 @pytest.fixture(scope="module")
@@ -80,18 +82,33 @@ def test_model_inputs_pinned(name, current, pin, same_assets):
             np.testing.assert_array_equal(got, want.reshape(got.shape), err_msg=array)
 
 
+def test_every_page_of_the_repository_is_pinned():
+    """A page added (a folder with a source.html, or a flat tests/pages/<name>.html) without its pin fails here."""
+    flat = [p for p in PAGE_DIR.rglob("*.html") if p.name != SOURCE and SERVED not in p.parents]
+    assert not flat and sorted(REPO_PAGES) == PAGES, "new pages: pin them with `python -m bench.golden pin`"
+
+
 @pytest.mark.parametrize("name", PAGES)
-def test_the_result_is_pinned_given_the_pinned_scores(name, pin):
-    """No model: the decisions, metadata and article from the pinned scores are exactly the pinned ones."""
-    page = pin["pages"][name]
-    snapshot = snapshot_from_html((ROOT / name).read_bytes(), url=PAGE_URL + name.rsplit("/", 1)[-1])
+def test_the_expected_files_follow_from_the_pinned_scores(name, pin):
+    """No model: the decisions, metadata and article from the pinned scores are exactly the page's expected.md
+    and expected-metadata.json."""
+    page, files = pin["pages"][name], REPO_PAGES[name]
+    snapshot = snapshot_from_html(files.source.read_bytes(), url=files.url)
     blocks = blocks_from_snapshot(snapshot)
     scores = np.asarray(page["scores"], dtype=np.float32).reshape(len(blocks), -1)
+    types = page["page_type_scores"]
     result = result_from_scores(
-        snapshot, blocks, scores, pin["labels"], pin["threshold"], predicted_type=page["predicted_type"]
+        snapshot,
+        blocks,
+        scores,
+        pin["labels"],
+        pin["threshold"],
+        predicted_type=page["predicted_type"],
+        type_confidence=None if types is None else float(np.max(np.asarray(types, dtype=np.float32))),
     ).to_dict()
-    result.pop("timings")
-    assert result == page["result"]
+    markdown, metadata = expected(result)
+    assert markdown == files.expected_md.read_text(encoding="utf-8")
+    assert metadata == files.expected_metadata.read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("name", PAGES)
@@ -99,8 +116,8 @@ def test_scores_match_the_pin_within_the_tolerance_and_decisions_exactly(name, c
     if not same_assets:
         pytest.skip("model assets differ from the pinned ones: re-pin with `python -m bench.golden pin`")
     page = pin["pages"][name]
-    got = np.asarray([[b["scores"][k] for k in b["scores"]] for b in current[name]["result"]["blocks"]])
-    want = np.asarray([[b["scores"][k] for k in b["scores"]] for b in page["result"]["blocks"]])
+    got = np.asarray([[b["scores"][k] for k in pin["labels"]] for b in current[name]["result"]["blocks"]])
+    want = np.asarray(page["scores"]).reshape(got.shape[0], -1)
     assert got.shape == want.shape
     np.testing.assert_allclose(got, want, rtol=0, atol=SCORE_TOLERANCE)
     # the model's own decisions, before the page-level rules (pipeline/decisions.py), which follow from them

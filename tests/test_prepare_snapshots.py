@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tiny_data import BRIDGE, GARDEN, article_page, write_tiny_data
 
-from export import corpus
+from export import recordings
 from native_host.pipeline import features as F
 from native_host.pipeline.snapshot import snapshot_from_html
 
@@ -13,7 +13,7 @@ from native_host.pipeline.snapshot import snapshot_from_html
 def test_prepare_reads_recorded_snapshots(tmp_path, monkeypatch):
     monkeypatch.setenv("PITH_DATA", str(write_tiny_data(tmp_path / "data")))
     recorded = tmp_path / "dev.msgpack"
-    with corpus.Writer(recorded) as w:
+    with recordings.Writer(recorded) as w:
         w.add({"id": "cleaneval/dev-1", "snapshot": snapshot_from_html(article_page("Growing tomatoes", GARDEN))})
         # what the browser saw differs from the stored HTML: one more paragraph, which must reach the page
         w.add(
@@ -51,7 +51,7 @@ def test_strip_live_drops_only_the_render_fields():
             }
         ],
     }
-    assert corpus.strip_live(live)["nodes"] == [{"id": 0, "tag": "p"}] and live["nodes"][0]["visible"] is True
+    assert recordings.strip_live(live)["nodes"] == [{"id": 0, "tag": "p"}] and live["nodes"][0]["visible"] is True
 
 
 def test_mix_keeps_the_html_page_and_adds_the_recorded_one(tmp_path, monkeypatch):
@@ -61,7 +61,7 @@ def test_mix_keeps_the_html_page_and_adds_the_recorded_one(tmp_path, monkeypatch
     for node in live["nodes"]:
         if node["tag"] != "#text":
             node["visible"] = True  # a live field, as a rendered page has
-    with corpus.Writer(recorded) as w:
+    with recordings.Writer(recorded) as w:
         w.add({"id": "cleaneval/train-1", "snapshot": live})
     from export.prepare import prepare
 

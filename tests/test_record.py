@@ -1,12 +1,12 @@
 """The recorder (export/record.py) in real headless Chromium, and the msgpack corpus it writes
-(export/corpus.py): two small pages recorded and read back, resuming, a truncated tail."""
+(export/recordings.py): two small pages recorded and read back, resuming, a truncated tail."""
 
 from __future__ import annotations
 
 import msgpack
 import pytest
 
-from export import corpus
+from export import recordings
 
 ARTICLE = (
     "<html><head><title>Tide clock</title></head><body><nav><a href='/'>Home</a></nav>"
@@ -25,22 +25,22 @@ def _records():
 
 def test_corpus_resumes_and_tolerates_a_truncated_tail(tmp_path):
     path = tmp_path / "c.msgpack"
-    with corpus.Writer(path) as w:
+    with recordings.Writer(path) as w:
         w.add({"id": "a", "snapshot": {"nodes": []}})
         w.add({"id": "b", "snapshot": {"nodes": [1]}})
     whole = path.read_bytes()
     path.write_bytes(whole + msgpack.packb({"id": "c", "snapshot": {"nodes": [2, 3]}})[:-3])  # killed mid-write
-    assert [r["id"] for r in corpus.read(path)] == ["a", "b"]
-    with corpus.Writer(path) as w:
+    assert [r["id"] for r in recordings.read(path)] == ["a", "b"]
+    with recordings.Writer(path) as w:
         assert w.done == {"a", "b"}
         w.add({"id": "c", "snapshot": {"nodes": [2, 3]}})
-    assert [r["id"] for r in corpus.read(path)] == ["a", "b", "c"]
+    assert [r["id"] for r in recordings.read(path)] == ["a", "b", "c"]
 
 
 def test_read_one_says_what_to_do_with_an_empty_file(tmp_path):
     (tmp_path / "e.msgpack").write_bytes(b"")
     with pytest.raises(ValueError, match="record the page again"):
-        corpus.read_one(tmp_path / "e.msgpack")
+        recordings.read_one(tmp_path / "e.msgpack")
 
 
 @pytest.mark.browser
@@ -50,7 +50,7 @@ def test_records_two_pages_in_chromium_and_reads_them_back(tmp_path):
     out = tmp_path / "two.msgpack"
     stats = record(out, None, records=_records(), timeout_s=20)
     assert stats["recorded"] == 2 and stats["failed"] == 0
-    got = {r["id"]: r["snapshot"] for r in corpus.read(out)}
+    got = {r["id"]: r["snapshot"] for r in recordings.read(out)}
     assert set(got) == {"t/one", "t/two"}
     one = got["t/one"]
     assert one["source"] == "live" and one["title"] == "Tide clock"

@@ -13,7 +13,7 @@ import pytest
 from browser import KINDS, PAGES, extension_browser, require
 from host_support import standin_model
 
-from export import corpus
+from export import recordings
 from native_host.cli.main import main as pith_main
 
 
@@ -61,7 +61,7 @@ def test_recorded_page_replays_to_the_extensions_answer(tmp_path, kind):
         popup.click("#developer")
         assert popup.wait_for(shown)
     path = _downloaded(downloads, ".msgpack")
-    record = corpus.read_one(path)
+    record = recordings.read_one(path)
     assert record["snapshot"]["source"] == "live" and record["id"] == url
     said = io.StringIO()
     with contextlib.redirect_stdout(said):

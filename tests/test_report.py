@@ -66,6 +66,9 @@ def test_overview_bolds_the_best_per_row_and_lists_unavailable():
     assert "| dragnet | 1 | 1 | 0.200 | **0.900** |" in md
     assert "- pith: **unavailable**: model files missing" in md
     assert "## x" in md and "## y" in md and "## pith" not in md
+    # an extractor's own table leaves out what the overview holds (pages and the mean F1)
+    assert md.count("| dataset · page type | F1 median | precision |") == 2 and "F1 mean" not in md
+    assert md.count("| empty | errors |") == 2 and "No extractor raised" not in md  # x timed out on a page
 
 
 def test_a_gold_seeing_ceiling_is_never_the_bold_best():
@@ -103,3 +106,11 @@ def test_a_page_type_holding_its_whole_dataset_gets_no_row_of_its_own():
     md = render(info, summarize(scores), ["x", "y"])
     assert "| fundus | 1 | 0 |" in md and "fundus · article" not in md
     assert "| wcxb · forum | 1 | 0 |" in md and "| wcxb · article | 1 | 0 |" in md  # two types: both kept
+
+
+def test_extractors_left_out_of_the_detail_get_one_row_over_all_pages():
+    info = RunInfo("cmd", "today", "here", "dev", {"x": "1", "y": "2"}, {}, pages={ALL: 3, "dragnet": 1, "wcxb": 2})
+    md = render(info, summarize(SCORES), ["x", "y"], detail=["x"])
+    assert "## x" in md and "## y" not in md
+    other = md[md.index("## Other extractors, all pages") :]
+    assert "| y | 0.800 | 0.800 | 1.000 | 0.500 | 0.500 | 0 | 0 |" in other and "| x |" not in other

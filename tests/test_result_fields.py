@@ -7,10 +7,10 @@ import re
 from dataclasses import fields
 from pathlib import Path
 
-from native_host.browser.protocol import METADATA_FIELDS
-from native_host.corpus.columns import BY_NAME, COLUMNS
-from native_host.pipeline.document import variables
 from native_host.pipeline.metadata import Metadata
+from native_host.render.columns import BY_NAME, COLUMNS
+from native_host.render.document import variables
+from native_host.render.reply import METADATA_FIELDS
 from native_host.result import FROM_METADATA, REPLY_FIELDS, Result
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -83,7 +83,7 @@ def test_good_snapshot_passes_both_validators():
 
 
 def test_html_snapshots_pass_reference_validator(page):
-    jsonschema.validate(snapshot_from_html(page("article.html"), url="https://e.example/"), snapshot_schema())
+    jsonschema.validate(snapshot_from_html(page("article"), url="https://e.example/"), snapshot_schema())
 
 
 @pytest.mark.parametrize("name", sorted(BAD))

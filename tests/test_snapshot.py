@@ -18,7 +18,7 @@ def by_tag(snapshot, tag):
 
 
 def test_page_fields_and_valid(page):
-    s = snapshot_from_html(page("article.html"), url="https://gazette.example/science/tides")
+    s = snapshot_from_html(page("article"), url="https://gazette.example/science/tides")
     validate_snapshot(s)
     assert s["format"] == "pith-snapshot" and s["version"] == 2 and s["source"] == "html"
     assert s["title"] == "How Tides Work | The Coastal Gazette"
@@ -143,13 +143,13 @@ def test_whitespace_only_text_becomes_one_space():
 
 
 def test_cp1252_meta_charset(page):
-    s = snapshot_from_html(page("cp1252.html"))
+    s = snapshot_from_html(page("cp1252"))
     assert "Café crème “quoted”" in texts(s)
     assert s["title"] == "Café"
 
 
 def test_utf8_bom(page):
-    assert "BOM über" in texts(snapshot_from_html(page("utf8-bom.html")))
+    assert "BOM über" in texts(snapshot_from_html(page("utf8-bom")))
 
 
 def test_utf16_bom():
@@ -162,7 +162,7 @@ def test_undeclared_non_utf8_falls_back_to_cp1252():
 
 
 def test_broken_html_never_raises(page):
-    s = snapshot_from_html(page("broken.html"))
+    s = snapshot_from_html(page("broken"))
     validate_snapshot(s)
     joined = " ".join(texts(s))
     for word in ("Unclosed", "cell two", "After the mess", "trailing"):

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from native_host.cli.extract import FORMATS
 from native_host.cli.main import main as cli_main
+from native_host.render.formats import FORMATS
 
-PAGE = Path(__file__).parent / "pages" / "hostile" / "terminal.html"
+PAGE = Path(__file__).parent / "pages" / "hostile" / "terminal" / "source.html"
 CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # every C0 but tab and newline, DEL, every C1
 
 

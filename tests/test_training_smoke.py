@@ -62,5 +62,5 @@ def test_prepare_train_export_serve(tmp_path, real_data):
     # The exported model serves through the runtime package alone.
     from native_host import Extractor
 
-    r = Extractor(assets).extract_html((ROOT / "tests/pages/article.html").read_bytes())
+    r = Extractor(assets).extract_html((ROOT / "tests/pages/article/source.html").read_bytes())
     assert len(r.blocks) > 10 and all(0.0 <= b.scores["main"] <= 1.0 for b in r.blocks)

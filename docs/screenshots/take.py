@@ -19,8 +19,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 sys.path.insert(0, str(ROOT))  # run as a script from anywhere: the repository's own packages
 
-from export.browsers import KINDS, ReaderView, extension_browser  # noqa: E402
-from native_host.pipeline.document import DEFAULT_TEMPLATE  # noqa: E402
+from harness.browsers import KINDS, ReaderView, extension_browser  # noqa: E402
+from native_host.render.document import DEFAULT_TEMPLATE  # noqa: E402
 
 PAGES = ROOT / "tests" / "pages" / "extension"
 READER_SHOTS = [  # (page, file, theme)

@@ -5,9 +5,9 @@
 import "../limits.js";
 import { PithFailure, asFailure } from "./errors.js";
 import { requestOverCap } from "./host.js";
-import { clearHighlight, closeReader, completeReader, highlightActive, notify, pageSelection, prepareReader,
-         readerActive, selectedNodeIds, showHighlight, showReader, styleHighlight, takeSnapshot } from "./page.js";
-import { saveImages } from "./images.js";
+import { clearHighlight, closeReader, completeReader, inPage, notify, pageSelection, placeReader, readerView,
+         selectedNodeIds, showHighlight, showReader, styleHighlight, takeSnapshot } from "./page.js";
+import { documentWithImages } from "./images.js";
 import { articleDocument, download, saveSettings } from "./save.js";
 
 const L = globalThis.PITH_LIMITS;
@@ -31,9 +31,7 @@ const DONE = {  // the reader view is its own news
 };
 // What the host's article always carries (native_host/result.py, the fields Result marks `reply`): the reader's
 // header and the saved file's head are made of these.
-export const METADATA_FIELDS = ["url", "title", "byline", "date", "modified", "lang", "dir", "site_name",
-                                "description", "canonical_url", "image", "page_type", "word_count",
-                                "reading_minutes", "tags"];
+export const METADATA_FIELDS = globalThis.PITH_CONTRACTS.METADATA_FIELDS;
 // The time of each step, on a clock every extension page and tab shares, for the reply's `marks`
 // (bench/browser_speed.py splits an action into phases with them).
 const clock = () => performance.timeOrigin + performance.now();
@@ -93,11 +91,14 @@ export function makeRunner(host) {
     } catch {
       throw new PithFailure("no_tab", `tab ${tabId}`);
     }
-    if (action === "reader" && await readerActive(tabId)) {  // the reader shortcut again: back to the page
+    // Reader and Highlight toggle: shown already, the action takes it off. The same look into the page says
+    // whether its content scripts are there (`scripts`), so that the snapshot injects them only where not.
+    const shown = action === "save" ? { active: false, scripts: false } : await inPage(tabId, action);
+    if (action === "reader" && shown.active) {  // the reader shortcut again: back to the page
       await closeReader(tabId);
       return { ok: true, action, closed: true };
     }
-    if (action === "highlight" && await highlightActive(tabId)) {
+    if (action === "highlight" && shown.active) {
       await clearHighlight(tabId);
       notify(tabId, { state: "done", title: "Highlight off", text: "" });
       return { ok: true, action, highlighted: false, node_ids: [],
@@ -107,7 +108,7 @@ export function makeRunner(host) {
     // stylesheet; and the progress reporter, stopped once the action is over.
     const ready = { reader: null, style: null, progress: null };
     try {
-      return await extractAndShow(action, tab, ready, marks);
+      return await extractAndShow(action, tab, ready, marks, shown.scripts);
     } catch (error) {
       if (ready.style) await ready.style.then(() => clearHighlight(tab.id, false), () => {});
       if (ready.reader) await ready.reader.then(() => closeReader(tab.id), () => {}).catch(() => {});  // its frame
@@ -117,15 +118,19 @@ export function makeRunner(host) {
     }
   }
 
-  async function extractAndShow(action, tab, ready, marks) {
+  async function extractAndShow(action, tab, ready, marks, scripts) {
     const tabId = tab.id;
     const progress = reporter(tabId, action);
     ready.progress = progress;
     const slow = setTimeout(() => progress("Reading the page\u2026"), L.PROGRESS_AFTER_MS);
     let taken;
+    // The reader's frame is laid over the page by the snapshot's own call, once the page is read: it loads while
+    // the snapshot travels here and the host works.
+    const reader = action === "reader" ? readerView(tabId) : null;
+    if (reader) ready.reader = Promise.resolve(reader);
     marks.snapshot_asked = clock();
     try {
-      taken = await takeSnapshot(tabId);
+      taken = await takeSnapshot(tabId, reader, scripts);
     } finally {
       clearTimeout(slow);
     }
@@ -137,8 +142,9 @@ export function makeRunner(host) {
     if (over !== null) throw new PithFailure("too_large", `the page's snapshot is ${Math.round(over / 1048576)} MiB`);
     progress(`Finding the main content of ${nodes.toLocaleString()} page nodes\u2026`);
     // Started now, not before the snapshot: they run while the host works, not while the page is read (a frame
-    // laid over the page before the walk made the walk lay the page out again).
-    if (action === "reader") ready.reader = prepareReader(tabId);
+    // laid over the page before the walk made the walk lay the page out again). A reader frame the page did not
+    // lay over itself with the snapshot (it had no frames script then) is laid now.
+    if (reader && !taken.readerPlaced) ready.reader = placeReader(tabId, reader);
     if (action === "highlight") ready.style = styleHighlight(tabId);
     for (const started of [ready.reader, ready.style]) if (started) started.catch(() => {});  // awaited below
     marks.host_in = clock();
@@ -170,7 +176,8 @@ export function makeRunner(host) {
       reply = await whole;  // the first part joined with the rest: the text and Markdown for Copy and Save
       const full = reply.article || {};
       const { extra } = await clipping(tabId);  // Copy and Save in the reader name and head the file the same way
-      await completeReader(tabId, { text: full.text || "", markdown: full.markdown || "", ...extra });
+      await completeReader(tabId, { text: full.text || "", markdown: full.markdown || "",
+                                    markdown_blocks: full.markdown_blocks || [], ...extra });
       answer.reader = true;
     }
     summary.text = (reply.article || {}).text || "";
@@ -183,14 +190,10 @@ export function makeRunner(host) {
       marks.drawn = clock();
     } else if (action === "save") {
       const { settings, extra } = await clipping(tabId);
-      let markdown = article.markdown || "";
-      // Images beside a Markdown file in a known folder; with Save As the file's place is the user's to choose.
-      if (settings.images && settings.format === "markdown" && !settings.saveAs) {
-        const saved = await saveImages(markdown, summary.url);
-        markdown = saved.markdown;
-        answer.images = { saved: saved.saved, failed: saved.failed };
-      }
-      const doc = articleDocument({ ...summary, markdown, ...extra }, settings.format);
+      const makeDoc = (body) => articleDocument({ ...summary, markdown: body, ...extra }, settings.format);
+      const { doc, images } = await documentWithImages(article.markdown || "", settings.format, summary.url,
+                                                       settings, makeDoc);
+      if (images) answer.images = images;
       Object.assign(answer, await download(doc), { selection: article.selection === true });
     }
     const extra = reply.truncated ? ` ${TRUNCATED}` : "";

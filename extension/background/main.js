@@ -10,7 +10,8 @@ import { ACTIONS, makeRunner } from "./actions.js";
 import { closeReader, takeSnapshot } from "./page.js";
 import { asFailure } from "./errors.js";
 import { recordPage } from "./record.js";
-import { download, safeFilename } from "./save.js";
+import { documentWithImages } from "./images.js";
+import { download, safeFilename, saveSettings } from "./save.js";
 
 const api = globalThis.browser ?? globalThis.chrome;
 const host = new HostClient((name) => api.runtime.connectNative(name));
@@ -41,11 +42,15 @@ function savedDocument(doc) {
   return { filename: doc.filename, mime: doc.mime, content: doc.content };
 }
 
-async function readerSave(doc) {
+/** The reader's Save: its document checked, with the article's images as the options say (as the popup's Save). */
+async function readerSave(doc, pageUrl) {
   const checked = savedDocument(doc);
   if (!checked) return { ok: false, error: asFailure(new Error("not a document the reader makes")).toJSON() };
   try {
-    return { ok: true, ...(await download(checked)) };
+    const format = checked.mime === "text/markdown" ? "markdown" : "text";
+    const { doc: saved, images } = await documentWithImages(checked.content, format, pageUrl, await saveSettings(),
+                                                            (content) => ({ ...checked, content }));
+    return { ok: true, ...(await download(saved)), ...(images ? { images } : {}) };
   } catch (error) {
     return { ok: false, error: asFailure(error).toJSON() };
   }
@@ -83,7 +88,7 @@ api.runtime.onMessage.addListener((message, sender, sendResponse) => {
   }
   if (message.type === "pith.reader.save" && fromFrame(sender, "reader")) {
     // Save in the reader, on the user's click there (Firefox gives a frame over a page no downloads API).
-    readerSave(message.doc).then(sendResponse);
+    readerSave(message.doc, sender.tab.url).then(sendResponse);
     return true;
   }
   if (message.type === "pith.run") {

@@ -56,21 +56,31 @@ export function utf8Bytes(text) {
 }
 
 /** A fresh snapshot of the page as it is now, as its JSON text: {json, bytes (UTF-8), nodes (how many),
- * takenAt, ms (the walk), json_ms}. The text goes to the host as it is (`snapshot_json`): parsing it here
- * only for the browser to serialise the objects again cost more than the walk. */
-export async function takeSnapshot(tabId) {
-  await injectContentScripts(tabId);
-  const outcome = await call(tabId, "__pithSnapshot", "take");
+ * takenAt, ms (the walk), json_ms, readerPlaced}. The text goes to the host as it is (`snapshot_json`): parsing
+ * it here only for the browser to serialise the objects again cost more than the walk. `reader`: a view from
+ * `readerView`, whose frame the page lays over itself once it is read (`readerPlaced`). */
+export async function takeSnapshot(tabId, reader = null, scripts = false) {
+  const token = reader ? reader.session.token : null;
+  // The content scripts are injected unless the page is known to have them (`scripts`, from `inPage`: a page
+  // clicked before keeps them), which saves a call into the page on every later click.
+  let outcome = scripts ? await call(tabId, "__pithSnapshot", "take", token) : { error: "missing" };
+  if (outcome.error === "missing") {
+    await injectContentScripts(tabId);
+    outcome = await call(tabId, "__pithSnapshot", "take", token);
+  }
   if (outcome.error) throw new PithFailure("internal", `reading the page: ${outcome.error}`);
   return { ...outcome.value, bytes: utf8Bytes(outcome.value.json) };
 }
 
-export async function highlightActive(tabId) {
+/** Whether tab `tabId` shows `kind` ("reader": the reader's frame; "highlight": outlines), and whether the page
+ * has Pith's content scripts at all: {active, scripts}. A page we cannot enter has neither. */
+export async function inPage(tabId, kind) {
   try {
-    const outcome = await call(tabId, "__pithHighlight", "active");
-    return outcome.value === true;
+    const outcome = kind === "reader" ? await call(tabId, "__pithFrames", "active", "reader")
+      : await call(tabId, "__pithHighlight", "active");
+    return { active: outcome.value === true, scripts: outcome.error !== "missing" };
   } catch {
-    return false;  // a page we cannot enter has no highlight to clear
+    return { active: false, scripts: false };
   }
 }
 
@@ -151,6 +161,12 @@ export function hideNote(tabId, view = notes.get(tabId)) {
 /** Lay the reader's frame over the page while the host works: it loads, reads the user's settings and opens
  * its port, showing nothing (clicks still reach the page) until `showReader` sends it the article. */
 export async function prepareReader(tabId) {
+  return placeReader(tabId, readerView(tabId));
+}
+
+/** The reader view for tab `tabId`, its frame not yet laid over the page (`takeSnapshot` or `placeReader` does
+ * it): the one-time token its frame will connect with. */
+export function readerView(tabId) {
   const old = readers.get(tabId);
   if (old) old.session.end();
   const view = { session: null, shown: null, active: false };
@@ -164,6 +180,11 @@ export async function prepareReader(tabId) {
     });
   });
   readers.set(tabId, view);
+  return view;
+}
+
+/** Lay `view`'s frame over the page; resolves with the view. */
+export async function placeReader(tabId, view) {
   try {
     if (!await frames(tabId, "place", "reader", view.session.token)) throw new Error("the page refused the frame");
   } catch (error) {
@@ -229,14 +250,6 @@ export async function selectedNodeIds(tabId) {
     return done && Array.isArray(done.result) ? done.result : [];
   } catch {
     return [];
-  }
-}
-
-export async function readerActive(tabId) {
-  try {
-    return (await call(tabId, "__pithFrames", "active", "reader")).value === true;
-  } catch {
-    return false;  // a page we cannot enter shows no reader
   }
 }
 

@@ -36,13 +36,15 @@ async function blobUrl(doc) {
 }
 
 /** What the options page stored for saving: {format, template (the parsed object; undefined for the default or
- * a stored text that no longer reads), folder ("" for Downloads itself), saveAs, images}. */
+ * a stored text that no longer reads), folder ("" for Downloads itself), saveAs, images, imagesAs ("folder" or
+ * "zip": the images beside the Markdown, or both in one .zip)}. */
 export async function saveSettings() {
-  const stored = await api.storage.local.get(["saveFormat", "saveTemplate", "saveFolder", "saveAs", "saveImages"]);
+  const stored = await api.storage.local.get(["saveFormat", "saveTemplate", "saveFolder", "saveAs", "saveImages",
+                                              "saveImagesAs"]);
   const parsed = typeof stored.saveTemplate === "string" ? T.parseTemplate(stored.saveTemplate) : {};
   return { format: stored.saveFormat === "text" ? "text" : "markdown", template: parsed.template,
            folder: saveFolder(stored.saveFolder).folder || "", saveAs: stored.saveAs === true,
-           images: stored.saveImages === true };
+           images: stored.saveImages === true, imagesAs: stored.saveImagesAs === "zip" ? "zip" : "folder" };
 }
 
 /** Hand the document to the browser's downloads, in the chosen folder of Downloads (or where the user says,

@@ -22,6 +22,8 @@
   const C = globalThis.PITH_CONTRACTS;
   const SKIP_SUBTREE = new Set(C.SKIP_SUBTREE);
   const LEAF_ONLY = new Set(C.LEAF_ONLY);
+  const [TEX_SCRIPT_TYPE, TEX_DISPLAY_MODE] = C.TEX_SCRIPT;
+  const HTML_SPACE = /^[ \t\n\r\f]+|[ \t\n\r\f]+$/g;
   // Inline formatting elements: their text belongs to the enclosing block (blocks.py INLINE).
   const INLINE = new Set(C.INLINE);
   // The same test as snapshot.py's _HIDDEN_STYLE.
@@ -376,6 +378,15 @@
       }
       if (node.nodeType !== ELEMENT_NODE) continue;  // comments, processing instructions
       const tag = node.localName;
+      if (tag === "script") {
+        const formula = formulaNodes(node, walk.nodes.length, parent, depth);
+        if (walk.nodes.length + formula.length > L.MAX_NODES) {
+          walk.truncated = true;
+          break;
+        }
+        for (const entry of formula) addNode(walk, entry, node, entry.id, frame, view);  // both map to the script
+        continue;
+      }
       if (SKIP_SUBTREE.has(tag) || (own.size && own.has(node))) continue;
       if (walk.nodes.length >= L.MAX_NODES) {
         walk.truncated = true;
@@ -390,6 +401,18 @@
       pushChildren(stack, node, tag, id, depth, frame, view);
     }
     return walk;
+  }
+
+  // The nodes a <script type="math/tex"> stands for: snapshot.py's formula_nodes, rule for rule (a <math> with
+  // the TeX as its alt; a display formula in a <div> of its own); none for any other script.
+  function formulaNodes(script, nid, parent, depth) {
+    const type = script.getAttribute("type");
+    if (!type || !type.toLowerCase().includes(TEX_SCRIPT_TYPE)) return [];  // a page's scripts are long: unread
+    const parts = type.toLowerCase().split(";").map((p) => p.replace(HTML_SPACE, ""));
+    const tex = cut(script.textContent || "");
+    if (parts[0] !== TEX_SCRIPT_TYPE || !tex) return [];
+    if (!parts.slice(1).includes(TEX_DISPLAY_MODE)) return [{ id: nid, parent, depth, tag: "math", alt: tex }];
+    return [{ id: nid, parent, depth, tag: "div" }, { id: nid + 1, parent: nid, depth: depth + 1, tag: "math", alt: tex }];
   }
 
   function addNode(walk, entry, node, owner, frame, view) {
@@ -442,7 +465,11 @@
     return { title: title || null, lang: lang || null, dir: DIRS.has(dir) ? dir : null };
   }
 
-  function take() {
+  /** The page as a snapshot: {json, nodes, takenAt, ms, json_ms, doneAt, readerPlaced}. `reader`: the one-time
+   * token of a reader frame to lay over the page (content/frames.js) as soon as the snapshot is returned: the
+   * frame loads while the snapshot travels and the host works, and laid after the walk it does not make the
+   * walk lay the page out again. */
+  function take(reader) {
     const started = performance.now();
     const doc = document;
     const restore = settleAnimations(doc);
@@ -469,8 +496,12 @@
     // between processes far faster than it converts a tree of 10,000 small objects.
     const json = JSON.stringify(snapshot);
     const done = performance.now();
+    // Laid once this call has returned the snapshot (the next task): creating the frame costs the page a few ms
+    // that would otherwise hold the snapshot back.
+    const readerPlaced = Boolean(reader && globalThis.__pithFrames);
+    if (readerPlaced) setTimeout(() => globalThis.__pithFrames.place("reader", reader));
     return { json, nodes: walk.nodes.length, takenAt, ms: walked - started, json_ms: done - walked,
-             doneAt: performance.timeOrigin + done };
+             doneAt: performance.timeOrigin + done, readerPlaced };
   }
 
   globalThis.__pithSnapshot = { take };

@@ -39,24 +39,26 @@ async function save() {
   if (!template || folder.error) return;
   const text = $("template").value;
   await api.storage.local.set({ saveFormat: $("format").value, saveFolder: folder.folder, saveAs: $("save-as").checked,
-                                saveImages: $("images").checked, saveTemplate: text });
+                                saveImages: $("images").checked, saveImagesAs: $("images-as").value, saveTemplate: text });
   $("status").textContent = "Saved";
   document.documentElement.dataset.saved = String(Number(document.documentElement.dataset.saved || 0) + 1);
 }
 
 async function main() {
-  const stored = await api.storage.local.get(["saveFormat", "saveTemplate", "saveFolder", "saveAs", "saveImages"]);
+  const stored = await api.storage.local.get(["saveFormat", "saveTemplate", "saveFolder", "saveAs", "saveImages",
+                                              "saveImagesAs"]);
   $("variables").replaceChildren(...T.VARIABLES.flatMap((v, i) => [
     ...(i ? [", "] : []), Object.assign(document.createElement("code"), { textContent: v })]));
   $("format").value = stored.saveFormat === "text" ? "text" : "markdown";
   $("folder").value = typeof stored.saveFolder === "string" ? stored.saveFolder : "";
   $("save-as").checked = stored.saveAs === true;
   $("images").checked = stored.saveImages === true;
+  $("images-as").value = stored.saveImagesAs === "zip" ? "zip" : "folder";
   $("template").value = typeof stored.saveTemplate === "string" ? stored.saveTemplate : DEFAULT_TEXT;
   for (const id of ["template", "folder", "format"]) {
     $(id).addEventListener("input", () => { $("status").textContent = ""; check(); });
   }
-  for (const id of ["save-as", "images"]) $(id).addEventListener("change", () => { $("status").textContent = ""; });
+  for (const id of ["save-as", "images", "images-as"]) $(id).addEventListener("change", () => { $("status").textContent = ""; });
   $("reset").addEventListener("click", () => { $("template").value = DEFAULT_TEXT; check(); });
   $("save").addEventListener("click", save);
   check();

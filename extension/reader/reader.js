@@ -15,18 +15,22 @@
 // options page stored, as the popup's Save does; Save sends it to the background, which checks it and
 // downloads it. The reader's settings (typeface, size, width, line spacing, theme) are kept
 // in storage.local, written only by this page's own controls, so that every page opens the way the reader left
-// the last one.
+// the last one. With text selected in the article, Copy and Save take the blocks the selection touches alone
+// (their Markdown, where the host's `markdown_blocks` place it), under the same front matter.
 import "../limits.js";
 import "../template.js";
 import "../article_document.js";
 import "./sanitize.js";
 import { portName } from "../background/frames.js";
 import { saveSettings } from "../background/save.js";
+import { attachNarrate, narrateControls } from "./narrate.js";
+import { h } from "./element.js";
 
 const api = globalThis.browser ?? globalThis.chrome;
 const L = globalThis.PITH_LIMITS;
 const { parseArticle, safeUrl, sanitizeNodes } = globalThis.PITH_SANITIZE;
 const { articleDocument } = globalThis.PITH_DOCUMENT;
+const { SHAPES } = globalThis.PITH_CONTRACTS;  // the reader's forms by page type (native_host/pipeline/shape.py)
 
 // Each setting: the values it takes, the first being the default. Stored in storage.local under its name.
 const CHOICES = {
@@ -41,13 +45,16 @@ const LANG = /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/;
 const STATUS_MS = 4000;
 const FIRST_SCREEN_CHARS = 4000;  // more text than a screen holds: rendered before the first paint
 const AFTER_PAINT_MAX_MS = 100;
+const PRESS_MS = 2000;  // a button's press and its click, at most this far apart
 
 // The token this frame was made for, read once and wiped (a later document in this frame finds none).
 const token = window.name;
 window.name = "";
 const view = { root: document, box: null, article: null, settings: null, writer: Math.random().toString(36).slice(2),
-               writes: 0, statusTimer: null, port: null, template: undefined };
+               writes: 0, statusTimer: null, port: null, template: undefined, pressed: null };
 const stored = api.storage.local.get(null);  // the user's choices, read while the host works
+// Save's template (for Copy and Save's file names and heads), read while the host works too.
+const template = saveSettings().then((settings) => settings.template, () => undefined);
 
 /** The settings as stored, each made valid (an unknown or missing value becomes its default). */
 function valid(values) {
@@ -56,17 +63,6 @@ function valid(values) {
   const px = Number(values.readerFontPx) || L.READER_FONT_DEFAULT_PX;
   out.readerFontPx = Math.min(L.READER_FONT_MAX_PX, Math.max(L.READER_FONT_MIN_PX, Math.round(px)));
   return out;
-}
-
-/** An element of the view: `attrs` as attributes. */
-function h(tag, attrs = {}, ...children) {
-  const el = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs)) {
-    if (value === true) el.setAttribute(name, "");
-    else if (value !== false && value != null) el.setAttribute(name, String(value));
-  }
-  el.append(...children);
-  return el;
 }
 
 function button(attrs, text) {
@@ -79,6 +75,7 @@ function choice(setting, value, text, attrs = {}) {
 
 /** The view's markup: toolbar, settings panel, status line, header, article. */
 function build() {
+  const narrate = narrateControls();  // Read aloud: its button after "Aa", its panel beside the settings
   const toolbar = h("nav", { class: "toolbar", "aria-label": "Reader", dir: "ltr", lang: "en" },
     button({ id: "close", title: "Back to the page (Esc)", "aria-label": "Back to the page" }, "\u2190"),
     h("span", { class: "spacer" }),
@@ -87,7 +84,8 @@ function build() {
     h("select", { id: "format", "aria-label": "Save as", title: "Save as" },
       h("option", { value: "markdown" }, "Markdown"), h("option", { value: "text" }, "Text")),
     button({ id: "settings-button", title: "Type, width and theme", "aria-label": "Type, width and theme",
-             "aria-expanded": "false", "aria-controls": "settings" }, "Aa"));
+             "aria-expanded": "false", "aria-controls": "settings" }, "Aa"),
+    narrate.button);
   const row = (label, ...items) => h("div", { class: "row", role: "group", "aria-label": label }, ...items);
   const settings = h("div", { id: "settings", class: "settings", role: "group", "aria-label": "Reader settings",
                               dir: "ltr", lang: "en", hidden: true },
@@ -117,7 +115,7 @@ function build() {
       h("a", { id: "source", target: "_blank", rel: "noopener noreferrer", dir: "ltr" })));
   const main = h("main", { id: "main" }, header, h("article", { id: "article", class: "article", dir: "auto" }));
   return h("div", { class: "view", role: "dialog", "aria-modal": "true", "aria-label": "Reader view",
-                    tabindex: "-1" }, toolbar, settings, status, main);
+                    tabindex: "-1" }, toolbar, settings, narrate.panel, status, main);
 }
 
 function applySettings(settings) {
@@ -199,7 +197,33 @@ function articlePart(nodes, base) {
     table.replaceWith(box);
     box.append(table);
   }
+  for (const pre of part.querySelectorAll("pre")) codeBlock(pre);
   return part;
+}
+
+/** A code block under a bar naming its language (the host's language-X class) with a button that copies it. */
+function codeBlock(pre) {
+  const named = [pre, ...pre.querySelectorAll("code")].map((el) => el.className).find((c) => c.startsWith("language-"));
+  const language = named ? named.slice("language-".length) : "";
+  const bar = h("div", { class: "code-bar", dir: "ltr", lang: "en" },
+    h("span", { class: "code-language" }, language),
+    button({ class: "copy-code", "aria-label": language ? `Copy the ${language} code` : "Copy the code" }, "Copy"));
+  const box = h("div", { class: "code-block", "data-language": language || null });
+  pre.replaceWith(box);
+  box.append(bar, pre);
+}
+
+/** Copy a code block's text, on the user's own click of its button. */
+async function copyCode(event) {
+  const target = event.target instanceof Element ? event.target.closest(".copy-code") : null;
+  if (!target || !event.isTrusted) return;
+  const pre = target.closest(".code-block").querySelector("pre");
+  try {
+    await writeClipboard(pre.textContent);
+    say("Copied the code");
+  } catch (error) {
+    say(`Could not copy: ${error.message}. Select the code and copy it instead.`, true);
+  }
 }
 
 /** Render the header and the first screen of the article; returns a function that makes the rest (null when
@@ -218,6 +242,7 @@ function render(article) {
   let split = 0;
   for (let chars = 0; split < nodes.length && chars < FIRST_SCREEN_CHARS; split++) chars += nodes[split].textContent.length;
   const body = root.getElementById("article");
+  body.dataset.shape = SHAPES.includes(article.shape) ? article.shape : "article";  // the form: reader.css
   body.replaceChildren(articlePart(nodes.slice(0, split), source || undefined));
   return () => {
     // Without a direction from the host, the whole view (header included) follows the one the article's own
@@ -255,18 +280,44 @@ async function writeClipboard(text) {
 async function copyMarkdown(event) {
   if (!event.isTrusted) return;  // the user's own click, never a script's
   try {
-    const { content } = savedDocument("markdown");
+    const part = pressedPart();
+    const { content } = savedDocument("markdown", part);
     await writeClipboard(content);
-    say("Copied the article as Markdown");
+    say(part ? "Copied the selection as Markdown" : "Copied the article as Markdown");
   } catch (error) {
     say(`Could not copy: ${error.message}. Use Save instead.`, true);
   }
 }
 
-/** The shown article as a document in `format`, named and headed by the user's template (read as the article
- * came: Copy writes the clipboard within the click, with no wait). */
-function savedDocument(format) {
-  return articleDocument({ ...view.article, template: view.template }, format);
+/** The article's blocks the user's selection in the view touches (the top-level elements of the article):
+ * {markdown, text, selection} of those alone, from the host's `markdown_blocks`; null when the selection holds
+ * none of the article (or the view's blocks are not those the host placed). */
+function selectedPart() {
+  const selection = document.getSelection();
+  const spans = view.article.markdown_blocks;
+  if (!selection || selection.isCollapsed || !Array.isArray(spans)) return null;
+  const blocks = Array.from(view.root.getElementById("article").children);
+  if (blocks.length !== spans.length) return null;
+  const touched = blocks.map((el, i) => i).filter((i) => selection.containsNode(blocks[i], true));
+  if (!touched.length) return null;
+  const chars = Array.from(view.article.markdown);  // the places count code points
+  const markdown = touched.map((i) => chars.slice(spans[i][0], spans[i][1]).join("")).filter(Boolean).join("\n\n");
+  const text = touched.map((i) => blocks[i].innerText.trim()).filter(Boolean).join("\n\n");
+  return markdown ? { markdown, text, selection: String(selection) } : null;
+}
+
+/** The selection's part as it was when the button was pressed (a press may move the selection before the
+ * click), else as it is now (a key's click). */
+function pressedPart() {
+  const pressed = view.pressed;
+  view.pressed = null;
+  return pressed && performance.now() - pressed.at < PRESS_MS ? pressed.part : selectedPart();
+}
+
+/** The shown article, or its `part` (`selectedPart`), as a document in `format`, named and headed by the user's
+ * template (read as the article came: Copy writes the clipboard within the click, with no wait). */
+function savedDocument(format, part = null) {
+  return articleDocument({ ...view.article, ...(part || {}), template: view.template }, format);
 }
 
 async function save(event) {
@@ -274,8 +325,10 @@ async function save(event) {
   const format = view.root.getElementById("format").value === "text" ? "text" : "markdown";
   try {
     // The background checks the document and hands it to the browser's downloads.
-    const reply = await api.runtime.sendMessage({ type: "pith.reader.save", doc: savedDocument(format) });
-    if (reply && reply.ok) say(`Saved ${reply.filename}`);
+    const reply = await api.runtime.sendMessage({ type: "pith.reader.save", doc: savedDocument(format, pressedPart()) });
+    const pictures = reply && reply.images ? ` with ${reply.images.saved} images${reply.images.failed
+      ? ` (${reply.images.failed} left as links)` : ""}` : "";
+    if (reply && reply.ok) say(`Saved ${reply.filename}${pictures}`);
     else say(`Could not save: ${(reply && reply.error && reply.error.title) || "no answer"}`, true);
   } catch (error) {
     say(`Could not save: ${error.message}`, true);
@@ -311,12 +364,22 @@ function wire(root, box) {
   for (const b of root.querySelectorAll("[data-setting]")) {
     b.addEventListener("click", () => change(() => ({ [b.dataset.setting]: b.dataset.value })));
   }
-  $("settings-button").addEventListener("click", () => toggleSettings());
+  // Read aloud's panel and the settings panel share a place: opening one closes the other. Wired before the
+  // keys below, so that Esc closes its panel first.
+  view.narrate = attachNarrate(root, { closeOthers: () => toggleSettings(false), lang: () => box.lang });
+  $("settings-button").addEventListener("click", () => {
+    toggleSettings();
+    if (!$("settings").hidden) view.narrate.toggle(false);
+  });
+  for (const id of ["copy", "save"]) {
+    $(id).addEventListener("pointerdown", () => { view.pressed = { part: selectedPart(), at: performance.now() }; });
+  }
   $("copy").addEventListener("click", copyMarkdown);
   $("save").addEventListener("click", save);
   $("close").addEventListener("click", (event) => { if (event.isTrusted) close(); });
   $("format").addEventListener("change", () => api.storage.local.set({ saveFormat: $("format").value }));
   $("article").addEventListener("click", followFragment);
+  $("article").addEventListener("click", copyCode);
   // The keys reach the view wherever the focus fell: a control hidden or blurred under it leaves the focus on
   // the body, which scrolls nothing (the view is the scroller), so it goes back to the view before the key acts.
   document.addEventListener("keydown", (event) => {
@@ -353,7 +416,7 @@ async function open(article) {
   const settings = await stored.catch(() => ({}));
   applySettings(valid(settings));
   document.getElementById("format").value = settings.saveFormat === "text" ? "text" : "markdown";
-  view.template = (await saveSettings().catch(() => ({}))).template;  // undefined: the default template
+  view.template = await template;  // undefined: the default template
   // Copy and Save wait for the article's text and Markdown (`complete`), unless they came with it.
   if (typeof article.markdown !== "string") {
     for (const id of ["copy", "save"]) document.getElementById(id).disabled = true;
@@ -373,9 +436,9 @@ async function open(article) {
 /** The rest of the article shown ({text, markdown, front_matter}), for Copy and Save, which wait for it. */
 function complete(rest) {
   if (!view.article) return;
-  const { text, markdown, front_matter: frontMatter } = rest || {};
+  const { text, markdown, front_matter: frontMatter, markdown_blocks: blocks } = rest || {};
   Object.assign(view.article, { text: String(text ?? ""), markdown: String(markdown ?? ""),
-                                front_matter: String(frontMatter ?? "") });
+                                front_matter: String(frontMatter ?? ""), markdown_blocks: Array.isArray(blocks) ? blocks : [] });
   for (const id of ["copy", "save"]) document.getElementById(id).disabled = false;
 }
 

@@ -26,6 +26,7 @@
   const LINK_PROTOCOLS = new Set(["http:", "https:", "mailto:"]);
   const IMAGE_PROTOCOLS = new Set(["http:", "https:"]);
   const LANGUAGE_CLASS = /^language-[A-Za-z0-9_+#.-]{1,32}$/;
+  const SHAPE_CLASS = /^pith-[a-z]{1,16}$/;  // a part of the reader's form: a post, the items (pipeline/shape.py)
   const DISPLAYS = new Set(["block", "inline"]);
   const MAX_ID_CHARS = 256;
   // The page's ids live beside the reader's own (#title, #article...): prefixed, they can never collide.
@@ -65,7 +66,7 @@
       } else if (name === "id") {
         if (value) target.setAttribute("id", `${ID_PREFIX}${value.slice(0, MAX_ID_CHARS)}`);
       } else if (name === "class") {
-        if (LANGUAGE_CLASS.test(value)) target.setAttribute("class", value);
+        if (LANGUAGE_CLASS.test(value) || SHAPE_CLASS.test(value)) target.setAttribute("class", value);
       } else if (name === "display") {
         if (DISPLAYS.has(value)) target.setAttribute("display", value);
       } else {

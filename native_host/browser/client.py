@@ -116,6 +116,18 @@ class HostProcess:
     def wait(self, timeout: float) -> int:
         return self.proc.wait(timeout=timeout)
 
+    def peak_rss_mb(self) -> float | None:
+        """The host's resident-memory high-water mark (VmHWM) in MB, model included; None where /proc has
+        no such line (not Linux, or the process is gone)."""
+        try:
+            with open(f"/proc/{self.proc.pid}/status") as status:
+                for line in status:
+                    if line.startswith("VmHWM:"):
+                        return int(line.split()[1]) / 1024
+        except OSError:
+            pass
+        return None
+
     def stderr_text(self) -> str:
         self._stderr.seek(0)
         return self._stderr.read().decode("utf-8", "replace")

@@ -23,25 +23,22 @@ from ..errors import (
     UnsupportedVersionError,
     quoted,
 )
-from ..pipeline.article import READER_VIEWS
-from ..pipeline.document import default_front_matter, selection_body
-from ..result import REPLY_FIELDS
+from ..render.reply import (
+    ARTICLE_FIELDS,
+    DEFAULT_WANT,
+    PROTOCOL,
+    WANTS,
+    envelope,
+    reader_views,
+    shape_part,
+    shape_rest,
+    shape_result,
+    with_selection,
+)
 from .framing import decode_json, encode_message, is_wide
 
 if TYPE_CHECKING:  # for its type only: LazyExtractor.get imports it on first use
     from ..pipeline.extractor import Extractor
-
-PROTOCOL = 1
-WANTS = ("highlight", "outline", "article", "text", "markdown")
-DEFAULT_WANT = ("highlight", "article")
-ARTICLE_FIELDS = {"html": "article", "markdown": "markdown", "text": "text"}  # reply's article field -> its want
-WANT_FIELDS = {
-    "highlight": ("node_ids", "blocks"),
-    "outline": ("outline", "headline"),
-}  # a want's fields outside the article
-OUTLINE_SCORE = 0.5  # a main block whose title or heading score is above this is outlined as a title or heading
-# Always in a reply's article, whatever the want: the fields Result marks `reply`.
-METADATA_FIELDS = REPLY_FIELDS
 
 log = logging.getLogger(__name__)
 Send = Callable[[dict], None]  # sends one reply message on its way (the host's transport)
@@ -147,15 +144,11 @@ def snapshot_from_json(message: dict) -> Any:
         raise SnapshotError(exc.message) from None
 
 
-def _envelope(rid: int | None, kind: str) -> dict:
-    return {"v": PROTOCOL, "id": rid, "type": kind}
-
-
 def error_reply(rid: int | None, exc: PithError) -> dict:
     error = {"code": exc.code, "message": exc.message}
     if isinstance(exc, SnapshotError):
         error["path"] = exc.path
-    return {**_envelope(rid, "error"), "error": error}
+    return {**envelope(rid, "error"), "error": error}
 
 
 def internal_error_reply(rid: int | None, exc: BaseException, log_path: str | None) -> dict:
@@ -165,7 +158,7 @@ def internal_error_reply(rid: int | None, exc: BaseException, log_path: str | No
 
 def handle_hello(request: Request, engine: LazyExtractor, early: Send | None = None) -> dict:
     reply = {
-        **_envelope(request.id, "hello"),
+        **envelope(request.id, "hello"),
         "version": __version__,
         "protocol": PROTOCOL,
         "model_id": None,
@@ -222,69 +215,6 @@ def parse_selection(message: dict) -> list[int]:
     return selection
 
 
-def with_selection(reply: dict, snapshot: dict, selection: list[int]) -> dict:
-    """The reply whose article body (markdown and text) is the selection's, marked `selection: true`, where
-    the selection holds text; else as it was."""
-    body = selection_body(snapshot, selection) if selection and "article" in reply else None
-    if body is not None:
-        reply["article"].update(markdown=body[0], text=body[1], selection=True)
-    return reply
-
-
-def shape_part(rid: int, result, first: frozenset[str]) -> dict:
-    """The `part` of a reply: the fields of the wants in `first`, the article's metadata, `truncated` and
-    `timings` (docs/protocol.md, Parts)."""
-    return {**shape_result(rid, result, first), "type": "part"}
-
-
-def shape_rest(rid: int, result, want: frozenset[str], first: frozenset[str]) -> dict:
-    """The `result` that follows a `part`: the fields of the other wants, `truncated` and `timings`."""
-    reply = shape_result(rid, result, want - first)
-    for field in METADATA_FIELDS:
-        del reply["article"][field]
-    return reply
-
-
-def outline_kind(scores: dict[str, float]) -> str:
-    """How a main block is outlined on the page: "title", "heading" or "main" (body text)."""
-    title, heading = scores.get("title", 0.0), scores.get("heading", 0.0)
-    if title > OUTLINE_SCORE and title >= heading:
-        return "title"
-    return "heading" if heading > OUTLINE_SCORE else "main"
-
-
-def shape_result(rid: int, result, want: frozenset[str]) -> dict:
-    """Only what was asked for: a highlight-only request must not pay for a 5 MB article on the wire, nor the
-    extension's outlines for every block's scores (`outline`: at 5,000 elements a fifth of `highlight`'s bytes)."""
-    reply = _envelope(rid, "result")
-    if "highlight" in want:
-        reply["node_ids"] = result.node_ids
-        reply["blocks"] = [
-            {"index": b.index, "node_ids": b.node_ids, "scores": b.scores, "main": b.main} for b in result.blocks
-        ]
-    if "outline" in want:
-        head = result.headline_block
-        reply["outline"] = [
-            {"node_ids": b.node_ids, "kind": "title" if b.index == head else outline_kind(b.scores)}
-            for b in result.blocks
-            if b.main
-        ]
-        # The page's headline, outlined as the title whether or not the model calls it main (most golds leave
-        # it out of the body, so it often is not: docs/metadata.md).
-        reply["headline"] = next((b.node_ids for b in result.blocks if b.index == head), [])
-    article = {field: getattr(result, field) for field in METADATA_FIELDS}
-    article["image"] = {"url": result.image.url, "alt": result.image.alt} if result.image else None
-    for field, asked in ARTICLE_FIELDS.items():
-        if asked in want:
-            article[field] = getattr(result, field)
-    if "markdown" in want:  # the default template's head, for a client that saves without its own (document.py)
-        article["front_matter"] = default_front_matter(article)
-    reply["article"] = article
-    reply["timings"] = dict(result.timings)
-    reply["truncated"] = bool(result.truncated)
-    return reply
-
-
 def handle_extract(request: Request, engine: LazyExtractor, early: Send | None = None) -> dict:
     """The reply; with `first` asked and `early` given, its `part` goes to `early` first and the rest is
     returned (a caller without `early` gets the whole reply in one)."""
@@ -295,7 +225,7 @@ def handle_extract(request: Request, engine: LazyExtractor, early: Send | None =
         )
     want = parse_want(message)
     first = parse_first(message, want)
-    views = {field for field, asked in ARTICLE_FIELDS.items() if asked in want and field in READER_VIEWS}
+    views = reader_views(want)
     selection = parse_selection(message)
     if selection and ("markdown" not in want or first):
         raise ProtocolError('"selection" goes with "markdown" in "want", and without "first"')
@@ -341,7 +271,7 @@ def chunk_messages(rid: int | None, text: str, cap: int) -> list[dict]:
 
     `text` is ASCII JSON, where re-encoding as a JSON string escapes only `"` and `\\` (one extra byte
     each), so each slice's encoded size is known exactly without trial encoding."""
-    overhead = len(encode_message({**_envelope(rid, "chunk"), "seq": len(text), "count": len(text), "data": ""}))
+    overhead = len(encode_message({**envelope(rid, "chunk"), "seq": len(text), "count": len(text), "data": ""}))
     budget = cap - overhead
     if budget < 2:
         raise ValueError(f"frame cap {cap} leaves no room for data")
@@ -357,7 +287,7 @@ def chunk_messages(rid: int | None, text: str, cap: int) -> list[dict]:
             size -= cut + tail.count('"') + tail.count("\\")
         pieces.append(piece)
         start += len(piece)
-    return [{**_envelope(rid, "chunk"), "seq": i, "count": len(pieces), "data": p} for i, p in enumerate(pieces)]
+    return [{**envelope(rid, "chunk"), "seq": i, "count": len(pieces), "data": p} for i, p in enumerate(pieces)]
 
 
 def reply_payloads(reply: dict, cap: int = limits.MAX_REPLY_FRAME_BYTES) -> list[bytes]:

@@ -11,20 +11,15 @@ an export.record corpus) through the host's own extract path, to reproduce what 
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import re
 import sys
 from pathlib import Path
 
 from ..errors import InputError, NotHtmlError
 from ..files import safe_filename, write_new
 from ..limits import one_page_threads
-from ..pipeline.inert import strip_controls
-from .images import local_images
-
-FORMATS = ("text", "markdown", "html", "json", "blocks")
-SAVE_EXTENSIONS = {"text": "txt", "markdown": "md", "html": "html", "json": "json", "blocks": "txt"}
+from ..render.formats import FORMATS, SAVE_EXTENSIONS, json_text, render
+from .images import inline_images, local_images
 
 
 def register(sub) -> None:
@@ -80,8 +75,8 @@ def register(sub) -> None:
     p.add_argument(
         "--images",
         action="store_true",
-        help="with --save and -f markdown: copy the page's local images (files beside the HTML file, "
-        "never from the network) to DIR/images/ and link to them there",
+        help="with --save and -f markdown: write the page's local images (files beside the HTML file) "
+        "and its data: images to DIR/images/ and link to them there; nothing is fetched from the network",
     )
     p.add_argument(
         "--template",
@@ -144,7 +139,7 @@ def read_template(path: Path | None) -> dict | None:
     """The template of `--template`, or None; InputError names the file and every problem in it."""
     if path is None:
         return None
-    from ..pipeline.document import TemplateError, parse_template
+    from ..render.document import TemplateError, parse_template
 
     try:
         text = path.read_text(encoding="utf-8")
@@ -154,46 +149,6 @@ def read_template(path: Path | None) -> dict | None:
         return parse_template(text)
     except TemplateError as exc:
         raise InputError(f"{path}: {exc}; see docs/extension.md, Save") from exc
-
-
-_JSON_CONTROLS = re.compile(r"[\x7f-\x9f]")
-
-
-def json_text(value) -> str:
-    """JSON for a terminal: non-ASCII text as itself, and every control as an escape (json.dumps escapes
-    C0 alone; DEL and C1 controls, CSI U+009B among them, would reach the terminal)."""
-    text = json.dumps(value, ensure_ascii=False)
-    return _JSON_CONTROLS.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text) if not text.isascii() else text
-
-
-def render(result, fmt: str, template: dict | None = None, saved: bool = False) -> tuple[str, str]:
-    """(the file name's stem as the page or the template gives it, the output). Markdown is the document the
-    extension saves (the properties as YAML front matter, then the body); text is the body alone on stdout and
-    the document (the title and properties, then the body) when `saved` (native_host/pipeline/document.py).
-    Page text holds no terminal control in any format (article.py strips them from the text, HTML and
-    Markdown, the document here, JSON escapes them): a page cannot move the cursor, retitle the window or write
-    the clipboard (OSC 52) of the terminal that shows it."""
-    if fmt in ("markdown", "text") and (fmt == "markdown" or saved):
-        from ..pipeline.document import document
-
-        name, output = document(result.to_dict(), fmt, template)
-        return name, strip_controls(output)
-    if fmt == "blocks":
-        return result.title, blocks_table(result)
-    if fmt == "json":
-        return result.title, json_text(result.to_dict())
-    return result.title, result.html if fmt == "html" else result.text
-
-
-def blocks_table(result) -> str:
-    """The labelled blocks, one line each: what the model saw and what it decided."""
-    lines = [f"{'#':>4} {'main':>5}  {'label':9} text"]
-    for b in result.blocks:
-        label = max(("title", "heading", "paragraph", "list", "table"), key=lambda k: b.scores[k])
-        label = label if b.main and b.scores[label] >= 0.5 else ("main" if b.main else "-")
-        text = " ".join(strip_controls(b.text).split())
-        lines.append(f"{b.index:>4} {b.scores['main']:5.2f}  {label:9} {text[:90]}")
-    return "\n".join(lines)
 
 
 def replay(args) -> int:
@@ -234,6 +189,9 @@ def run(args) -> int:
         binary = binary_reason(html)
         if binary is not None:
             raise NotHtmlError(f"{files[0][0]} is not an HTML page: {binary}")
+        inline: dict[str, bytes] = {}
+        if args.images:
+            html, inline = inline_images(html)
         result = Extractor(args.model_dir, threads=one_page_threads()).extract_html(html, url=args.url)
         if result.truncated:
             print(
@@ -242,7 +200,7 @@ def run(args) -> int:
                 file=sys.stderr,
             )
         if args.images:
-            result.markdown, copied = local_images(result.markdown, Path(files[0][0]), args.save)
+            result.markdown, copied = local_images(result.markdown, Path(files[0][0]), args.save, inline)
             print(f"pith: {copied} image links now point at copies in {args.save / 'images'}", file=sys.stderr)
         name, output = render(result, args.format, template, saved=bool(args.save))
         output = output.rstrip("\n") + "\n"
@@ -267,8 +225,8 @@ def run(args) -> int:
 def _corpus(args, files: list[tuple[str, str]]) -> int:
     """Many pages: the corpus engines (native_host/corpus/), which need the corpus extra only for WARC files,
     Parquet and Ray."""
-    from ..corpus.columns import parse_fields
     from ..corpus.writers import is_shard_dir
+    from ..render.columns import parse_fields
 
     fields = parse_fields(args.fields)
     shards = is_shard_dir(args.out)

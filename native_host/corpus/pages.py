@@ -27,18 +27,6 @@ class Page:
     problem: str | None = None  # why the page could not be read; html is None then
 
 
-def shown(path: str) -> str:
-    """A file name as rows and messages write it: as it is where it is UTF-8; a name that is not (read by
-    Python as surrogate escapes) shows each byte that is not UTF-8 as `\\xNN`, so that it can be written as
-    UTF-8 at all. `codecs.escape_decode(shown.encode())[0]` gives the bytes back (for a name without a
-    backslash of its own)."""
-    try:
-        path.encode("utf-8")
-        return path
-    except UnicodeEncodeError:
-        return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-
-
 def input_files(inputs: list[str], suffixes: tuple[str, ...]) -> list[tuple[str, str]]:
     """(file, its name relative to the input that named it): files named, and files under the directories
     named whose names end with one of `suffixes` (sorted). A directory that cannot be listed is kept as an

@@ -24,10 +24,11 @@ from dataclasses import fields as dataclass_fields
 from pathlib import Path
 
 from ..errors import InputError
+from ..files import shown
 from ..limits import RAY_CONNECT_TIMEOUT_S
-from .columns import DEFAULT_FIELDS, arrow_schema
+from ..render.columns import DEFAULT_FIELDS, arrow_schema
 from .extras import need
-from .pages import Page, shown
+from .pages import Page
 from .readers import file_pages
 from .rows import PageRows, Tally
 from .writers import shard_paths, write_shard
@@ -174,8 +175,8 @@ class ExtractBatch:
 
     def __init__(self, fields: tuple[str, ...] = DEFAULT_FIELDS, model_dir: str | None = None):
         self.rows = PageRows(tuple(fields), model_dir, threads=1)
-        self.schema = arrow_schema(self.rows.fields)
         self.pa = need("pyarrow")
+        self.schema = arrow_schema(self.pa, self.rows.fields)
 
     def __call__(self, batch):
         """`batch`: a pyarrow Table or a dict of columns (numpy arrays or lists), as map_batches hands it."""

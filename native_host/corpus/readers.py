@@ -7,7 +7,8 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from .pages import Page, shown
+from ..files import shown
+from .pages import Page
 from .warc import is_warc, warc_pages
 
 

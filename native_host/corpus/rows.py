@@ -15,7 +15,7 @@ from ..errors import InputError, NotHtmlError, PithError
 from ..limits import PAGE_TIME_LIMIT_S
 from ..pipeline.article import READER_VIEWS
 from ..pipeline.binary import binary_reason
-from .columns import DEFAULT_FIELDS, row
+from ..render.columns import DEFAULT_FIELDS, row
 from .deadline import within
 from .pages import Page
 

@@ -14,10 +14,10 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ..errors import InputError, OutputError
-from ..files import replaced_atomically
-from .columns import arrow_schema
+from ..files import replaced_atomically, shown
+from ..render.columns import arrow_schema
 from .extras import need
-from .pages import HTML_SUFFIXES, shown
+from .pages import HTML_SUFFIXES
 from .rows import Tally
 from .warc import WARC_SUFFIXES
 
@@ -65,7 +65,7 @@ def _row_writer(out: Path, fields: tuple[str, ...]) -> Iterator[Callable[[dict],
         return
     pq = need("pyarrow.parquet")
     pa = need("pyarrow")
-    schema = arrow_schema(fields)
+    schema = arrow_schema(pa, fields)
     buffered: list = []  # one-row record batches: a row the format refuses is known as it comes
     with replaced_atomically(out, encoding=None) as f, pq.ParquetWriter(f, schema, compression="zstd") as writer:
 
@@ -90,7 +90,7 @@ def _row_writer(out: Path, fields: tuple[str, ...]) -> Iterator[Callable[[dict],
 
 def unwritable(row: dict, form: str, exc: Exception) -> dict:
     """The error row that takes the place of a row `form` cannot hold: its page columns, and why."""
-    from .columns import BY_NAME
+    from ..render.columns import BY_NAME
 
     kept = {k: (shown(v) if isinstance(v, str) else v) if BY_NAME[k].of_page else None for k, v in row.items()}
     code = "too_large" if isinstance(exc, OverflowError) or type(exc).__name__ == "ArrowCapacityError" else "internal"

@@ -23,13 +23,13 @@ from __future__ import annotations
 import html as htmlmod
 import re
 from bisect import bisect_left
-from collections.abc import Collection
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from itertools import compress, repeat
 from operator import itemgetter
 from urllib.parse import quote, unquote
 
-from .blocks import INLINE, Block
+from .blocks import INLINE, Block, blocks_from_snapshot
 from .inert import (
     CLOSE,
     OPEN,
@@ -77,6 +77,9 @@ MATH_TAGS = frozenset(
 mover munder munderover mtable mtr mtd mstyle mpadded mphantom menclose merror mmultiscripts mprescripts none""".split()
 )
 MATH_COPY_LEVELS = 3  # a formula's visual copy is a hidden sibling of the <math> or of its nearest 3 ancestors
+# MathJax 2's drawing of a formula kept in a script (snapshot.formula_nodes): the elements just before the
+# script whose class starts so (MathJax, MathJax_Display, MathJax_Preview, MathJax_SVG, MJX_Assistive_MathML...).
+MATHJAX2_DRAWING = ("MathJax", "MJX")
 _TARGET = ("id",)  # only where a kept link of the article points
 # Everything the article's HTML may hold: each tag with the attributes it may carry. The reader's sanitiser
 # (extension/reader/sanitize.js) allows exactly these, from limits.js (written by native_host/contracts.py).
@@ -89,6 +92,8 @@ HTML_TAGS: dict[str, tuple[str, ...]] = {
     "hr": (),
     "pre": ("class", "id"),
     "code": ("class", "id"),  # class: language-X only
+    "section": ("class",),  # the reader's forms (pipeline/shape.py): class pith-X only
+    "time": ("datetime",),  # a forum post's date
 }
 MATHML_TAGS: dict[str, tuple[str, ...]] = {**{tag: () for tag in sorted(MATH_TAGS)}, "math": ("display",)}
 # Classes that name a code block's language: Prism and highlight.js (language-X, lang-X), GitHub
@@ -142,6 +147,14 @@ class Element:
     tex: str = ""  # a formula's TeX from the page's alttext, for Markdown
     note: str = ""  # Markdown's footnotes: a reference's or a note's label, "-" for a back link
 
+    def walk(self) -> Iterator[Element]:
+        """This element and everything under it, in document order (no recursion: a tree may be deep)."""
+        stack = [self]
+        while stack:
+            e = stack.pop()
+            yield e
+            stack.extend(reversed(e.children))
+
 
 @dataclass
 class Article:
@@ -152,6 +165,8 @@ class Article:
     markdown: str
     text: str
     tree: Element | None = field(default=None, repr=False, compare=False)
+    # Where each top-level element of `html` is in `markdown` (`markdown_blocks`), once the Markdown is built.
+    markdown_blocks: list[list[int]] = field(default_factory=list, repr=False, compare=False)
 
 
 def _keep_with_ancestors(nodes: list[dict], i: int, keep: set[int]) -> None:
@@ -307,6 +322,8 @@ def _keep_maths(tree: _Tree, maths: list[int], kept: _Kept) -> set[int]:
     the drawing from assistive technology (aria-hidden): a hidden sibling of the <math> or of one of its
     nearest ancestors (MATH_COPY_LEVELS) that holds no formula itself is that copy."""
     nodes = tree.nodes
+    drawn = _mathjax2_drawings(tree, maths)
+    maths = [i for i in maths if i not in drawn]
     holds_math: set[int] = set()  # the formulas' ancestors
     formula: set[int] = set()  # the formulas' own nodes
     for i in maths:
@@ -330,6 +347,7 @@ def _keep_maths(tree: _Tree, maths: list[int], kept: _Kept) -> set[int]:
                 if nodes[c].get("hidden") and c not in holds_math:
                     copies.update(range(c, tree.end(c)))
             parent = nodes[parent]["parent"]
+    copies |= drawn
     kept.keep.difference_update(copies)
     kept.content.difference_update(copies)
     # Display math: no other text of the article shares the formula's nearest block element.
@@ -343,6 +361,30 @@ def _keep_maths(tree: _Tree, maths: list[int], kept: _Kept) -> set[int]:
         if owner >= 0 and bisect_left(plain, tree.end(owner)) == bisect_left(plain, owner):
             kept.display_math.add(i)
     return copies
+
+
+def _mathjax2_drawings(tree: _Tree, maths: list[int]) -> set[int]:
+    """The nodes of MathJax 2's drawings of the formulas kept in scripts (a <math> with TeX and no children, or
+    that in a <div> of its own, as snapshot.formula_nodes makes them): MathJax 2 draws each formula in the
+    elements just before its script (MATHJAX2_DRAWING), which may hold MathML for assistive technology (a
+    formula without TeX) or the drawing's letters as text."""
+    nodes = tree.nodes
+    drawn: set[int] = set()
+    for i in maths:
+        if not nodes[i].get("alt") or tree.end(i) != i + 1:
+            continue
+        at = nodes[i]["parent"]
+        if at < 0 or tree.tags[at] != "div" or tree.children(at) != [i]:
+            at = i  # an inline formula: its script's place; a display one: its <div>'s
+        parent = nodes[at]["parent"]
+        siblings = tree.children(parent) if parent >= 0 else []
+        for c in reversed(siblings[: siblings.index(at)] if at in siblings else []):
+            if tree.tags[c] == "#text" and not nodes[c]["text"].strip():
+                continue
+            if not any(name.startswith(MATHJAX2_DRAWING) for name in nodes[c].get("classes", ())):
+                break
+            drawn.update(range(c, tree.end(c)))
+    return drawn
 
 
 def _keep_image(tree: _Tree, i: int, kept: _Kept) -> None:
@@ -485,6 +527,8 @@ class _Builder:
             el = Element(tag)
             if tag == "math" and self.nodes[i].get("alt"):  # MathML's alttext: the page's TeX
                 el.tex = self.nodes[i]["alt"]
+                if i + 1 == len(self.nodes) or self.nodes[i + 1]["parent"] != i:  # a script's TeX: shown as it is
+                    el.children.append(Element("mtext", children=[Element(None, el.tex)]))
             if i in self.kept.display_math:
                 el.attrs["display"] = "block"
             host.children.append(el)
@@ -621,6 +665,11 @@ def _has_text(el: Element) -> bool:
     return False
 
 
+def _shown(el: Element) -> bool:
+    """Whether to_html writes the element (with its content): one that shows nothing is left out."""
+    return el.tag in ("br", "img", "hr", "td", "th") or el.tag in MATH_TAGS or _has_text(el)
+
+
 def to_html(root: Element) -> str:
     out: list[str] = []
     in_pre = 0
@@ -641,7 +690,7 @@ def to_html(root: Element) -> str:
         if el.tag in ("br", "img", "hr"):
             out.append(f"<{el.tag}{attrs}>")
             continue
-        if not _has_text(el) and el.tag not in ("td", "th") and el.tag not in MATH_TAGS:
+        if not _shown(el):
             continue
         out.append(f"<{el.tag}{attrs}>")
         in_pre += el.tag == "pre"
@@ -780,8 +829,33 @@ def _quoted(quote: str, text: str) -> str:
 def to_markdown(root: Element) -> str:
     """The article tree as Markdown: one block per line group, a blank line between blocks and none between
     the items of a list."""
+    return markdown_blocks(root)[0]
+
+
+def markdown_blocks(root: Element) -> tuple[str, list[list[int]]]:
+    """The Markdown (`to_markdown`), and where each top-level element of the HTML (`to_html`: the children
+    of `root` it writes as elements) is in it: [start, end) in characters (code points), [n, n] for one that
+    gives no Markdown. The reader copies and saves the blocks a selection touches by these."""
     _footnotes(root)
-    return _join_blocks(_markdown_blocks(root))
+    lines: list[str | tuple[str, bool]] = []
+    owners: list[int] = []  # each line's top-level element, by its place among those to_html writes; -1: none
+    shown = 0
+    for child in root.children:
+        # A top-level child's lines are those it gives alone: _markdown_blocks carries nothing between them.
+        own = _markdown_blocks(Element("article", children=[child]))
+        is_element = child.tag is not None and _shown(child)
+        lines += own
+        owners += [shown if is_element else -1] * len(own)
+        shown += is_element
+    text, starts = _join_blocks_at(lines)
+    spans = [[len(text), len(text)] for _ in range(shown)]
+    for owner, line, begin in zip(owners, lines, starts):
+        if owner < 0:
+            continue
+        stop = min(begin + len(line[0] if isinstance(line, tuple) else line), len(text))
+        span = spans[owner]
+        spans[owner] = [begin, stop] if span[0] == span[1] == len(text) else [span[0], stop]
+    return text, spans
 
 
 MAX_NOTE_MARK = 6  # a footnote reference's text: "1", "[12]", "*", "iv"...
@@ -950,15 +1024,29 @@ def _figure_md(figure: Element, quote: str) -> list[str]:
 
 
 def _join_blocks(lines: list[str | tuple[str, bool]]) -> str:
+    return _join_blocks_at(lines)[0]
+
+
+def _join_blocks_at(lines: list[str | tuple[str, bool]]) -> tuple[str, list[int]]:
+    """The lines joined, a blank line between blocks and none between the items of a list; and where each
+    line starts in the result."""
     out: list[str] = []
+    starts: list[int] = []
+    at = 0
     previous_item = False
     for line in lines:
         text, item = line if isinstance(line, tuple) else (line, False)
         if out and not (item and previous_item):
             out.append("")  # a blank line between blocks, none between the items of a list
+            at += 1
+        starts.append(at)
         out.append(text)
+        at += len(text) + 1
         previous_item = item
-    return "\n".join(out).strip() + "\n" if out else ""
+    joined = "\n".join(out)
+    body = joined.strip()
+    lead = len(joined) - len(joined.lstrip())
+    return (body + "\n" if out else ""), [min(max(s - lead, 0), len(body)) for s in starts]
 
 
 def _math_md(math: Element, in_table: bool = False) -> str:
@@ -989,12 +1077,8 @@ def _math_md(math: Element, in_table: bool = False) -> str:
     return "".join(out)
 
 
-def _walk(el: Element):
-    stack = [el]
-    while stack:
-        e = stack.pop()
-        yield e
-        stack.extend(reversed(e.children))
+def _walk(el: Element) -> Iterator[Element]:
+    return el.walk()
 
 
 def _texts(el: Element) -> list[str]:
@@ -1031,71 +1115,61 @@ def _table_md(table: Element, quote: str) -> str:
 
 READER_VIEWS = frozenset({"html", "markdown"})  # the renderings of the reader, each built only when asked for
 
-# A saved article's YAML front matter, as clippers write it: key -> the Result field it shows.
-FRONT_MATTER = (
-    ("title", "title"),
-    ("author", "byline"),
-    ("date", "date"),
-    ("site", "site_name"),
-    ("url", "url"),
-    ("description", "description"),
-)
-_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}:\d{2}(?:[+-]\d{2}:\d{2})?)?")
-# Not printable in YAML (C0 but tab and newline, DEL, C1 but NEL, surrogates, U+FFFE/F), and the line
-# separators YAML tools split on: each becomes a blank.
-_YAML_UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x84\x86-\x9f\u2028\u2029\ud800-\udfff\ufffe\uffff]")
 
-
-def front_matter(fields: dict) -> str:
-    """`---`-fenced YAML with the fields of FRONT_MATTER that have a value (`fields` maps Result field names
-    to values; "url" takes the canonical URL where the page gives one). Every value is one double-quoted
-    line (a date stays bare, so YAML tools read it as one): a title holding ": " or a quote cannot break
-    the document."""
-    lines = []
-    for key, name in FRONT_MATTER:
-        value = (fields.get("canonical_url") or fields.get("url")) if key == "url" else fields.get(name)
-        if not isinstance(value, str) or not value.strip():
-            continue
-        value = " ".join(_YAML_UNSAFE.sub(" ", value).split())
-        if key == "date" and _ISO_DATE.fullmatch(value):
-            lines.append(f"{key}: {value}")
-        else:
-            lines.append(f'{key}: "{value.replace(chr(92), chr(92) * 2).replace(chr(34), chr(92) + chr(34))}"')
-    return "---\n" + "".join(line + "\n" for line in lines) + "---\n" if lines else ""
-
-
-def markdown_document(fields: dict) -> str:
-    """A saved Markdown article: the front matter, a blank line, the body (`fields["markdown"]`)."""
-    head = front_matter(fields)
-    body = (fields.get("markdown") or "").strip("\n")
-    return (head + "\n" if head else "") + (body + "\n" if body else "")
+TreeBuilder = Callable[[dict, list[Block], list[bool]], Element]  # (snapshot, blocks, main) -> article tree
 
 
 def build_article(
-    snapshot: dict, blocks: list[Block], main: list[bool], views: Collection[str] = READER_VIEWS
+    snapshot: dict,
+    blocks: list[Block],
+    main: list[bool],
+    views: Collection[str] = READER_VIEWS,
+    build: TreeBuilder | None = None,
 ) -> Article:
     """The body: `text` is the main blocks' text; of the reader's html and markdown, only those in `views`
     are built (the pruned tree too, when neither is); the others are "". The headline, byline and dateline
     are metadata (the reader's header, the front matter): the caller leaves their blocks out of `main`.
-    Tables, lists and figures come whole or not at all from `decisions.whole_units`."""
+    Tables, lists and figures come whole or not at all from `decisions.whole_units`. `build` makes the tree
+    (`build_tree`, unless the reader's form by page type asks for another: pipeline/shape.py)."""
     text = strip_controls("\n\n".join(b.text for b, m in zip(blocks, main) if m))
     html = markdown = ""
+    spans: list[list[int]] = []
     root = None
     if "html" in views or "markdown" in views:
-        root = build_tree(snapshot, blocks, main)
+        root = (build or build_tree)(snapshot, blocks, main)
         html = to_html(root) if "html" in views else ""
-        markdown = to_markdown(root) if "markdown" in views else ""
-    return Article(html=html, markdown=markdown, text=text, tree=root)
+        markdown, spans = markdown_blocks(root) if "markdown" in views else ("", [])
+    return Article(html=html, markdown=markdown, text=text, tree=root, markdown_blocks=spans)
 
 
-def add_views(article: Article, snapshot: dict, blocks: list[Block], main: list[bool], views: Collection[str]) -> None:
+def add_views(
+    article: Article,
+    snapshot: dict,
+    blocks: list[Block],
+    main: list[bool],
+    views: Collection[str],
+    build: TreeBuilder | None = None,
+) -> None:
     """Render the reader views in `views` that `article` lacks, from its tree (built now if it has none):
     what `build_article` would have given with them asked for at first."""
     if not READER_VIEWS & set(views):
         return
     if article.tree is None:
-        article.tree = build_tree(snapshot, blocks, main)
+        article.tree = (build or build_tree)(snapshot, blocks, main)
     if "html" in views and not article.html:
         article.html = to_html(article.tree)
     if "markdown" in views and not article.markdown:
-        article.markdown = to_markdown(article.tree)
+        article.markdown, article.markdown_blocks = markdown_blocks(article.tree)
+
+
+def selection_body(snapshot: dict, node_ids: list[int]) -> tuple[str, str] | None:
+    """(markdown, text) of the blocks holding the selected nodes (the extension names the nodes whose own
+    text the user's selection touches), rendered as the article is; None when they hold no text. What the
+    user selected is saved whether or not the model calls it main."""
+    chosen = set(node_ids)
+    blocks = blocks_from_snapshot(snapshot)
+    picked = [bool(chosen.intersection(b.node_ids)) for b in blocks]
+    if not any(picked):
+        return None
+    article = build_article(snapshot, blocks, picked, {"markdown"})
+    return (article.markdown, article.text) if article.text.strip() else None

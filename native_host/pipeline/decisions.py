@@ -27,6 +27,9 @@ The model decides block by block. Things it cannot see that way, each measured o
   A shape of fewer than `RECORD_WORDS` words a block (a strip of scores, of tags) is not a record.
 * **A board's statistics are not its content.** On a forum, listing or collection page, a block in an element
   whose class names statistics, who is online or birthdays is a side box of the board, not its topics.
+* **A paragraph is read once.** A main block of running text whose words repeat an earlier main block's is
+  dropped: pages write a description twice (a desktop and a mobile panel, a tab and its accordion), and a
+  reader or a saved file shows it once.
 * **A page with text has main content.** When the model keeps next to nothing but headings, its scores are
   low all over the page, not the content absent: the threshold falls to a share of the best score that a
   block of running text got, and the rules above run again on that.
@@ -89,6 +92,10 @@ RECORD_WORDS = 3  # words per block of the shape, on average: a title at least (
 # SIGNATURE_LEVELS classed ancestors. WCXB training pages, against no rule: forum +.0005.
 BOARD_BOXES = ("statistic", "stats", "online", "birthday")
 BOARD_BOX_TYPES = ("forum", "listing", "collection")
+
+# A repeated block is dropped only from this many characters: short lines ("Reply", a price, a table's "Yes")
+# repeat on purpose.
+REPEAT_MIN_CHARS = 80
 
 # The safety net (docs/metadata.md): main blocks holding fewer characters than this, headings aside, is
 # "nothing kept"; the threshold then falls to FALLBACK_SHARE of the best score of a block of at least
@@ -305,7 +312,22 @@ def _decide(snapshot: dict, blocks: Sequence[Block], scores, threshold: float, p
         main = [m and not _class_names(b, BOARD_BOXES) for b, m in zip(blocks, main)]
     if page_type in RECORD_TYPES:
         main = whole_records(blocks, main)
-    return no_heading_over_links(blocks, main)
+    return read_once(blocks, no_heading_over_links(blocks, main))
+
+
+def read_once(blocks: Sequence[Block], main: list[bool]) -> list[bool]:
+    """`main` less each block of at least REPEAT_MIN_CHARS characters whose text, spaces and case aside, is an
+    earlier main block's."""
+    seen: set[str] = set()
+    out = list(main)
+    for b, m in zip(blocks, main):
+        if not m or len(b.text) < REPEAT_MIN_CHARS:
+            continue
+        key = " ".join(b.text.split()).casefold()
+        if key in seen:
+            out[b.index] = False
+        seen.add(key)
+    return out
 
 
 def _class_names(block: Block, words: Sequence[str]) -> bool:

@@ -23,6 +23,7 @@ from .features import Featurizer
 from .inference import OnnxModel
 from .metadata import length, read_metadata, read_structured, stated_page_type
 from .schema import validate_snapshot
+from .shape import plan_shape
 from .snapshot import snapshot_from_html
 
 
@@ -105,6 +106,7 @@ class Extractor:
         lap("features")
         scores, types = self.model.predict(inputs)
         predicted_type = PAGE_TYPES[int(np.argmax(types))] if types is not None else None
+        type_confidence = float(np.max(types)) if types is not None else None
         lap("inference")
 
         def stamp(result: Result) -> None:
@@ -130,6 +132,7 @@ class Extractor:
             self.threshold,
             views,
             predicted_type,
+            type_confidence,
             lap=lap,
             later=later,
             ready=first,
@@ -146,24 +149,29 @@ def result_from_scores(
     threshold: float,
     views: Collection[str] = READER_VIEWS,
     predicted_type: str | None = None,
+    type_confidence: float | None = None,
     lap: Callable[[str], None] = lambda stage: None,
     later: Collection[str] = (),
     ready: Callable[[Result], None] | None = None,
 ) -> Result:
     """Everything after the model: decisions, metadata and article from the blocks' scores ([N, len(labels)])
-    and the model's page type (one of PAGE_TYPES, once it has that head). Apart from the model so that it can
+    and the model's page type (one of PAGE_TYPES, once it has that head) with its probability. Apart from the model so that it can
     be checked exactly on pinned scores, whichever CPU made them (tests/test_pinned_stages.py); `lap(stage)`
     is called as each stage ends, and the timings are the caller's. With `ready`, the result goes to it once
     `views` are built, and the views in `later` are then added to it ("later views" in the timings)."""
     structured = read_structured(snapshot)  # the page's own word on its type decides the page-level rules
-    page_type = predicted_type or stated_page_type(structured)
+    stated_type = stated_page_type(structured)
+    page_type = predicted_type or stated_type
     main = main_blocks(snapshot, blocks, scores, threshold, page_type)
     lap("decisions")
     meta = read_metadata(snapshot, blocks, main, scores, labels, predicted_type, structured)
     lap("metadata")
     header = meta.header_blocks()
     body = [m and i not in header for i, m in enumerate(main)]  # the header shows those, not the body
-    article = build_article(snapshot, blocks, body, views)
+    plan = plan_shape(snapshot, blocks, body, page_type, type_confidence, stated_type)  # the reader's form
+    if plan.hidden:  # a post's badges and signature, a product's buttons: the text says what the reader shows
+        body = [m and i not in plan.hidden for i, m in enumerate(body)]
+    article = build_article(snapshot, blocks, body, views, plan.build)
     lap("article")
     node_ids = sorted({i for b, m in zip(blocks, main) if m for i in b.node_ids})
     # Rounded by numpy in one call, not round() per score (a sixth of everything after the model): the same
@@ -183,11 +191,14 @@ def result_from_scores(
         truncated=bool(snapshot.get("truncated")) or len(blocks) >= MAX_BLOCKS,
         word_count=words,
         reading_minutes=minutes,
+        shape=plan.shape,
         **{name: getattr(meta, name) for name in FROM_METADATA},
     )
+    result.markdown_blocks = article.markdown_blocks
     if ready is not None:
         ready(result)
-        add_views(article, snapshot, blocks, body, later)
+        add_views(article, snapshot, blocks, body, later, plan.build)
         result.html, result.markdown = article.html, article.markdown
+        result.markdown_blocks = article.markdown_blocks
         lap("later views")
     return result

@@ -161,9 +161,9 @@ _URLISH = re.compile(r"^(?:https?:)?//|^www\.|\.(?:com|org|net|html?)(?:/|$)|^@"
 _BY = re.compile(
     r"^(?:(?:written|posted|published|reported|text|words|story)\s+)?(?:by|von|par|por|door|"
     r"av|af|przez|autor(?:e|in|a)?:|author:|texto:|text:|tekst:)\s*[:\-]?\s+|^(?:著者|作者|记者|撰文)\s*[:：]\s*|"
-    r"^(?:by|von)(?=[A-ZÀ-Þ][a-zß-ÿ])",
+    r"^(?:(?:written|posted)\s+)?(?-i:[Bb]y|[Vv]on)(?-i:(?=[A-ZÀ-Þ][A-Za-zß-ÿ]))",
     re.I,
-)  # the second: "ByTravis Haney", two elements glued
+)  # the last: "ByTravis Haney", "Written byAAA Travel", two elements glued; never "Byron", "Vonda"
 _ROLE_TAIL = re.compile(r"\s*[|•·⋅–—/»]\s.*$|\s*[|•·⋅/»]\s*$|\s+for\s+\S.*$", re.I)
 _EMAIL = re.compile(r"\S+@\S+\.\w+")
 _HANDLE = re.compile(r"\s*@\w[\w.]*.*$")  # "Julia Horowitz @juliakhorowitz", "Tom DiChristopher@tdichristopher"
@@ -201,6 +201,9 @@ _BY_INSIDE = re.compile(
     r"(?:作者|记者|撰文|来源)\s*[:：/／\s]\s*([^\s|,，：:]{1,20})|文\s*[:：/／]\s*([^\s|,，：:]{1,20})",
     re.I,
 )
+_WRITTEN_BY = re.compile(
+    r"\b(?:written|words|text|story|article)\s+by\b|\bby\s+the\s+author\b|(?:作者|记者|撰文|来源|文)\s*[:：/／\s]", re.I
+)  # the labels that say a line at the content's end names its writer
 _LONE_BY = re.compile(r"^\s*(?:by|von|par|por|door|av|af|przez)\s*:?\s*$", re.I)
 _PARTS = re.compile(r"\s*[|•·]\s*|\s{2,}|\s+[-–—]\s+")
 NAME_PART_WORDS = 5
@@ -249,11 +252,16 @@ class Metadata:
 # --- small cleaners ---------------------------------------------------------------------------------------
 
 
+# Soft hyphens, zero-width spaces and byte-order marks: invisible in the page, noise in a header or a file name
+# (a live page's "Paläs&shy;ti&shy;nen&shy;ser" headline). Joiners stay: Persian and emoji need them.
+_INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u2060\ufeff"))
+
+
 def clean_text(value: Any, limit: int = MAX_FIELD_CHARS) -> str | None:
     """A string value with whitespace folded, or None for anything else or nothing."""
     if not isinstance(value, str):
         return None
-    value = _SPACE.sub(" ", value).strip()
+    value = _SPACE.sub(" ", value.translate(_INVISIBLE)).strip()
     if "&" in value and ";" in value:  # JSON-LD often carries HTML entities
         import html
 
@@ -297,10 +305,12 @@ def clean_name(value: str | None) -> str | None:
     text = _GLUED_ROLE.sub("", text)
     if len(text.split()) > 2:  # "Ann Lee Staff Writer"; a two-word name keeps its words ("Ann Editor")
         text = _SPACED_ROLE.sub("", text)
-    text = text.strip(" ,;:-–—|⋅")
+    text = _EDGE_SYMBOLS.sub("", text.strip(" ,;:-–—|⋅"))
     if (
         not text
         or _URLISH.search(text)
+        or _LABEL.search(text)  # a label, not a name: "content: MarketingSherpa"
+        or _DANGLING.search(text)  # a phrase cut before its object: "Insights from"
         or len(text.split()) > MAX_NAME_WORDS
         or not any(c.isalpha() for c in text)
         or len(text) > NAME_CHARS
@@ -310,11 +320,23 @@ def clean_name(value: str | None) -> str | None:
         or _NOT_A_NAME.search(text)
         or _CJK_OUTLET.search(text)
         or all(map(_is_date_word, text.split()))
+        or all(w.lower() in FUNCTION_WORDS for w in text.split())
     ):
         return None
     return text
 
 
+_LABEL = re.compile(r"[^\W\d_]\s*:(?!\d)")
+_EDGE_SYMBOLS = re.compile(r"^[^\w(]+|[^\w).'’]+$")  # "Meaghan Weeden ●", "眉间尺 〓": a list's bullet, a mark
+_DANGLING = re.compile(r"\s(?:from|of|by|for|with|to|about|on|in|at)$")  # lower-case: "Audiophile On" is a name
+# Words that are never the whole of a name: a sentence's fragment in a byline's place ("sind die").
+FUNCTION_WORDS = frozenset(
+    """the a an of and or is are was were to for with this that these it its
+sind ist war die der das des dem den und oder ein eine einen nicht
+les est et ou un une du au aux
+los las es son o una
+il lo gli sono""".split()
+)
 WEEKDAYS = frozenset(
     """mon monday tue tues tuesday wed wednesday thu thur thurs thursday fri friday sat saturday
 sun sunday mo di mi do fr sa so montag dienstag mittwoch donnerstag freitag samstag sonntag lundi mardi mercredi
@@ -391,6 +413,8 @@ def split_byline(text: str | None) -> str | None:
     if not text or _URLISH.search(text):
         return None
     text = _BY.sub("", text)
+    if _LABEL.search(text):  # "content: MarketingSherpa, MECLABS": a label's value, not a byline
+        return None
     parts = [p for p in _AND.split(text) if p and p.strip()]
     if len(parts) < 2:
         return join_names([text])
@@ -945,8 +969,8 @@ def _name_in(text: str, strict: bool = True) -> str | None:
     """The name in a byline-ish line: "By Ann Lee and Bo Chan" -> "Ann Lee, Bo Chan"; "27. Januar 2026 •
     Gregor Meier • 3 Minuten" -> "Gregor Meier"; "作者： 赵婕 出自..." -> "赵婕". None if no part reads as one."""
     said = _BY_INSIDE.search(text)
-    if said and not _byline_by(text, said.start()):
-        return None
+    if said and (not _byline_by(text, said.start()) or _GERUND.match(said.group(1) or "")):
+        return None  # (and "By continuing, you agree", "By clicking Continue": a sentence, not a byline)
     if said:
         name = split_byline(_strip_date(said.group(1) or said.group(2) or said.group(3)))
         strict = strict and said.start() > 0  # a line that opens with "By" says it is a byline
@@ -967,9 +991,10 @@ def _name_in(text: str, strict: bool = True) -> str | None:
 _NOT_BYLINE_BEFORE = re.compile(
     r"(?:sponsor\w*|present\w*|paid|brought to you|powered|supported|partnership|"
     r"underwritten|photo\w*|image|foto\w*|picture|illustrat\w*|video|graphic\w*|"
-    r"credit\w*)(?:\s+\w+){0,2}\s*$",
+    r"credit\w*|inspired|adapted|hosted|founded|owned|operated|designed|made)(?:\s+\w+){0,2}\s*$",
     re.I,
 )
+_GERUND = re.compile(r"[a-z]+ing\b")
 _LOWER_WORD_BEFORE = re.compile(r"(?<!\w)[a-zß-ÿ][\w'-]*\s*$")
 _BYLINE_VERBS = re.compile(r"(?:written|posted|published|reported|words|text|story|compiled|edited|and)\s*$", re.I)
 
@@ -1017,7 +1042,8 @@ def dom_byline(
     learned = _cue(scores, labels, "byline")
     window = list(_near(main, len(blocks), head))
     mains = [i for i, m in enumerate(main) if m]
-    window += [i for i in mains[-END_BLOCKS:] if i not in window]
+    at_end = [i for i in mains[-END_BLOCKS:] if i not in window]
+    window += at_end
     ranked: list[tuple[int, int]] = []  # (rank, block)
     for i in window:
         b = blocks[i]
@@ -1035,8 +1061,10 @@ def dom_byline(
         rank = None
         if any(_is_author_link(nodes[j]) for j in b.node_ids):
             rank = 1
-        elif _BY_INSIDE.search(b.text) or (_LONE_BY.match(b.text) and i + 1 < len(blocks)):
-            rank = 2
+        elif (_BY_INSIDE.search(b.text) or (_LONE_BY.match(b.text) and i + 1 < len(blocks))) and (
+            i not in at_end or _WRITTEN_BY.search(b.text)
+        ):
+            rank = 2  # (at the content's end only "Written by": a bare "by" there heads a reply or a teaser)
         elif any(_AUTHOR_CLASS.search(c) for c in b.class_path[-2:]):
             rank = 3
         elif any(_META_CLASS.search(c) for c in b.class_path[-2:]) and i not in mains[-END_BLOCKS:]:
@@ -1228,7 +1256,7 @@ def dom_tags(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], head
 
 
 def dom_image(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], url: str | None) -> Image | None:
-    """The first image inside the main content."""
+    """The first image inside the main content that is a picture, not a pixel, an icon, an ad or a logo."""
     ids = [i for b, m in zip(blocks, main) if m for i in b.node_ids]
     if not ids:
         return None
@@ -1236,7 +1264,13 @@ def dom_image(snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], url
     for node in nodes[min(ids) : max(ids) + 1]:
         if node["tag"] == "img" and node.get("src"):
             src = _absolute(node["src"], url)
-            if src:
+            box = node.get("box")
+            if (
+                src
+                and not _NOT_CONTENT_IMAGE.search(_path(src))
+                and not (_NOT_LEAD.search(_path(src)))
+                and not (box and (box[2] < LEAD_MIN_BOX[0] or box[3] < LEAD_MIN_BOX[1]))
+            ):
                 return Image(src, clean_text(node.get("alt"), 500))
     return None
 
@@ -1505,6 +1539,86 @@ def _names_site(source: str, value: str, sources: dict[str, dict[str, Any]], hos
     return squashed in sites or bool(host and squashed and squashed == _squash(_registered_name(host)))
 
 
+def choose_site_name(candidates: Sequence[tuple[str, Any]], host: str | None) -> tuple[str, str] | None:
+    """(source, name) of the site's name among its sources' (in `ORDER`): a long one that is a name and a
+    tagline ("Zillow Blog - Real Estate Market Stats, ...") keeps the part naming the host or said by another
+    source, or else is no name
+    ("Summit 24™ Smokeless Fire Pit Solo Stove", a product's); a name two other sources agree on beats the
+    first source's odd one out (og:site_name "Minnesota Vikings" where JSON-LD and meta say "247Sports")."""
+    registered = _squash(_registered_name(host)) if host else ""
+    short = {_squash(n) for _, n in candidates if n and len(n.split()) <= SITE_WORDS}
+
+    def names_site(part: str) -> bool:
+        return bool(registered and registered in _squash(part)) or _squash(part) in short
+
+    names: list[tuple[str, str]] = []
+    for source, name in candidates:
+        if not name:
+            continue
+        if len(name.split()) > SITE_WORDS:
+            parts = [p for p in _TITLE_SEPARATORS.split(name) if names_site(p)]
+            if not parts or len(parts[0].split()) > SITE_WORDS:
+                continue
+            name = parts[0].strip()
+        names.append((source, name))
+    if not names:
+        return None
+    votes = Counter(_squash(name) for _, name in names)
+    best = max(votes.values())
+    if votes[_squash(names[0][1])] == 1 and best >= 2:
+        return next((s, n) for s, n in names if votes[_squash(n)] == best)
+    return names[0]
+
+
+DESCRIBES = 0.5  # of a description's words that the page's title and main text must hold
+DESCRIBED_CHARS = 10_000  # of the title and main text searched: a summary is of the article's opening
+
+
+def choose_description(
+    candidates: Sequence[tuple[str, Any]],
+    title: str | None,
+    blocks: Sequence[Block],
+    main: Sequence[bool],
+    site: str | None = None,
+) -> tuple[str, str] | None:
+    """(source, text) of the first description that is about this page: at least `DESCRIBES` of its words are
+    in the title or the main text, and one that names the site (`site`: its name, or the name in its host)
+    shares at least two words with the title. A site's blurb on every page ("The Telegraph on the Web: Daily
+    international ...", "NFL Blogs on NFL.com is the only official NFL blog destination"), a template's word
+    ("displayarticle") or the publisher's name is not."""
+    page: str | None = None
+    heading = {w for w in _title_words(title or "") if len(w) > 3 or not w.isascii()}
+    for source, text in candidates:
+        if not text:
+            continue
+        words = [w for w in _title_words(text) if len(w) > 2 or not w.isascii()]
+        if page is None:  # the opening, searched word by word: a set of a long article's words cost 10 ms
+            page = " ".join([title or ""] + [b.text for b, m in zip(blocks, main) if m])[:DESCRIBED_CHARS].lower()
+        if not words or sum(w in page for w in words) < DESCRIBES * len(words):
+            continue
+        if site and site in _squash(text) and len(heading.intersection(words)) < min(2, len(heading)):
+            continue
+        return source, text
+    return None
+
+
+# A file name that is a site's, not the page's, picture: its logo, a default share card, a placeholder.
+_NOT_LEAD = re.compile(r"logo|default|placeholder|fallback|blank|spacer|sprite", re.I)
+# And in the content, the pictures that are no lead image: tracking pixels, ads, icons, buttons, avatars,
+# ratings, banners (a GIF in an article is an icon, a rule or an animation far more often than its picture).
+_NOT_CONTENT_IMAGE = re.compile(
+    r"\.gif(?:$|\?)|pixel|1x1|doubleclick|/ads?/|adserver|banner|icon|button|avatar|gravatar|"
+    r"/authors?/|headshot|badge|rating|stars|/feed|rss|share|facebook|twitter|^data:",
+    re.I,
+)
+LEAD_MIN_BOX = (100, 60)  # width, height (CSS pixels) under which a live page's image is an icon, not a lead
+
+
+def _path(url: str) -> str:
+    """The address less its scheme and host: a CDN named "logos.example" says nothing of one picture."""
+    return re.sub(r"^[a-z][a-z0-9+.-]*://[^/]*", "", url, flags=re.I)
+
+
 def _registered_name(host: str) -> str:
     """The name a site registered, from its host: "wral" in www.wral.com, "mozilla" in developer.mozilla.org."""
     labels = host.split(".")
@@ -1547,6 +1661,21 @@ def read_metadata(
                     (meta.title, meta.headline_block), meta.sources["title"] = heading, "heading"
                     continue
             meta.headline_block = _shown_headline(blocks, meta.headline_block, meta.title, meta.sources.get("title"))
+            continue
+        if fieldname in ("site_name", "description", "image"):
+            candidates = [(s, sources.get(s, {}).get(fieldname)) for s in order]
+            if fieldname == "site_name":
+                found_value = choose_site_name(candidates, host)
+            elif fieldname == "description":
+                named = _squash(meta.site_name) or _squash(_registered_name(host or ""))
+                found_value = choose_description(
+                    candidates, meta.title, blocks, main, named if len(named) > 2 else None
+                )
+            else:
+                found_value = next(((s, v) for s, v in candidates if v and not _NOT_LEAD.search(_path(v.url))), None)
+            if found_value:
+                meta.sources[fieldname] = found_value[0]
+                setattr(meta, fieldname, found_value[1])
             continue
         for source in order:
             value = sources.get(source, {}).get(fieldname)

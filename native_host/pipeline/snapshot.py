@@ -33,6 +33,10 @@ TEXT = "#text"
 # offline no script runs, so its content is what a reader of the HTML sees (lexbor parses it as markup with
 # scripting off), and some sites put their whole text there for crawlers. A live page never shows it.
 SKIP_SUBTREE = frozenset({"script", "style", "template", "head"})
+# A formula's TeX source in a script (MathJax 2 keeps each formula so, beside its drawing): the one script a
+# reader's view takes in, as the formula it is (`formula_nodes`). The content script reads the same types.
+TEX_SCRIPT_TYPE = "math/tex"
+TEX_DISPLAY_MODE = "mode=display"
 # Elements kept as a node but whose children are not: icons and embedded documents.
 LEAF_ONLY = frozenset({"svg", "iframe", "object", "embed", "canvas", "video", "audio", "select"})
 
@@ -314,6 +318,16 @@ def _walk(root, base: str | None) -> tuple[list[dict], bool]:
                 break
             nodes.append({"id": len(nodes), "parent": parent, "depth": depth, "tag": TEXT, "text": text})
             continue
+        if tag == "script":
+            script_type = node.attributes.get("type")  # its text is read only when the type can name TeX
+            if not script_type or TEX_SCRIPT_TYPE not in script_type.lower():
+                continue
+            formula = formula_nodes(script_type, node.text(deep=True), len(nodes), parent, depth)
+            if len(nodes) + len(formula) > limits.MAX_NODES:
+                truncated = True
+                break
+            nodes += formula
+            continue
         if not tag or tag[0] in "-#_!" or tag in SKIP_SUBTREE:
             continue  # comments, doctype, processing instructions, skipped subtrees
         if len(nodes) >= limits.MAX_NODES:
@@ -332,6 +346,23 @@ def _walk(root, base: str | None) -> tuple[list[dict], bool]:
             if child is not None:
                 stack.append((child, nid, depth + 1))
     return nodes, truncated
+
+
+def formula_nodes(script_type: str | None, source: str | None, nid: int, parent: int, depth: int) -> list[dict]:
+    """The nodes a `<script type="math/tex">` stands for (none for any other script, or one without TeX): a
+    <math> whose alt is the TeX, as a formula's alttext is kept; a display formula
+    (`math/tex; mode=display`) in a <div> of its own, the block it is drawn as. All three walks call this rule
+    (the compiled one calls it here; extension/content/snapshot.js is its twin)."""
+    parts = [p.strip(_HTML_SPACE) for p in (script_type or "").lower().split(";")]
+    tex = _attr(source)
+    if parts[0] != TEX_SCRIPT_TYPE or not tex:
+        return []
+    if TEX_DISPLAY_MODE not in parts[1:]:
+        return [{"id": nid, "parent": parent, "depth": depth, "tag": "math", "alt": tex}]
+    return [
+        {"id": nid, "parent": parent, "depth": depth, "tag": "div"},
+        {"id": nid + 1, "parent": nid, "depth": depth + 1, "tag": "math", "alt": tex},
+    ]
 
 
 def _kept_text(text: str | None, in_pre: bool) -> str:

@@ -169,6 +169,7 @@ cdef enum:
     T_PICTURE = 128
     T_SOURCE = 256
     T_MATH = 512
+    T_SCRIPT = 1024   # skipped, unless it holds a formula's TeX (snapshot.formula_nodes)
 
 cdef object _builtin_key = None      # the rules _builtin_info was made with
 cdef list _builtin_info = []         # by id: (name, name cut to MAX_TAG_CHARS, flags)
@@ -239,7 +240,7 @@ _learn_builtin_attrs()
 cdef class _Helpers:
     """The reference's own rules that stay in Python (the markup tables, URL joining, the image address),
     looked up once per walk so that a test's patched limit or table is seen as the reference sees it."""
-    cdef object skip_subtree, leaf_only, join, image_source, hidden_style_search, text_tag
+    cdef object skip_subtree, leaf_only, join, image_source, hidden_style_search, text_tag, formula_nodes, tex_type
     cdef Py_ssize_t max_nodes, max_node_text, max_total_text, max_attr, max_classes, max_tag
 
     def __init__(self, snapshot_module):
@@ -249,6 +250,8 @@ cdef class _Helpers:
         self.image_source = snapshot_module.image_source
         self.hidden_style_search = snapshot_module._HIDDEN_STYLE.search
         self.text_tag = snapshot_module.TEXT
+        self.formula_nodes = snapshot_module.formula_nodes
+        self.tex_type = snapshot_module.TEX_SCRIPT_TYPE
         self.max_nodes = limits.MAX_NODES
         self.max_node_text = limits.MAX_NODE_TEXT
         self.max_total_text = limits.MAX_TOTAL_TEXT
@@ -272,7 +275,7 @@ cdef class _Helpers:
         if name in self.leaf_only:
             flags |= T_LEAF
         flags |= {"pre": T_PRE, "a": T_A, "img": T_IMG, "input": T_INPUT,
-                  "picture": T_PICTURE, "source": T_SOURCE, "math": T_MATH}.get(name, 0)
+                  "picture": T_PICTURE, "source": T_SOURCE, "math": T_MATH, "script": T_SCRIPT}.get(name, 0)
         return (name, name[: self.max_tag], flags)
 
 
@@ -462,6 +465,24 @@ cdef class _Walk:
         if self.hidden(flags):
             entry["hidden"] = True
 
+    cdef list formula(self, pith_lxb_node *node, Py_ssize_t nid, object parent, Py_ssize_t depth):
+        """snapshot.formula_nodes for a script whose attributes are in `found`; its text is read only when its
+        type can name TeX (a page's scripts are long)."""
+        cdef pith_lxb_node *child
+        cdef pith_lxb_character_data *chars
+        script_type = self.get(A_TYPE)
+        if not script_type or self.h.tex_type not in script_type.lower():
+            return []
+        parts = []
+        child = node.first_child
+        while child != NULL:
+            if child.local_name == TAG_TEXT and child.type == NODE_TEXT:
+                chars = <pith_lxb_character_data *> child
+                if chars.data.data != NULL:
+                    parts.append(_decode(chars.data.data, chars.data.length))
+            child = child.next
+        return self.h.formula_nodes(script_type, "".join(parts), nid, parent, depth)
+
     cdef bint hidden(self, int flags) except -1:
         """snapshot._hidden_by_markup, from `found`."""
         if self.found[A_HIDDEN] != NULL:
@@ -540,6 +561,12 @@ cdef class _Walk:
                 info = self.tag_of(node)
                 flags = info[2]
                 if flags & T_SKIP:
+                    if flags & T_SCRIPT and self.collect(node):
+                        formula = self.formula(node, len(nodes), <object> frame.parent_id, frame.depth)
+                        if len(nodes) + len(formula) > max_nodes:
+                            truncated = True
+                            break
+                        nodes += formula
                     continue
                 nid = len(nodes)
                 if nid >= max_nodes:

@@ -11,11 +11,24 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import Field, asdict, dataclass
 from dataclasses import fields as dataclass_fields
-from typing import Any
+from typing import Any, Protocol
 
 from ..errors import InputError
+from ..files import shown
 from ..result import LABELS, Result
-from .pages import Page, shown
+
+
+class Page(Protocol):
+    """What the page columns read of a page (corpus.pages.Page): where it came from, not its content."""
+
+    @property
+    def path(self) -> str: ...
+    @property
+    def url(self) -> str | None: ...
+    @property
+    def record_id(self) -> str | None: ...
+    @property
+    def status(self) -> int | None: ...
 
 
 @dataclass(frozen=True)
@@ -143,9 +156,6 @@ def row(fields: tuple[str, ...], page: Page, result: Result | None, error: dict 
     return out
 
 
-def arrow_schema(fields: tuple[str, ...]):
-    """The Arrow schema of `fields` (imports pyarrow: the corpus extra)."""
-    from .extras import need
-
-    pa = need("pyarrow")
+def arrow_schema(pa, fields: tuple[str, ...]):
+    """The Arrow schema of `fields`, given the pyarrow module (the corpus extra, which the caller imports)."""
     return pa.schema([(name, BY_NAME[name].arrow(pa)) for name in fields])

@@ -12,8 +12,9 @@ empty is left out. A string that is a date (2026-03-01, 2026-03-01T09:30:00+02:0
 ({{words}}) are written bare, so note apps read them as a date or a number; every other string is one
 double-quoted line, so a title holding ": " or a quote cannot break the YAML; a list is a YAML list.
 
-Also here: a saved selection's body (the blocks its text touches, `selection_body`), and the rules for images saved
-beside the Markdown (which links, which types, their names, the relinking).
+Also here: the rules for images saved beside the Markdown (which links, which types, their names, the
+relinking). A saved selection's body is the article stage run on the selected blocks (pipeline/article.py's
+`selection_body`).
 
 extension/template.js is this module's twin: tests/template_cases.json holds cases both run (tests/test_document.py
 and tests/test_extension_units.py), so the CLI's `--template FILE` and the extension's options give the same file.
@@ -29,8 +30,6 @@ from datetime import datetime
 
 from ..errors import InputError
 from ..limits import MAX_TEMPLATE_BYTES, MAX_TEMPLATE_PROPERTIES
-from .article import build_article
-from .blocks import blocks_from_snapshot
 
 DEFAULT_TEMPLATE: dict = {
     "name": "{{title}}",
@@ -369,19 +368,6 @@ def default_front_matter(fields: dict) -> str:
     """The front matter of DEFAULT_TEMPLATE for an article, created now: what the host sends a client that
     saves with no template of its own."""
     return front_matter(properties(DEFAULT_TEMPLATE, variables(fields, now_iso())))
-
-
-def selection_body(snapshot: dict, node_ids: list[int]) -> tuple[str, str] | None:
-    """(markdown, text) of the blocks holding the selected nodes (the extension names the nodes whose own
-    text the user's selection touches), rendered as the article is; None when they hold no text. What the
-    user selected is saved whether or not the model calls it main."""
-    chosen = set(node_ids)
-    blocks = blocks_from_snapshot(snapshot)
-    picked = [bool(chosen.intersection(b.node_ids)) for b in blocks]
-    if not any(picked):
-        return None
-    article = build_article(snapshot, blocks, picked, {"markdown"})
-    return (article.markdown, article.text) if article.text.strip() else None
 
 
 # --- images saved beside the Markdown ------------------------------------------------------------------------

@@ -17,6 +17,7 @@ JavaScript handed to `Tab.evaluate` is a function of one JSON argument; inside i
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import http.server
 import io
 import itertools
@@ -129,6 +130,25 @@ def serve(directory: Path | None = None) -> Iterator[PageServer]:
 
 
 # ---------------------------------------------------------------------------------------------------------------
+# The user's preferences that pages read as media features
+
+
+@dataclasses.dataclass(frozen=True)
+class Media:
+    """`prefers-color-scheme` ("light" or "dark") and `prefers-reduced-motion` ("reduce" or "no-preference"),
+    as a user's system would set them: Playwright's emulation in Chromium, the profile's prefs in Firefox."""
+
+    color_scheme: str = "light"
+    reduced_motion: str = "no-preference"
+
+    def firefox_prefs(self) -> dict:
+        return {
+            "layout.css.prefers-color-scheme.content-override": 0 if self.color_scheme == "dark" else 1,
+            "ui.prefersReducedMotion": 1 if self.reduced_motion == "reduce" else 0,
+        }
+
+
+# ---------------------------------------------------------------------------------------------------------------
 # Chromium, through Playwright
 
 CHROMIUM_ARGS = [
@@ -142,10 +162,15 @@ CHROMIUM_ARGS = [
 
 @contextlib.contextmanager
 def chromium(
-    profile: Path, extension: Path = EXTENSION, env: dict | None = None, downloads: Path | None = None
+    profile: Path,
+    extension: Path = EXTENSION,
+    env: dict | None = None,
+    downloads: Path | None = None,
+    media: Media | None = None,
 ) -> Iterator[tuple[Any, Any]]:
     """Headless Chromium with the unpacked `extension` in the profile directory `profile`; yields (Playwright
-    context, the extension's service worker). `downloads`: where saved files land, as a user's would."""
+    context, the extension's service worker). `downloads`: where saved files land, as a user's would; `media`:
+    the user's preferences every page sees (its frames included)."""
     from playwright.sync_api import sync_playwright
 
     profile.mkdir(parents=True, exist_ok=True)
@@ -161,6 +186,8 @@ def chromium(
             headless=True,
             env={**os.environ, **(env or {})},
             accept_downloads=True,
+            color_scheme=(media or Media()).color_scheme,
+            reduced_motion=(media or Media()).reduced_motion,
             args=[*CHROMIUM_ARGS, f"--load-extension={extension}", f"--disable-extensions-except={extension}"],
         )
         try:
@@ -236,8 +263,9 @@ class BiDi:
             self.closing.close()
 
 
-def firefox_prefs(downloads: Path | None) -> dict:
-    """The profile's preferences: the extension's fixed internal UUID, downloads without a dialog."""
+def firefox_prefs(downloads: Path | None, media: Media | None = None) -> dict:
+    """The profile's preferences: the extension's fixed internal UUID, downloads without a dialog, and the
+    user's `media` preferences where given."""
     prefs: dict[str, Any] = {
         "extensions.webextensions.uuids": json.dumps({FIREFOX_EXTENSION_ID: FIREFOX_UUID}),
         "browser.shell.checkDefaultBrowser": False,
@@ -245,6 +273,8 @@ def firefox_prefs(downloads: Path | None) -> dict:
         "extensions.update.enabled": False,
         "browser.aboutwelcome.enabled": False,
     }
+    if media is not None:
+        prefs.update(media.firefox_prefs())
     if downloads is not None:
         prefs.update(
             {
@@ -260,7 +290,11 @@ def firefox_prefs(downloads: Path | None) -> dict:
 
 @contextlib.contextmanager
 def firefox(
-    workdir: Path, extension: Path = EXTENSION, env: dict | None = None, downloads: Path | None = None
+    workdir: Path,
+    extension: Path = EXTENSION,
+    env: dict | None = None,
+    downloads: Path | None = None,
+    media: Media | None = None,
 ) -> Iterator[BiDi]:
     """Headless Firefox with `extension` installed as a temporary add-on, in a fresh profile under `workdir`;
     HOME is `workdir/home` (where Firefox looks for host manifests). Yields a BiDi session."""
@@ -268,7 +302,7 @@ def firefox(
     profile.mkdir(parents=True)
     (workdir / "home").mkdir(exist_ok=True)
     (profile / "user.js").write_text(
-        "".join(f"user_pref({json.dumps(k)}, {json.dumps(v)});\n" for k, v in firefox_prefs(downloads).items())
+        "".join(f"user_pref({json.dumps(k)}, {json.dumps(v)});\n" for k, v in firefox_prefs(downloads, media).items())
     )
     log = open(workdir / "firefox.log", "wb")
     process = subprocess.Popen(
@@ -921,12 +955,14 @@ def extension_browser(
     downloads: Path | None = None,
     pages: Path | None = None,
     extension: Path = EXTENSION,
+    media: Media | None = None,
 ) -> Iterator[ExtensionBrowser]:
     """`kind` ("chromium" or "firefox") with the Pith extension, in a fresh profile under `workdir`, serving
     `pages` on 127.0.0.1.
 
     host: "installed" (`pith install`), "missing" (nothing registered) or "launcher" (register `launcher`).
-    `extension`: the unpacked extension to load (default extension/; a store package's staged folder)."""
+    `extension`: the unpacked extension to load (default extension/; a store package's staged folder).
+    `media`: the user's color scheme and motion preferences (default: light, motion allowed)."""
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {KINDS}, not {kind!r}")
     workdir.mkdir(parents=True, exist_ok=True)
@@ -944,7 +980,7 @@ def extension_browser(
         env["PITH_MODEL_DIR"] = str(model_dir)
     with serve(pages) as server:
         if kind == "chromium":
-            with chromium(workdir / "profile", extension, env, downloads) as (context, worker):
+            with chromium(workdir / "profile", extension, env, downloads, media) as (context, worker):
                 if not worker.url.startswith(CHROMIUM_ORIGIN + "/"):
                     raise RuntimeError(f"the extension's id is not the fixed one: {worker.url}")
                 browser = ChromiumBrowser(server, downloads, context, worker)
@@ -956,5 +992,5 @@ def extension_browser(
                     )
                 yield browser
         else:
-            with firefox(workdir, extension, env, downloads) as bidi:
+            with firefox(workdir, extension, env, downloads, media) as bidi:
                 yield FirefoxBrowser(server, downloads, bidi)

@@ -1,0 +1,189 @@
+"""The reader shaped by the page type (native_host/pipeline/shape.py): a thread as posts, a listing as items,
+a product as price, pictures, specifications and questions, documentation with its code's languages; the
+article form where the type is unsure. The HTML and the saved Markdown carry the same structure.
+
+The pages are tests/pages/extension/reader/ (the browser tests open them too). The stand-in model of
+tests/host_support.py calls a block main from about 55 characters on and has no page-type head, so each
+page's type is the one its structured data states, and nothing here depends on the shipped model."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from host_support import write_standin_model
+from test_article import unshown
+
+from native_host import Extractor, snapshot_from_html
+from native_host.limits import SHAPE_MAX_GAPS, SHAPE_MIN_CONFIDENCE
+from native_host.pipeline.article import build_article
+from native_host.pipeline.blocks import blocks_from_snapshot
+from native_host.pipeline.shape import SHAPES, plan_shape, reader_shape
+from native_host.render.reply import METADATA_FIELDS
+
+PAGES = Path(__file__).parent / "pages" / "extension" / "reader"
+URL = "https://e.example/"
+
+
+@pytest.fixture(scope="module")
+def extractor(tmp_path_factory):
+    return Extractor(write_standin_model(tmp_path_factory.mktemp("standin")))
+
+
+def extract(extractor, name: str):
+    return extractor.extract_html((PAGES / name).read_bytes(), url=URL + name)
+
+
+def test_a_thread_reads_as_posts_with_authors_dates_and_quotes_without_signatures_or_badges(extractor):
+    r = extract(extractor, "forum.html")
+    assert r.page_type == "forum" and r.shape == "forum"
+    posts = re.findall(r'<section class="pith-post">(.*?)</section>', r.html, re.S)
+    authors = [re.match(r"<h3>(.*?)</h3>", p).group(1) for p in posts]
+    assert authors == ["kelpie", "skerryman", "kelpie"]
+    dates = [re.search(r'<time datetime="([^"]+)">([^<]+)</time>', p).groups() for p in posts]
+    assert dates[1] == ("2026-02-03T09:40:00Z", "Tue Feb 03, 2026 9:40 am")
+    # each post's body, and its quote of another set apart (a <blockquote>, or a div the forum calls a quote)
+    assert "automatic bilge pump has run every ten minutes" in posts[0]
+    assert re.search(r"<blockquote>.*kelpie wrote:.*The bilge is dry.*</blockquote>", posts[1], re.S)
+    assert re.search(r"<blockquote>.*Fit a check valve.*</blockquote>", posts[2], re.S)
+    assert "pump has been quiet for a whole day" in posts[2].split("</blockquote>")[-1]
+    for gone in ("Winter Sailor", "Helpful Hand", "leaks from somewhere new", "never about varnish", "Deckhand"):
+        assert gone not in r.html and gone not in r.markdown and gone not in r.text
+    assert unshown(r) == {"html": [], "markdown": []}  # the text is what the reader shows, block for block
+    md = r.markdown
+    assert "### kelpie\n\nTue Feb 03, 2026 8:12 am\n\nSince the boat went back" in md
+    assert "### skerryman\n\nTue Feb 03, 2026 9:40 am\n\n> kelpie wrote: The bilge is dry" in md
+    assert md.count("### ") == 3
+
+
+def test_a_listing_reads_as_items_with_title_link_snippet_and_picture(extractor):
+    r = extract(extractor, "listing.html")
+    assert r.page_type == "collection" and r.shape == "listing"
+    items = re.findall(r"<li>(.*?)</li>", r.html, re.S)
+    assert len(items) == 4 and '<section class="pith-items"><ul>' in r.html
+    first = items[0]
+    assert '<img src="https://e.example/images/north-cliff.svg" alt="The north cliff path above the bay">' in first
+    assert '<a href="https://e.example/walks/north-cliff"><strong>The north cliff path</strong></a>' in first
+    assert "puffins on the ledges from May to July." in first
+    assert r.html.index("Every walk below starts") < r.html.index("pith-items")  # the intro stays first
+    lines = [line for line in r.markdown.splitlines() if line.startswith("- ")]
+    assert len(lines) == 4
+    assert lines[1] == (
+        "- ![Boardwalk across the saltmarsh](https://e.example/images/saltmarsh.svg)"
+        " [**Across the saltmarsh**](https://e.example/walks/saltmarsh)\\"
+    )
+    assert "\nAn easy level loop on boardwalks" in r.markdown
+
+
+def test_a_product_reads_as_price_pictures_description_specifications_and_questions(extractor):
+    r = extract(extractor, "product.html")
+    assert r.shape == "product"
+    head = re.search(r'<section class="pith-product">(.*?)</section>', r.html, re.S).group(1)
+    assert "<strong>£64.50</strong>" in head and "https://e.example/images/lantern-side.svg" in head
+    assert "Price £64.50" not in r.html  # the body's line that only repeated the price
+    assert "Add to basket" not in r.html + r.text  # a button's label
+    assert "spun from solid brass" in r.html
+    rows = re.findall(r"<tr><th>(.*?)</th>\s*<td>(.*?)</td>", r.html)
+    assert rows[:2] == [
+        ("Height", "28 cm with the handle folded down"),
+        ("Weight", "1.1 kg empty, about 1.4 kg with a full tank"),
+    ]
+    assert len(rows) == 4
+    faq = re.findall(r'<section class="pith-faq"><h3>(.*?)</h3>\s*<p>(.*?)</p>', r.html)
+    assert [q for q, _ in faq] == [
+        "Can it burn vegetable oil or diesel instead of lamp paraffin on a long passage?",
+        "Is it safe to hang it lit inside the cabin overnight while the crew sleeps?",
+    ]
+    assert faq[0][1].startswith("No. The wick is made for lamp paraffin")
+    md = r.markdown
+    assert md.startswith(
+        "**£64.50**\n\n![](https://e.example/images/lantern-front.svg)\n\n![](https://e.example/images/lantern-side.svg)"
+    )
+    assert "| Height | 28 cm with the handle folded down |\n|---|---|\n| Weight |" in md
+    assert "### Can it burn vegetable oil or diesel instead of lamp paraffin on a long passage?\n\nNo. The wick" in md
+
+
+def test_documentation_keeps_each_code_block_with_the_language_its_classes_name(extractor):
+    r = extract(extractor, "docs-languages.html")
+    assert '<code class="language-python">from seawall import TideTable' in r.html
+    assert '<pre class="language-js">import { tideTable }' in r.html  # named by its wrapper
+    assert '```python\nfrom seawall import TideTable\n\ntable = TideTable.open("stromness-2026.csv")' in r.markdown
+    assert '```js\nimport { tideTable } from "seawall";' in r.markdown
+
+
+def page(name: str):
+    snapshot = snapshot_from_html((PAGES / name).read_bytes(), url=URL + name)
+    blocks = blocks_from_snapshot(snapshot)
+    return snapshot, blocks, [len(b.text) >= 55 for b in blocks]  # the stand-in model's main
+
+
+def test_an_unsure_type_reads_as_an_article_unless_the_page_states_its_own():
+    unsure = SHAPE_MIN_CONFIDENCE - 0.01
+    assert reader_shape("forum", SHAPE_MIN_CONFIDENCE) == "forum"
+    assert reader_shape("forum", unsure) == "article"
+    assert reader_shape("forum", unsure, stated="product") == "product"
+    assert reader_shape("collection", None) == reader_shape("listing", 1.0) == "listing"
+    assert reader_shape("service", 1.0) == reader_shape(None, None) == "article"
+    snapshot, blocks, main = page("forum.html")
+    plan = plan_shape(snapshot, blocks, main, "forum", unsure)
+    assert plan.shape == "article" and not plan.posts
+    html = build_article(snapshot, blocks, main, build=plan.build).html
+    assert "pith-post" not in html and html == build_article(snapshot, blocks, main).html
+
+
+def test_a_page_without_the_structure_of_its_type_reads_as_an_article():
+    snapshot, blocks, main = page("news.html")
+    for page_type in ("forum", "listing"):
+        assert plan_shape(snapshot, blocks, main, page_type, 1.0).shape == "article"
+
+
+def test_the_reply_carries_the_form_beside_the_metadata(extractor):
+    """The reader styles the body by `shape`: a field of every reply's article (browser/protocol.py)."""
+    assert "shape" in METADATA_FIELDS
+    assert [extract(extractor, n).shape for n in ("news.html", "forum.html")] == ["article", "forum"]
+    assert set(SHAPES) >= {"article", "forum", "listing", "product", "documentation"}
+
+
+def inline(html: str):
+    snapshot = snapshot_from_html(html, url=URL)
+    blocks = blocks_from_snapshot(snapshot)
+    return snapshot, blocks, [len(b.text) >= 55 for b in blocks]
+
+
+POST = (
+    '<li class="{cls}"><a class="username" href="/u/{name}">{name}</a> <time datetime="2026-01-0{day}">Jan {day}</time>'
+    "<div class='content'><p>{name} writes a reply long enough to be main content on day {day} of the thread.</p></div>"
+    "</li>"
+)
+
+
+def test_posts_are_siblings_of_one_tag_whatever_classes_mark_the_first_or_the_owners_posts():
+    posts = [("topic-owner-post", "ana", 1), ("", "ben", 2), ("topic-owner-post", "ana", 3), ("", "cy", 4)]
+    html = "<ul class='posts'>" + "".join(POST.format(cls=c, name=n, day=d) for c, n, d in posts) + "</ul>"
+    plan = plan_shape(*inline(html), "forum", 1.0)
+    assert [(p.author, p.datetime) for p in plan.posts] == [(n, f"2026-01-0{d}") for _, n, d in posts]
+
+
+def test_a_price_of_zero_is_no_price():
+    offer = '{"@type": "Product", "name": "Kit", "offers": {"price": "%s", "priceCurrency": "EUR"}}'
+    body = "<p>A kit of every part a small boat's rigging needs, from shackles to the last splice.</p>"
+    for amount, shown in (("0", None), ("0.00", None), ("12.50", "€12.50"), ("1,299.00", "€1,299.00")):
+        html = f'<script type="application/ld+json">{offer % amount}</script>{body}'
+        assert plan_shape(*inline(html), "product", 1.0).product.price == shown
+
+
+def test_a_thread_broken_up_by_other_main_content_again_and_again_reads_as_an_article():
+    """Each run of main content between posts is built from the whole page: their number is bounded."""
+    aside = "<p>An advert long enough to be taken for main content sits between these two posts.</p>"
+
+    def thread(gaps: int) -> str:
+        posts = [POST.format(cls="", name=f"user{k}", day=k % 9 + 1) for k in range(SHAPE_MAX_GAPS + 2)]
+        return (
+            "<div>"
+            + "".join(p.replace("li", "div") + (aside if k < gaps else "") for k, p in enumerate(posts))
+            + "</div>"
+        )
+
+    assert plan_shape(*inline(thread(SHAPE_MAX_GAPS)), "forum", 1.0).shape == "forum"
+    assert plan_shape(*inline(thread(SHAPE_MAX_GAPS + 1)), "forum", 1.0).shape == "article"

@@ -176,6 +176,17 @@ def _keep_with_ancestors(nodes: list[dict], i: int, keep: set[int]) -> None:
         i = nodes[i]["parent"]
 
 
+def subtree_ends(nodes: list[dict]) -> list[int]:
+    """For each node, one past the last id of its subtree (ids are document pre-order, parents before
+    children): one pass from the end, so that a step asking for many subtrees never walks the page per node."""
+    ends = [i + 1 for i in range(len(nodes))]
+    for node in reversed(nodes):
+        parent = node["parent"]
+        if parent >= 0 and ends[node["id"]] > ends[parent]:
+            ends[parent] = ends[node["id"]]
+    return ends
+
+
 class _Tree:
     """Subtree ends and child lists of the snapshot, each computed once, in one pass, when a step needs them:
     a page of 20,000 formulas or pictures must not cost a walk of the page per formula."""
@@ -188,13 +199,9 @@ class _Tree:
         self._figure: list[int] | None = None
 
     def end(self, i: int) -> int:
-        """One past the last id of node i's subtree (ids are document pre-order, parents before children)."""
+        """One past the last id of node i's subtree (`subtree_ends`)."""
         if self._end is None:
-            self._end = [i + 1 for i in range(len(self.nodes))]
-            for node in reversed(self.nodes):
-                parent = node["parent"]
-                if parent >= 0 and self._end[node["id"]] > self._end[parent]:
-                    self._end[parent] = self._end[node["id"]]
+            self._end = subtree_ends(self.nodes)
         return self._end[i]
 
     def children(self, i: int) -> list[int]:
@@ -867,7 +874,7 @@ def _footnotes(root: Element) -> None:
     a reference is its back link (GFM footnotes link back themselves). Labels count from 1 in the order the
     notes are first referenced. A reference without its note in the article stays a plain link."""
     ids: dict[str, Element] = {}
-    for e in _walk(root):
+    for e in root.walk():
         e.note = ""
         if "id" in e.attrs:
             ids.setdefault(e.attrs["id"], e)
@@ -897,10 +904,10 @@ def _footnotes(root: Element) -> None:
         stack.extend((c, (above if inline else ()) + mine) for c in reversed(e.children) if c.tag is not None)
     if not labels:
         return
-    for e in _walk(root):
+    for e in root.walk():
         if e.tag == "li" and id(e) in labels:
             e.note = labels[id(e)]
-            for a in _walk(e):
+            for a in e.walk():
                 if a.tag == "a" and not a.note and _fragment(a) in holds_reference:
                     a.note = "-"
 
@@ -1023,10 +1030,6 @@ def _figure_md(figure: Element, quote: str) -> list[str]:
     return lines
 
 
-def _join_blocks(lines: list[str | tuple[str, bool]]) -> str:
-    return _join_blocks_at(lines)[0]
-
-
 def _join_blocks_at(lines: list[str | tuple[str, bool]]) -> tuple[str, list[int]]:
     """The lines joined, a blank line between blocks and none between the items of a list; and where each
     line starts in the result."""
@@ -1053,7 +1056,7 @@ def _math_md(math: Element, in_table: bool = False) -> str:
     """A formula in Markdown: its TeX (the page's annotation) between $ signs ($$ for display math), else the
     MathML itself (Markdown carries HTML, and Markdown viewers built on a browser render it): the allowlisted
     math tags, their text escaped as any text run."""
-    annotation = next((e for e in _walk(math) if e.tag == "annotation"), None)
+    annotation = next((e for e in math.walk() if e.tag == "annotation"), None)
     if annotation is not None or math.tex:
         source = " ".join(clean("".join(_texts(annotation)) if annotation is not None else math.tex).split())
         if source:
@@ -1075,10 +1078,6 @@ def _math_md(math: Element, in_table: bool = False) -> str:
         else:  # anything else inside a formula: its text
             stack.extend((c, False) for c in reversed(e.children))
     return "".join(out)
-
-
-def _walk(el: Element) -> Iterator[Element]:
-    return el.walk()
 
 
 def _texts(el: Element) -> list[str]:

@@ -33,7 +33,7 @@ from ..limits import (
     SHAPE_UNIT_LEVELS,
     SHAPE_UNIT_SHARE,
 )
-from .article import Element, build_tree, safe_url
+from .article import Element, build_tree, safe_url, subtree_ends
 from .blocks import Block
 from .page_values import join_url
 
@@ -172,11 +172,7 @@ class _Page:
 
     def __init__(self, nodes: list[dict]):
         self.nodes = nodes
-        self.end = [i + 1 for i in range(len(nodes))]
-        for node in reversed(nodes):
-            parent = node["parent"]
-            if parent >= 0 and self.end[node["id"]] > self.end[parent]:
-                self.end[parent] = self.end[node["id"]]
+        self.end = subtree_ends(nodes)
         self._words: dict[int, tuple[str, ...]] = {}
 
     def words(self, i: int) -> tuple[str, ...]:

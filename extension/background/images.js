@@ -4,7 +4,7 @@
 // Markdown in the save folder, or packed with it in one .zip (zip.js). An image that cannot be had stays a link
 // to where the page has it.
 import "../limits.js";
-import { download } from "./save.js";
+import { download, saveSettings } from "./save.js";
 import { zipFiles } from "./zip.js";
 
 const L = globalThis.PITH_LIMITS;
@@ -52,10 +52,11 @@ async function fetchImages(markdown, pageUrl) {
  * save folder. */
 export async function saveImages(markdown, pageUrl) {
   const found = await fetchImages(markdown, pageUrl);
+  const settings = await saveSettings();
   for (const file of found.files) {
     // The same name holds the same bytes: a second save of it writes the file it finds again.
     await download({ filename: file.name, mime: file.mime, content: file.bytes }, { conflictAction: "overwrite",
-                                                                                     saveAs: false });
+                                                                                     saveAs: false, settings });
   }
   return { markdown: found.markdown, saved: found.files.length, failed: found.failed };
 }

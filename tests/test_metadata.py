@@ -348,6 +348,58 @@ def test_a_structured_author_the_page_never_shows_gives_way_to_the_one_it_does(e
     assert extractor.extract_html(as_editor, url="https://e.example/wall").byline == "Everfit Team"
 
 
+def _site_page(author: str, header: str, foot: str = "", shown: str = "") -> str:
+    """A post of the site "Harbour Build": JSON-LD `author`, the header's line, a line under the article."""
+    return (
+        '<html><head><title>Rebuilding the wall | Harbour Build</title><meta property="og:site_name" '
+        'content="Harbour Build"><script type="application/ld+json">{"@type": "Article", "headline": '
+        f'"Rebuilding the wall", "author": {author}}}</script></head><body><article><h1>Rebuilding the wall</h1>'
+        f'<p class="meta">{header}</p>{STORY * 4}</article><p>{foot}</p><footer>{shown}</footer></body></html>'
+    )
+
+
+def test_a_structured_author_the_page_never_shows_gives_way_even_to_the_site_s_name(extractor):
+    """The header says "Written by Harbour Build"; JSON-LD names an account the page never writes: the page's
+    word. An editor's line shows the name, so there JSON-LD's person stays."""
+    html = _site_page('{"@type": "Person", "name": "Max Holm"}', "Written by Harbour Build")
+    assert extractor.extract_html(html, url="https://harbourbuild.example/wall").byline == "Harbour Build"
+    edited = _site_page('{"@type": "Person", "name": "Max Holm"}', "Written by Harbour Build", "Editor: Max Holm")
+    assert extractor.extract_html(edited, url="https://harbourbuild.example/wall").byline == "Max Holm"
+
+
+def test_the_site_s_team_in_the_header_gives_way_to_the_writer_under_the_article(extractor):
+    """ "By Team Harbour Build" heads the post and "Written by Ann Lee" closes it: the person is the writer. A
+    weaker cue (a meta line's "Power Coaching", a section) does not unseat the team."""
+    html = _site_page('""', "By Team Harbour Build", "Written by Ann Lee")
+    assert extractor.extract_html(html, url="https://harbourbuild.example/wall").byline == "Ann Lee"
+    alone = _site_page('""', 'By Team Harbour Build</p><p class="meta">Power Coaching')
+    assert extractor.extract_html(alone, url="https://harbourbuild.example/wall").byline == "Team Harbour Build"
+
+
+def test_a_structured_author_that_is_the_site_s_team_gives_way_to_a_person_the_page_names(extractor):
+    """JSON-LD says "The Harbour Build Team" (the footer shows it too); the header names a person. A header
+    line that reads as no name ("editorial policies") does not unseat the team."""
+    team = '{"@type": "Person", "name": "The Harbour Build Team"}'
+    html = _site_page(team, "By Ann Lee", shown="The Harbour Build Team")
+    assert extractor.extract_html(html, url="https://harbourbuild.example/wall").byline == "Ann Lee"
+    junk = _site_page(team, '<span class="author">editorial policies</span>', shown="The Harbour Build Team")
+    assert extractor.extract_html(junk, url="https://harbourbuild.example/wall").byline == "The Harbour Build Team"
+
+
+@pytest.mark.parametrize(
+    "name, expected",
+    [
+        ("Samya Kullab and Vasilisa Stepanenko", "Samya Kullab, Vasilisa Stepanenko"),
+        ("Felix Schröder und Jörg Soldwisch", "Felix Schröder, Jörg Soldwisch"),
+        ("Marks and Spencer", "Marks and Spencer"),  # an "and" inside one name joins no people
+        ("Office of Research and Development", "Office of Research and Development"),
+    ],
+)
+def test_a_json_ld_name_that_joins_people_is_their_names(extractor, name, expected):
+    html = _site_page(f'{{"@type": "Person", "name": "{name}"}}', "", shown=name)
+    assert extractor.extract_html(html, url="https://harbourbuild.example/wall").byline == expected
+
+
 def test_a_thread_without_structured_data_is_its_starter_s(extractor, page):
     """Every post's header holds a user name; the first post's (a lower-case one) is the thread's byline."""
     html = re.sub(

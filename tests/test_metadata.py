@@ -716,8 +716,11 @@ def test_a_page_of_nested_front_page_links_is_read_in_bounded_work(monkeypatch):
     [
         ("title", "Night ferries return to the strait", "Night Ferries Return to the Strait | Harbour Times", False),
         ("title", "Night ferries return to the strait", "Night ferries return to the strait!", True),
-        ("author", "Bo Chan, Ann Lee", "Ann Lee and Bo Chan", False),  # "and" is a word the names lack
+        ("author", "Bo Chan, Ann Lee", "Ann Lee and Bo Chan", True),  # names joined any way: "and" is no name
         ("author", "Bo Chan, Ann Lee", "Ann Lee, Bo Chan", True),
+        ("author", "Ann Lee", "Ann Lee and Bo Chan", False),  # a name missing
+        ("author", "Matt_Brooks", "Matt Brooks", True),  # a user name's underscores are spaces
+        ("author", "Ann Lee, Staff Writer", "Ann Lee", False),
         ("author", "By Ann Lee", "Ann Lee", False),
         ("author", "尹娟", "尹娟", True),
         ("date", "2025-03-04T06:15:00+00:00", "2025-03-04", True),

@@ -387,6 +387,22 @@ def test_a_structured_author_that_is_the_site_s_team_gives_way_to_a_person_the_p
 
 
 @pytest.mark.parametrize(
+    "box",
+    [
+        '<div class="article__author__info"><span class="article__author__name">Ann Lee</span>'
+        '<span class="article__author__position">Founder at Harbour Build</span></div>',
+        '<div class="author-line"><span class="author-label">Written By:</span> <span class="author-name">'
+        '<a href="/author/ann-lee">Ann Lee</a></span> <span class="author-title">Gardener &amp; Astrologer</span></div>',
+    ],
+)
+def test_an_author_box_s_name_is_its_name_element_not_the_box_or_the_role(extractor, box):
+    """The box, the name and the role all carry "author" in their classes: the element that says name (or the
+    link) is the name."""
+    html = _site_page('""', box)
+    assert extractor.extract_html(html, url="https://harbourbuild.example/wall").byline == "Ann Lee"
+
+
+@pytest.mark.parametrize(
     "name, expected",
     [
         ("Samya Kullab and Vasilisa Stepanenko", "Samya Kullab, Vasilisa Stepanenko"),

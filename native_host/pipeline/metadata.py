@@ -1117,6 +1117,13 @@ def dom_byline(
                 if (nodes[j]["tag"] == "a" and _AUTHOR_HREF.search(nodes[j].get("href") or ""))
                 or any(map(_NAME_CLASS.search, nodes[j].get("classes") or ()))
             ]
+            # The link or the element classed a name, where there is one, beside the box and the role around it
+            # ("author__info" holding "author__name" and "author__position").
+            linked = [
+                j
+                for j in linked
+                if nodes[j]["tag"] == "a" or any("name" in c.lower() for c in nodes[j].get("classes") or ())
+            ] or linked
             found = join_names(subtree_text(nodes, j, 100) for j in linked[:ITEMPROP_READS]) if linked else None
             found = found or _name_in(b.text, strict=rank != 3)
             found = found and _without_sections(found, nodes, b.node_ids)

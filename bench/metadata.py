@@ -15,7 +15,8 @@ per field:
   `bench/titles-dev.json`, made by `python -m bench.title_policy` from the golds and the pages' visible
   `<h1>`, never from Pith's output);
 - **author**: right when the word-bag F1 of the names with the gold byline is at least 0.9 (so the names
-  must all be there, in any order, joined any way, and nothing much else: "By", a role or a date cost);
+  must all be there, in any order, joined any way, and nothing much else: "By", a role or a date cost); the
+  words that join names ("and", "und", "et", "og") are not counted, and underscores are spaces (`name_words`);
 - **date**: right when the day (YYYY-MM-DD) is the gold's;
 - **lang**: right when the primary language subtag is the dataset's (`lang` in the record);
 - **site_name** (no gold): "agrees" when the name and the site's registered name in the page's host hold
@@ -75,8 +76,17 @@ def tokens(text: str | None) -> list[str]:
     return words(_CJK.sub(r" \1 ", unicodedata.normalize("NFKC", text or "")))
 
 
-def word_f1(pred: str | None, gold: str | None) -> float:
-    a, b = Counter(tokens(pred)), Counter(tokens(gold))
+NAME_JOINERS = frozenset({"and", "und", "et", "og"})  # words that join names, not names: "A and B" is "A, B"
+
+
+def name_words(text: str | None) -> list[str]:
+    """A byline's words for comparing names: `tokens` less the words that join names, and a user name's
+    underscores read as spaces ("Matt_Brooks" and "Matt Brooks" name the same person)."""
+    return [w for w in tokens((text or "").replace("_", " ")) if w not in NAME_JOINERS]
+
+
+def word_f1(pred: str | None, gold: str | None, words: Callable[[str | None], list[str]] = tokens) -> float:
+    a, b = Counter(words(pred)), Counter(words(gold))
     common = sum((a & b).values())
     if not common:
         return 0.0
@@ -96,7 +106,9 @@ def right(field: str, pred: str | None, gold: str) -> bool:
         return bool(name) and (host in name or name in host)
     if field.endswith("(checked)"):
         return checked_right(field.split()[0], pred, gold)
-    return word_f1(pred, gold) >= (TITLE_F1 if field.startswith("title") else AUTHOR_F1)
+    if field == "author":
+        return word_f1(pred, gold, name_words) >= AUTHOR_F1
+    return word_f1(pred, gold) >= TITLE_F1
 
 
 def checked_right(field: str, pred: str | None, accepted) -> bool:

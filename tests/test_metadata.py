@@ -348,6 +348,74 @@ def test_a_structured_author_the_page_never_shows_gives_way_to_the_one_it_does(e
     assert extractor.extract_html(as_editor, url="https://e.example/wall").byline == "Everfit Team"
 
 
+def _site_page(author: str, header: str, foot: str = "", shown: str = "") -> str:
+    """A post of the site "Harbour Build": JSON-LD `author`, the header's line, a line under the article."""
+    return (
+        '<html><head><title>Rebuilding the wall | Harbour Build</title><meta property="og:site_name" '
+        'content="Harbour Build"><script type="application/ld+json">{"@type": "Article", "headline": '
+        f'"Rebuilding the wall", "author": {author}}}</script></head><body><article><h1>Rebuilding the wall</h1>'
+        f'<p class="meta">{header}</p>{STORY * 4}</article><p>{foot}</p><footer>{shown}</footer></body></html>'
+    )
+
+
+def test_a_structured_author_the_page_never_shows_gives_way_even_to_the_site_s_name(extractor):
+    """The header says "Written by Harbour Build"; JSON-LD names an account the page never writes: the page's
+    word. An editor's line shows the name, so there JSON-LD's person stays."""
+    html = _site_page('{"@type": "Person", "name": "Max Holm"}', "Written by Harbour Build")
+    assert extractor.extract_html(html, url="https://harbourbuild.example/wall").byline == "Harbour Build"
+    edited = _site_page('{"@type": "Person", "name": "Max Holm"}', "Written by Harbour Build", "Editor: Max Holm")
+    assert extractor.extract_html(edited, url="https://harbourbuild.example/wall").byline == "Max Holm"
+
+
+def test_the_site_s_team_in_the_header_gives_way_to_the_writer_under_the_article(extractor):
+    """ "By Team Harbour Build" heads the post and "Written by Ann Lee" closes it: the person is the writer. A
+    weaker cue (a meta line's "Power Coaching", a section) does not unseat the team."""
+    html = _site_page('""', "By Team Harbour Build", "Written by Ann Lee")
+    assert extractor.extract_html(html, url="https://harbourbuild.example/wall").byline == "Ann Lee"
+    alone = _site_page('""', 'By Team Harbour Build</p><p class="meta">Power Coaching')
+    assert extractor.extract_html(alone, url="https://harbourbuild.example/wall").byline == "Team Harbour Build"
+
+
+def test_a_structured_author_that_is_the_site_s_team_gives_way_to_a_person_the_page_names(extractor):
+    """JSON-LD says "The Harbour Build Team" (the footer shows it too); the header names a person. A header
+    line that reads as no name ("editorial policies") does not unseat the team."""
+    team = '{"@type": "Person", "name": "The Harbour Build Team"}'
+    html = _site_page(team, "By Ann Lee", shown="The Harbour Build Team")
+    assert extractor.extract_html(html, url="https://harbourbuild.example/wall").byline == "Ann Lee"
+    junk = _site_page(team, '<span class="author">editorial policies</span>', shown="The Harbour Build Team")
+    assert extractor.extract_html(junk, url="https://harbourbuild.example/wall").byline == "The Harbour Build Team"
+
+
+@pytest.mark.parametrize(
+    "box",
+    [
+        '<div class="article__author__info"><span class="article__author__name">Ann Lee</span>'
+        '<span class="article__author__position">Founder at Harbour Build</span></div>',
+        '<div class="author-line"><span class="author-label">Written By:</span> <span class="author-name">'
+        '<a href="/author/ann-lee">Ann Lee</a></span> <span class="author-title">Gardener &amp; Astrologer</span></div>',
+    ],
+)
+def test_an_author_box_s_name_is_its_name_element_not_the_box_or_the_role(extractor, box):
+    """The box, the name and the role all carry "author" in their classes: the element that says name (or the
+    link) is the name."""
+    html = _site_page('""', box)
+    assert extractor.extract_html(html, url="https://harbourbuild.example/wall").byline == "Ann Lee"
+
+
+@pytest.mark.parametrize(
+    "name, expected",
+    [
+        ("Samya Kullab and Vasilisa Stepanenko", "Samya Kullab, Vasilisa Stepanenko"),
+        ("Felix Schröder und Jörg Soldwisch", "Felix Schröder, Jörg Soldwisch"),
+        ("Marks and Spencer", "Marks and Spencer"),  # an "and" inside one name joins no people
+        ("Office of Research and Development", "Office of Research and Development"),
+    ],
+)
+def test_a_json_ld_name_that_joins_people_is_their_names(extractor, name, expected):
+    html = _site_page(f'{{"@type": "Person", "name": "{name}"}}', "", shown=name)
+    assert extractor.extract_html(html, url="https://harbourbuild.example/wall").byline == expected
+
+
 def test_a_thread_without_structured_data_is_its_starter_s(extractor, page):
     """Every post's header holds a user name; the first post's (a lower-case one) is the thread's byline."""
     html = re.sub(
@@ -664,8 +732,11 @@ def test_a_page_of_nested_front_page_links_is_read_in_bounded_work(monkeypatch):
     [
         ("title", "Night ferries return to the strait", "Night Ferries Return to the Strait | Harbour Times", False),
         ("title", "Night ferries return to the strait", "Night ferries return to the strait!", True),
-        ("author", "Bo Chan, Ann Lee", "Ann Lee and Bo Chan", False),  # "and" is a word the names lack
+        ("author", "Bo Chan, Ann Lee", "Ann Lee and Bo Chan", True),  # names joined any way: "and" is no name
         ("author", "Bo Chan, Ann Lee", "Ann Lee, Bo Chan", True),
+        ("author", "Ann Lee", "Ann Lee and Bo Chan", False),  # a name missing
+        ("author", "Matt_Brooks", "Matt Brooks", True),  # a user name's underscores are spaces
+        ("author", "Ann Lee, Staff Writer", "Ann Lee", False),
         ("author", "By Ann Lee", "Ann Lee", False),
         ("author", "尹娟", "尹娟", True),
         ("date", "2025-03-04T06:15:00+00:00", "2025-03-04", True),

@@ -636,6 +636,16 @@ def _names(value: Any, by_id: dict[str, dict], depth: int = 0) -> list[str]:
     return []
 
 
+_NAMES_JOINED = re.compile(r"\s+(?:and|und|et|og|y|&)\s+", re.I)
+
+
+def _persons(name: str) -> list[str]:
+    """One JSON-LD name that joins several people ("Samya Kullab and Vasilisa Stepanenko") as their names; an
+    organisation's name with an "and" in it ("Center for Drug Evaluation and Research") stays whole."""
+    parts = _NAMES_JOINED.split(name.strip())
+    return parts if len(parts) > 1 and all(_looks_like_name(p) and len(p.split()) > 1 for p in parts) else [name]
+
+
 def _organizations_only(value: Any, by_id: dict[str, dict]) -> bool:
     """Whether an author value names organisations only (a newsroom, not a person)."""
     values = value if isinstance(value, list) else [value]
@@ -718,7 +728,7 @@ def from_json_ld(scripts: Sequence[str], url: str | None) -> dict[str, Any]:
             put("title", title)
         author = obj.get("author") or obj.get("creator") or obj.get("byArtist")  # byArtist: an album, a song
         if not out.get("byline") and author:
-            put("byline", join_names(_names(author, by_id)))
+            put("byline", join_names(part for name in _names(author, by_id) for part in _persons(name)))
             out["byline_is_organization"] = _organizations_only(author, by_id)
         put(
             "date",
@@ -1032,17 +1042,26 @@ def _looks_like_name(name: str) -> bool:
 
 
 def dom_byline(
-    snapshot: dict, blocks: Sequence[Block], main: Sequence[bool], scores, labels: Sequence[str], head: int | None
+    snapshot: dict,
+    blocks: Sequence[Block],
+    main: Sequence[bool],
+    scores,
+    labels: Sequence[str],
+    head: int | None,
+    is_site: Callable[[str], bool] = lambda name: False,
 ) -> tuple[str | None, list[int], bool]:
     """A byline near the start of the main content (or a "Written by" at its end): a block holding a
     rel=author link, one that says "By ..." or "作者：", or one whose classes say author, byline or meta; among
     them first those the model marks as a byline too (when it has that head), and a block only the model
-    marks last. A lone "By" takes the block after it."""
+    marks last. A lone "By" takes the block after it. A name that `is_site` ("By Team Tiger Data") gives way
+    to one as well marked that is not (a "Written by" right under the content); else it is the byline."""
     nodes = snapshot["nodes"]
     learned = _cue(scores, labels, "byline")
     window = list(_near(main, len(blocks), head))
     mains = [i for i, m in enumerate(main) if m]
     at_end = [i for i in mains[-END_BLOCKS:] if i not in window]
+    if mains and mains[-1] + 1 < len(blocks) and _WRITTEN_BY.search(blocks[mains[-1] + 1].text):
+        at_end.append(mains[-1] + 1)  # "Written by" right under the content
     window += at_end
     ranked: list[tuple[int, int]] = []  # (rank, block)
     for i in window:
@@ -1075,14 +1094,20 @@ def dom_byline(
             rank = LEARNED_ALONE if rank is None else 0
         if rank is not None:
             ranked.append((rank, i))
+    site: tuple[str | None, list[int], bool] = (None, [], False)  # the site's name where a byline goes
     for rank, i in sorted(ranked):
+        if site[0] and rank > MARKED:
+            break  # past the site's name, only a byline as well marked names the writer instead
         b = blocks[i]
         if rank == 1:
             found = join_names(subtree_text(nodes, j, 100) for j in b.node_ids if _is_author_link(nodes[j]))
         elif _LONE_BY.match(b.text) and i + 1 < len(blocks):  # a page may end (or be cut) right after it
-            found, i = _name_in(blocks[i + 1].text), i + 1
-            found = found if len(blocks[i].text) <= BYLINE_CHARS else None
-            return (found, [i - 1, i], True) if found else (None, [], False)
+            found = _name_in(blocks[i + 1].text) if len(blocks[i + 1].text) <= BYLINE_CHARS else None
+            if not found or not is_site(found):
+                return (found, [i, i + 1], True) if found else site
+            if not site[0]:
+                site = (found, [i, i + 1], True)
+            continue
         else:
             # The name is usually a link to the writer's page; the block's text may run it into a role
             # ("Howard BlumeStaff Writer": adjacent elements with no space between them).
@@ -1092,12 +1117,22 @@ def dom_byline(
                 if (nodes[j]["tag"] == "a" and _AUTHOR_HREF.search(nodes[j].get("href") or ""))
                 or any(map(_NAME_CLASS.search, nodes[j].get("classes") or ()))
             ]
+            # The link or the element classed a name, where there is one, beside the box and the role around it
+            # ("author__info" holding "author__name" and "author__position").
+            linked = [
+                j
+                for j in linked
+                if nodes[j]["tag"] == "a" or any("name" in c.lower() for c in nodes[j].get("classes") or ())
+            ] or linked
             found = join_names(subtree_text(nodes, j, 100) for j in linked[:ITEMPROP_READS]) if linked else None
             found = found or _name_in(b.text, strict=rank != 3)
             found = found and _without_sections(found, nodes, b.node_ids)
-        if found:
+        if found and is_site(found):
+            if not site[0]:
+                site = (found, [i], rank <= MARKED)
+        elif found:
             return found, [i], rank <= MARKED
-    return None, [], False
+    return site
 
 
 def _without_sections(found: str, nodes: list[dict], ids: Sequence[int]) -> str | None:
@@ -1336,8 +1371,12 @@ def read_sources(
     h1s = [b for b in blocks if b.tag_path[-1:] == ["h1"] and 0 < len(b.text) <= TITLE_CHARS]
     if not sources["h1"] and len(h1s) == 1:  # the page's one <h1>, away from where the model's content starts
         sources["h1"] = {"title": clean_text(h1s[0].text, TITLE_CHARS), "far": True}
+    host = site_of(url)
+    sites = [fields["site_name"] for fields in sources.values() if fields.get("site_name")]
     dom["byline"], places["byline_blocks"], dom["byline_marked"] = _guarded(
-        "dom byline", lambda: dom_byline(snapshot, blocks, main, scores, labels, head), (None, [], False)
+        "dom byline",
+        lambda: dom_byline(snapshot, blocks, main, scores, labels, head, lambda name: _is_site_name(name, sites, host)),
+        (None, [], False),
     )
     dom["date"], places["date_blocks"], dom["modified"] = _guarded(
         "dom date", lambda: dom_date(snapshot, blocks, main, scores, labels, head, lang), (None, [], None)
@@ -1346,7 +1385,6 @@ def read_sources(
     dom["tags"] = _guarded("dom tags", lambda: dom_tags(snapshot, blocks, main, head), [])
     sources["dom"] = {k: v for k, v in dom.items() if v}
     site = next((sources[s]["site_name"] for s in ORDER["site_name"] if sources.get(s, {}).get("site_name")), None)
-    host = site_of(url)
     for name in STRUCTURED:
         if sources[name].get("title"):
             sources[name]["title"] = cut_site_name(sources[name]["title"], site, host, structured=True)[0]
@@ -1393,14 +1431,14 @@ def choose_title(
     return found[0], _part_like(found[1], given.get("h1") or given.get("dom"))
 
 
-def _shown(names: str, snapshot: dict) -> bool:
+def _shown(names: str, snapshot: dict, editors: bool = False) -> bool:
     """Whether any of a byline's names is written in the page's text, other than as its editor's ("Editor :
-    Heryadi" under the writer's name)."""
+    Heryadi" under the writer's name); with `editors`, as an editor's too."""
     text = _squash("".join(n.get("text") or "" for n in snapshot["nodes"] if n["tag"] == "#text"))
     for name in names.split(", "):
         key = _squash(name)
         if key and any(
-            not _EDITOR_BEFORE.search(text[max(0, m.start() - 12) : m.start()])
+            editors or not _EDITOR_BEFORE.search(text[max(0, m.start() - 12) : m.start()])
             for m in re.finditer(re.escape(key), text)
         ):
             return True
@@ -1529,14 +1567,28 @@ def _overlap(a: Counter, b: Counter) -> float:
     return 2 * common / (sum(a.values()) + sum(b.values())) if common else 0.0
 
 
+def _people(byline: str) -> bool:
+    """Whether each of a byline's names is written as a name ("Ann Lee", not "editorial policies")."""
+    return all(map(_looks_like_name, byline.split(", ")))
+
+
 def _names_site(source: str, value: str, sources: dict[str, dict[str, Any]], host: str | None = None) -> bool:
     """A byline that is the publisher's, not a person's: a JSON-LD author of type Organization, or the
     site's own name (og:site_name, the JSON-LD publisher, the name in its host: "WRAL" on wral.com)."""
     if source == "json_ld" and sources["json_ld"].get("byline_is_organization"):
         return True
-    sites = {_squash(v.get("site_name")) for v in sources.values() if v.get("site_name")}
-    squashed = _squash(value)
-    return squashed in sites or bool(host and squashed and squashed == _squash(_registered_name(host)))
+    return _is_site_name(value, [v["site_name"] for v in sources.values() if v.get("site_name")], host)
+
+
+# Words that make a site's name its staff's ("Team Tiger Data", "Automateed Team", "Redaktion hessenschau.de").
+_STAFF_WORDS = re.compile(r"\b(?:the|team|staff|editors|editorial|redaktion|redaction|newsroom|desk|blog)\b", re.I)
+
+
+def _is_site_name(value: str, sites: Iterable[str], host: str | None) -> bool:
+    """Whether a byline is a site's name (one of `sites`, the name in its host), staff words aside."""
+    key = _squash(_STAFF_WORDS.sub(" ", value))
+    keys = {_squash(_STAFF_WORDS.sub(" ", site)) for site in sites} | {_squash(_registered_name(host or ""))}
+    return bool(key) and key in keys
 
 
 def choose_site_name(candidates: Sequence[tuple[str, Any]], host: str | None) -> tuple[str, str] | None:
@@ -1684,13 +1736,12 @@ def read_metadata(
                 and value
                 and source in STRUCTURED
                 and sources["dom"].get("byline_marked")
-                and not _names_site("dom", sources["dom"]["byline"], sources, host)
-                and not _shown(value, snapshot)
+                and not _shown(value, snapshot, _names_site("dom", sources["dom"]["byline"], sources, host))
             ):
-                continue  # a name the page never shows (an editor, an account) under the writer the page names
+                continue  # a name the page never shows (an account) under the byline it shows, the site's too
             if fieldname == "byline" and value and _names_site(source, value, sources, host):
                 later = [(s, sources.get(s, {}).get("byline")) for s in order[order.index(source) + 1 :]]
-                if any(v and not _names_site(s, v, sources, host) for s, v in later):
+                if any(v and not _names_site(s, v, sources, host) and _people(v) for s, v in later):
                     continue  # "By The Daily Planet" when the page names a person further down
             if value:
                 setattr(meta, fieldname, value)

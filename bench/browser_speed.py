@@ -35,8 +35,10 @@ the host already started by a warm-up page) and the median of `repeats` warm run
 seconds after the last one ended (a look at the page between two clicks; what the extension does once the
 reader is left, such as laying its spare frame, is done by then, as it would be for a person). Before the
 pages, the first action of the browser session (starting the host and loading its model) is reported alone.
-The extension's own stamps (the `marks` of the `pith.run` reply; an older tree's reader tab's performance marks) split
-each run into phases; an extension without them (an older tree, `--extension old=DIR`) gets the end-to-end
+Each run also takes the CPU time (user and system, from /proc) that the browser's processes and the host
+spent from the click to the whole article in (the reader) or the outlines painted: on a busy machine, where the
+wall clock of two runs may differ twofold, what a change saves the machine. The extension's own stamps (the
+`marks` of the `pith.run` reply; an older tree's reader tab's performance marks) split each run into phases; an extension without them (an older tree, `--extension old=DIR`) gets the end-to-end
 figure and the host's own time only. With several `--extension`s, each gets its own browser session in turn,
 `--rounds` times, so that the trees are compared on the same machine in the same run.
 
@@ -69,11 +71,12 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import os
 import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from bench.bytecode import compile_pith
@@ -245,19 +248,28 @@ def frame_paint(browser, page, timeout: float = 30.0) -> dict:
         time.sleep(0.01)
 
 
+def spent(since: tuple[float, float]) -> tuple[float, float]:
+    """The browser's and the host's CPU ms since `since` (`cpu_ms()` then)."""
+    now = cpu_ms()
+    return now[0] - since[0], now[1] - since[1]
+
+
 def one_run(browser, page, tab_id: int, action: str) -> dict:
-    """One action from the control page to the result painted; the highlight is turned off again after."""
+    """One action from the control page to the result painted (the reader: its whole article in), with the
+    CPU it cost the browser and the host; the highlight is turned off again after."""
     front(browser, page)
     watch(page)
     page.evaluate(
         "() => { delete window.__benchMarkedAt; delete window.__benchPaintedAt; delete window.__benchReadyAt; }"
     )
     page.evaluate(RENEW_TEXTS, next(_RUNS))
+    cpu = cpu_ms()
     run = browser.call(RUN, [tab_id, action])
     reader = None
     if action == "highlight":
         assert run["reply"]["highlighted"], run
         run["painted"] = wait(page, "() => window.__benchPaintedAt")
+        cpu = spent(cpu)
         off = browser.call(RUN, [tab_id, action])
         assert not off["reply"]["highlighted"], off
     elif run["reply"]["reader"]:  # over the page: shown, then the whole article; turned off again after
@@ -267,17 +279,21 @@ def one_run(browser, page, tab_id: int, action: str) -> dict:
         else:
             run["painted"] = wait(page, "() => window.__benchPaintedAt")
             run["ready"] = wait(page, "() => window.__benchReadyAt")
+        cpu = spent(cpu)
         off = browser.send({"type": "pith.run", "action": action, "tabId": tab_id})
         assert off.get("closed"), off
     else:
         tab = browser.tab_by_id(run["reply"]["reader_tab"])
         reader = wait(tab, f"() => window.__benchPaintedAt && window.__benchReadyAt && ({READER_MARKS})()")
         run["painted"] = reader["painted"]
+        cpu = spent(cpu)
         tab.close()
         front(browser, page)
     return {
         "total": run["painted"] - run["clicked"],
         "host": run["reply"]["timings"]["host"],
+        "browser_cpu": cpu[0],
+        "host_cpu": cpu[1],
         "phases": phases(action, run, reader),
     }
 
@@ -294,6 +310,8 @@ def summary(rounds: list[list[dict]]) -> dict:
         "max": max(r["total"] for r in warm),
         "host": statistics.median(r["host"] for r in warm),
         "first_host": statistics.median(r["host"] for r in firsts),
+        "browser_cpu": statistics.median(r["browser_cpu"] for r in warm),
+        "host_cpu": statistics.median(r["host_cpu"] for r in warm),
         "phases": {k: statistics.median(r["phases"][k] for r in warm) for k in keys},
     }
 
@@ -496,13 +514,14 @@ def main() -> None:
     )
     print(
         "| page | elements | action | extension | first (ms) | median (ms) | min–max (ms) | host (ms) | "
-        "outside the host (ms) |"
+        "outside the host (ms) | browser CPU (ms) | host CPU (ms) |"
     )
-    print("|---|---:|---|---|---:|---:|---:|---:|---:|")
+    print("|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|")
     for name, action, tree, s in rows:
         print(
             f"| {name} | {counts[name]:,} | {action} | {tree} | {s['first']:.0f} | **{s['median']:.0f}** | "
-            f"{s['min']:.0f}–{s['max']:.0f} | {s['host']:.0f} | {s['median'] - s['host']:.0f} |"
+            f"{s['min']:.0f}–{s['max']:.0f} | {s['host']:.0f} | {s['median'] - s['host']:.0f} | "
+            f"{s['browser_cpu']:.0f} | {s['host_cpu']:.0f} |"
         )
     for name, action, tree, s in rows:
         if s["phases"]:
@@ -633,25 +652,64 @@ def frame(args, trees: dict[str, Path], root: Path, pages: Path, counts: dict[st
         )
 
 
-def browser_pss_mb() -> float:
-    """The proportional memory of the processes this one started, the host's (python), the driver's (node) and
-    shells' aside, in MB: the browser's, every process of it."""
-    total, todo = 0, [str(Path("/proc/self").resolve().name)]
+def started_processes() -> Iterator[tuple[str, bytes]]:
+    """(pid, command line) of every process this one started, and theirs, from /proc."""
+    todo = [Path("/proc/self").resolve().name]
     while todo:
         pid = todo.pop()
         try:
-            for task in Path(f"/proc/{pid}/task").iterdir():
-                for child in (task / "children").read_text().split():
-                    todo.append(child)
-                    program = Path(f"/proc/{child}/cmdline").read_bytes().split(b"\0")[0]
-                    if any(name in program for name in (b"python", b"node", b"/sh")):
-                        continue
-                    for line in Path(f"/proc/{child}/smaps_rollup").read_text().splitlines():
-                        if line.startswith("Pss:"):
-                            total += int(line.split()[1])
+            children = [
+                c for task in Path(f"/proc/{pid}/task").iterdir() for c in (task / "children").read_text().split()
+            ]
+        except OSError:
+            continue
+        for child in children:
+            todo.append(child)
+            try:
+                yield child, Path(f"/proc/{child}/cmdline").read_bytes()
+            except OSError:
+                continue
+
+
+def is_browser(command: bytes) -> bool:
+    """A process of the browser's: not the host (python), the driver (node) or a shell."""
+    program = command.split(b"\0")[0]
+    return not any(name in program for name in (b"python", b"node", b"/sh"))
+
+
+def browser_pss_mb() -> float:
+    """The proportional memory of the browser's processes (`is_browser`), in MB."""
+    total = 0
+    for pid, command in started_processes():
+        if not is_browser(command):
+            continue
+        try:
+            for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
+                    total += int(line.split()[1])
         except OSError:
             continue
     return total / 1024
+
+
+TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def cpu_ms() -> tuple[float, float]:
+    """CPU time (user and system) so far of the browser's processes and of the host's, in ms: what a click
+    costs the machine, which a busy machine stretches far less than the wall clock."""
+    browser = host = 0.0
+    for pid, command in started_processes():
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        used = (int(fields[11]) + int(fields[12])) * 1000 / TICKS
+        if b"native_host" in command:
+            host += used
+        elif is_browser(command):
+            browser += used
+    return browser, host
 
 
 MEMORY_STATES = ("page alone", "reader shown", "reader left")

@@ -877,9 +877,10 @@ async function saveSettings() {
 
 /** Hand the document to the browser's downloads, in the chosen folder of Downloads (or where the user says,
  * with Save As); resolves with {downloadId, filename: the path under Downloads it was given}. `options` may
- * say another conflictAction, or saveAs. */
+ * say another conflictAction, or saveAs, and may carry the `settings` read once for a save of many files, so
+ * that all of them land in one folder. */
 async function download(doc, options = {}) {
-  const settings = await saveSettings();
+  const settings = options.settings || (await saveSettings());
   const { folder } = settings;
   const saveAs = options.saveAs ?? settings.saveAs;
   const conflictAction = options.conflictAction || "uniquify";

@@ -296,12 +296,14 @@ def test_a_product_page_keeps_its_description_and_not_its_reviews_or_pop_ups(pag
 
 
 def test_a_consent_banner_is_not_content_on_any_page(page):
-    """A cookie banner, its text and its table of cookies, is the site's, not the page's: dropped whatever the
-    page's type, unless it holds the page's only text (a site that puts its cookie policy in such a box)."""
+    """A cookie banner, its text and its table of cookies, and a consent manager's pane deep under its box,
+    are the site's, not the page's: dropped whatever the page's type, unless they hold the page's only text (a
+    site that puts its cookie policy in such a box). An id that is the word alone is a section's anchor."""
     snapshot, blocks = page_blocks(page("consent-banner"))
-    banner = [b.index for b in blocks if any(w in c for c in b.class_path[-2:] for w in ("cookie", "gdpr"))]
+    banner = [b.index for b in blocks if any(w in c for c in b.class_path for w in ("cookie", "gdpr", "consent"))]
     article = [b.index for b in blocks if "entry-content" in "".join(b.class_path)]
-    assert len(banner) >= 10 and len(article) == 3
+    assert len(banner) >= 11 and len(article) == 3
+    assert any(b.text.startswith("These cookies let us") for b in blocks if b.index in banner)
     for kind in (None, "article", "service", "product", "forum", "listing"):
         main = main_blocks(snapshot, blocks, everything(blocks), 0.5, kind)
         assert all(main[i] for i in article) and not any(main[i] for i in banner), kind
@@ -311,6 +313,9 @@ def test_a_consent_banner_is_not_content_on_any_page(page):
     policy = "<div class='cookie-policy'><h1>Cookies</h1><p>" + "We set one cookie to count visits. " * 8 + "</p></div>"
     snapshot, blocks = page_blocks(policy)
     assert all(main_blocks(snapshot, blocks, everything(blocks), 0.5, "article"))
+    section = "<section id='cookies'><h2>Cookies</h2><p>Read a request's cookies from its cookies attribute.</p>"
+    snapshot, blocks = page_blocks("<main><p>" + "A web framework's guide. " * 8 + "</p>" + section + "</main>")
+    assert all(main_blocks(snapshot, blocks, everything(blocks), 0.5, "documentation"))
 
 
 def test_a_forum_thread_keeps_its_posts_and_not_the_posters_cards_or_notices(page):

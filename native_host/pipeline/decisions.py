@@ -101,8 +101,10 @@ BOARD_BOX_TYPES = ("forum", "listing", "collection")
 # SIGNATURE_LEVELS classed ancestors (dropped unless that leaves next to nothing, as `outside_navigation`).
 # Measured on all WCXB pages with out-of-fold models, each word list against none, with WCXB's own page type
 # (the shipped model's type head is right on 96% of dev snapshots; docs/model.md, "Page types"):
-# * a cookie or consent banner, on every page type: 19 pages up, 1 down;
-CONSENT_BOXES = ("cookie", "consent", "gdpr")
+# * a cookie or consent banner, on every page type, under a class or id of any ancestor (a consent manager nests
+#   its panes deep below its box, `_in_consent_box`): on the two nearest classed ancestors 19 pages up, 1 down;
+#   at any depth 20 more up, 4 down (forum +.0125);
+CONSENT_BOXES = ("cookie", "consent", "gdpr", "onetrust")
 # * a poster's card (XenForo's userExtras, userTitle and userBanner, phpBB's postprofile, vBulletin's userinfo:
 #   rank, join date, message count, location), on every page type (a thread typed as an article keeps them
 #   too): forum +.007, 15 pages up, none down;
@@ -367,15 +369,29 @@ def not_boxes(blocks: Sequence[Block], main: list[bool], page_type: str | None) 
     """`main` less the blocks in a box that is not the page's content (a consent banner, a poster's card; on a
     forum its notices; on a product page its reviews and pop-ups), unless that leaves next to nothing."""
     words = (
-        CONSENT_BOXES
-        + POSTER_CARDS
+        POSTER_CARDS
         + (BOARD_NOTICES if page_type in SIGNATURE_TYPES else ())
         + (PRODUCT_ASIDES if page_type in PRODUCT_TYPES else ())
     )
-    out = [m and not _class_names(b, words) for b, m in zip(blocks, main)]
+    out = [m and not _class_names(b, words) and not _in_consent_box(b) for b, m in zip(blocks, main)]
     if _body_chars(blocks, out) < NEARLY_EMPTY_CHARS <= _body_chars(blocks, main):
         return main
     return out
+
+
+def _in_consent_box(block: Block) -> bool:
+    """Whether a class or id of one of the block's ancestors below <body> names a consent box: the box may sit
+    deep (a consent manager's panes), and an id names it ("cookie-notice", "onetrust-banner-sdk") unless the id
+    is the word alone, an anchor to a section on cookies."""
+    for entry in block.class_path:
+        head, _, id_ = entry.lower().partition("#")
+        tag, *classes = head.split(".")
+        if tag in ("html", "body"):
+            continue
+        for word in CONSENT_BOXES:
+            if any(word in name for name in classes) or (word in id_ and id_.rstrip("s") != word):
+                return True
+    return False
 
 
 def whole_records(blocks: Sequence[Block], main: list[bool]) -> list[bool]:

@@ -338,7 +338,9 @@ def run(
         title_wrong = bool(record.get("title")) and not right("title", result.title, record["title"])
         if sources or libraries or (wrong_titles and title_wrong):
             snapshot, blocks, scores, main, structured = pipeline_parts(extractor, html, url)
-            found, _ = metadata.read_sources(snapshot, blocks, main, scores, extractor.model.labels, structured)
+            found, _ = metadata.read_sources(
+                snapshot, blocks, main, scores, extractor.model.labels, structured, result.page_type
+            )
             if wrong_titles and title_wrong:
                 wrong_titles.write(json.dumps(_title_miss(record, result, snapshot, found), ensure_ascii=False) + "\n")
             if sources and record.get("title"):

@@ -432,6 +432,16 @@ def test_a_review_s_or_a_comment_s_author_is_no_byline(extractor):
     assert extractor.extract_html(html, url="https://e.example/wall").byline is None
 
 
+def test_a_cards_meta_line_on_a_listing_is_no_byline(extractor, page):
+    """Each topic card's "2h · Tools" line sits under a class naming meta: the page's writer is none of them,
+    while the same meta line once, under an article's headline, still names its writer. The shipped model,
+    whose page-type head calls the page a listing."""
+    r = Extractor().extract_html(page("topic-listing"), url="https://pages.example/topic-listing.html")
+    assert (r.page_type, r.byline) == ("listing", None)
+    once = f"<html><body><h1>Rebuilding the wall</h1><div class='post-meta'>Ann Lee</div>{STORY}</body></html>"
+    assert extractor.extract_html(once, url="https://e.example/wall").byline == "Ann Lee"
+
+
 def test_an_updated_date_or_todays_date_is_no_publication_date(extractor):
     html = (
         f'<html><body><h1>Rebuilding the wall</h1><p id="todays-date">Friday, December 19, 2025</p>'

@@ -27,6 +27,7 @@ from typing import Any, TypeVar, cast
 from ..result import LABELS, PAGE_TYPES, Image
 from .blocks import Block
 from .dates import MONTHS, parse_date
+from .decisions import RECORD_TYPES
 from .page_values import join_url, url_host, url_scheme
 
 log = logging.getLogger(__name__)
@@ -924,6 +925,7 @@ BYLINE_CHARS = 160  # a block longer than this is not a byline
 DATELINE_CHARS = 120
 CUE_MIN = 0.5  # a learned byline or date score that marks the block
 LEARNED_ALONE = 5  # rank of a block only the model marks as a byline: after every markup cue
+CARD_REPEATS = 3  # a block shape (tags and classes) seen this often is one of a list's cards
 MARKED = 3  # ranks up to this mark a byline as the page's own (a rel=author link, "By", author classes)
 
 
@@ -1049,12 +1051,14 @@ def dom_byline(
     labels: Sequence[str],
     head: int | None,
     is_site: Callable[[str], bool] = lambda name: False,
+    cards: bool = False,
 ) -> tuple[str | None, list[int], bool]:
     """A byline near the start of the main content (or a "Written by" at its end): a block holding a
     rel=author link, one that says "By ..." or "作者：", or one whose classes say author, byline or meta; among
     them first those the model marks as a byline too (when it has that head), and a block only the model
     marks last. A lone "By" takes the block after it. A name that `is_site` ("By Team Tiger Data") gives way
-    to one as well marked that is not (a "Written by" right under the content); else it is the byline."""
+    to one as well marked that is not (a "Written by" right under the content); else it is the byline. On a
+    page of `cards` (a listing), a meta line whose shape repeats is an item's, not the page's."""
     nodes = snapshot["nodes"]
     learned = _cue(scores, labels, "byline")
     window = list(_near(main, len(blocks), head))
@@ -1064,6 +1068,7 @@ def dom_byline(
         at_end.append(mains[-1] + 1)  # "Written by" right under the content
     window += at_end
     ranked: list[tuple[int, int]] = []  # (rank, block)
+    shapes = Counter((tuple(b.tag_path), tuple(b.class_path)) for b in blocks) if cards else Counter()
     for i in window:
         b = blocks[i]
         if (
@@ -1086,8 +1091,12 @@ def dom_byline(
             rank = 2  # (at the content's end only "Written by": a bare "by" there heads a reply or a teaser)
         elif any(_AUTHOR_CLASS.search(c) for c in b.class_path[-2:]):
             rank = 3
-        elif any(_META_CLASS.search(c) for c in b.class_path[-2:]) and i not in mains[-END_BLOCKS:]:
-            rank = 4
+        elif (
+            any(_META_CLASS.search(c) for c in b.class_path[-2:])
+            and i not in mains[-END_BLOCKS:]
+            and shapes[(tuple(b.tag_path), tuple(b.class_path))] < CARD_REPEATS
+        ):
+            rank = 4  # (a meta line repeated card after card is each item's, no byline of the page)
         # The model's byline score confirms a markup cue (first of all) or, alone, is the last resort: on its
         # own it also marks short lines of capitalised words near the headline, such as a menu.
         if learned is not None and learned(i) >= CUE_MIN:
@@ -1354,8 +1363,10 @@ def read_sources(
     scores,
     labels: Sequence[str] = LABELS,
     structured: dict[str, dict[str, Any]] | None = None,
+    page_type: str | None = None,
 ) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
-    """Every source's fields (source -> field -> value), and where the header sits among the blocks."""
+    """Every source's fields (source -> field -> value), and where the header sits among the blocks;
+    `page_type` is the model's."""
     url = snapshot.get("url")
     sources = dict(structured if structured is not None else read_structured(snapshot))
     sources = {name: dict(fields) for name, fields in sources.items()}  # titles are cut below: copies
@@ -1375,7 +1386,16 @@ def read_sources(
     sites = [fields["site_name"] for fields in sources.values() if fields.get("site_name")]
     dom["byline"], places["byline_blocks"], dom["byline_marked"] = _guarded(
         "dom byline",
-        lambda: dom_byline(snapshot, blocks, main, scores, labels, head, lambda name: _is_site_name(name, sites, host)),
+        lambda: dom_byline(
+            snapshot,
+            blocks,
+            main,
+            scores,
+            labels,
+            head,
+            lambda name: _is_site_name(name, sites, host),
+            page_type in RECORD_TYPES,
+        ),
         (None, [], False),
     )
     dom["date"], places["date_blocks"], dom["modified"] = _guarded(
@@ -1691,7 +1711,7 @@ def read_metadata(
     """The article's header. `labels` names the columns of `scores` (a model with byline and date heads
     adds those names); `page_type`, when the model predicts one, comes before the page's own word;
     `structured` is `read_structured(snapshot)` when the caller has it already."""
-    sources, places = read_sources(snapshot, blocks, main, scores, labels, structured)
+    sources, places = read_sources(snapshot, blocks, main, scores, labels, structured, page_type)
     meta = Metadata(**places)
     host = site_of(snapshot.get("url"))
     for fieldname, order in ORDER.items():

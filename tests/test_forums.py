@@ -1,0 +1,45 @@
+"""Forum rules after the model (native_host/pipeline/forums.py): a post's furniture, repeated between the
+posts, is not the thread's content; the post's author name stays."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from native_host import snapshot_from_html
+from native_host.pipeline.blocks import blocks_from_snapshot
+from native_host.pipeline.decisions import main_blocks
+from native_host.pipeline.forums import post_furniture
+
+
+def test_a_posts_rank_join_date_post_count_and_location_are_not_content(page):
+    """Every block of the thread scored main: the ranks ("Major Contributor"), "Joined", "Messages" and
+    "Location" of the four user boxes are dropped on a forum page, the posts and their authors' names stay."""
+    snapshot = snapshot_from_html(page("forum-thread"))
+    blocks = blocks_from_snapshot(snapshot)
+    furniture = [
+        b.index for b in blocks if b.text in ("Major Contributor", "Senior Member", "Joined", "Messages", "Location")
+    ]
+    names = [b.index for b in blocks if b.text in ("harbourmaster", "sailmaker_al", "tidewaiter")]
+    posts = [b.index for b in blocks if len(b.text) >= 100]
+    assert len(furniture) >= 12 and len(names) == 4 and len(posts) == 4
+    scores = np.ones((len(blocks), 1), dtype=np.float32)
+    main = main_blocks(snapshot, blocks, scores, 0.5, "forum")
+    assert not any(main[i] for i in furniture)
+    assert all(main[i] for i in names + posts)
+    assert all(main_blocks(snapshot, blocks, scores, 0.5, "article")[i] for i in furniture)  # forums only
+
+
+def test_furniture_seen_once_is_not_dropped():
+    """A badge-like class that the page shows once is no post's furniture: nothing repeats it."""
+    html = (
+        "<main><div class='post'><div class='rank'>Moderator</div><p>" + "The one post of the page. " * 5 + "</p>"
+        "</div></main>"
+    )
+    snapshot = snapshot_from_html(html)
+    blocks = blocks_from_snapshot(snapshot)
+    assert post_furniture(snapshot, blocks, [True] * len(blocks)) == [True] * len(blocks)
+    twice = html.replace("</main>", "<div class='post'><div class='rank'>Member</div><p>Agreed.</p></div></main>")
+    snapshot = snapshot_from_html(twice)
+    blocks = blocks_from_snapshot(snapshot)
+    kept = post_furniture(snapshot, blocks, [True] * len(blocks))
+    assert [b.text for b, m in zip(blocks, kept) if not m] == ["Moderator", "Member"]

@@ -43,3 +43,21 @@ def test_furniture_seen_once_is_not_dropped():
     blocks = blocks_from_snapshot(snapshot)
     kept = post_furniture(snapshot, blocks, [True] * len(blocks))
     assert [b.text for b, m in zip(blocks, kept) if not m] == ["Moderator", "Member"]
+
+
+def test_a_boards_notices_and_a_quotes_expand_link_are_not_content(page):
+    """Every block scored main: on a forum page the board's notices above the thread (an announcement,
+    "JavaScript is disabled", "You are using an out of date browser", the thread's status) and the "Click to
+    expand..." under each quote are dropped; the posts and the quoted words stay. On an article page they stay."""
+    snapshot = snapshot_from_html(page("forum-notices"))
+    blocks = blocks_from_snapshot(snapshot)
+    starts = ("Join the spring rally", "JavaScript is disabled", "You are using an out", "Status", "Not open for")
+    notices = [b.index for b in blocks if b.text.startswith(starts)]
+    expand = [b.index for b in blocks if b.text == "Click to expand..."]
+    kept = [b.index for b in blocks if b.text.startswith(("Our anchor", "Both, in", "Seconded", "setting it", "Is a"))]
+    assert len(notices) == 5 and len(expand) == 2 and len(kept) == 5
+    scores = np.ones((len(blocks), 1), dtype=np.float32)
+    main = main_blocks(snapshot, blocks, scores, 0.5, "forum")
+    assert not any(main[i] for i in notices + expand)
+    assert all(main[i] for i in kept)
+    assert all(main_blocks(snapshot, blocks, scores, 0.5, "article")[i] for i in notices + expand)

@@ -20,8 +20,8 @@ The model decides block by block. Things it cannot see that way, each measured o
 * **No heading over nothing.** A heading that ends the page's main content over a list of links the model
   left out heads nothing kept.
 * **A signature is its author's, not the thread's.** On a forum page, a block in an element whose class
-  names a signature is not content; nor is what repeats around each post, its author's rank, join date or
-  post count (forums.py).
+  names a signature is not content; nor is what repeats around each post (its author's rank, join date,
+  post count) or the board's notices above the thread (forums.py).
 * **A listing's records are whole.** On a listing or collection page, the blocks of one repeated record shape
   (the same tag under ancestors of the same classes, at least `RECORD_MIN_BLOCKS` of them) are the page's
   items: when the model keeps `RECORD_SHARE` of them, it keeps them all (the few it left out read as links).
@@ -42,7 +42,7 @@ from collections.abc import Sequence
 
 from .blocks import HEADINGS as ANY_HEADING
 from .blocks import PATH_DEPTH, Block
-from .forums import post_furniture
+from .forums import board_notices, post_furniture
 
 # Tags whose subtree is one unit, and the tags that may sit between a unit and a unit nested in it (a list
 # in a list item, a table in a cell): the nested one belongs to the outer unit.
@@ -310,6 +310,7 @@ def _decide(snapshot: dict, blocks: Sequence[Block], scores, threshold: float, p
     main = outside_navigation(snapshot, blocks, main)
     if page_type in SIGNATURE_TYPES:
         main = post_furniture(snapshot, blocks, [m and not _class_names(b, (SIGNATURE,)) for b, m in zip(blocks, main)])
+        main = board_notices(snapshot, blocks, main)
     if page_type in BOARD_BOX_TYPES:
         main = [m and not _class_names(b, BOARD_BOXES) for b, m in zip(blocks, main)]
     if page_type in RECORD_TYPES:

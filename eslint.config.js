@@ -7,7 +7,8 @@ const js = require("@eslint/js");
 const globals = require("globals");
 
 const MODULES = ["extension/background/**/*.js", "extension/popup/*.js", "extension/options/options.js",
-  "extension/offscreen/*.js", "extension/reader/reader.js", "extension/reader/narrate.js", "extension/reader/element.js", "extension/note/note.js"];
+  "extension/offscreen/*.js", "extension/reader/reader.js", "extension/reader/narrate.js", "extension/reader/element.js",
+  "extension/reader/bundle.js", "extension/note/note.js"];
 
 module.exports = [
   { ignores: ["node_modules/**", "tests/pages/**"] },

@@ -31,10 +31,14 @@ that no run is helped by the host having read the same texts before (it keeps th
 has seen: a site's menus come back on every page, but a benchmark's page would come back whole).
 
 Per page and action: the first run on a freshly loaded page (content scripts compiled for the first time;
-the host already started by a warm-up page) and the median of `repeats` warm runs after it. Before the
+the host already started by a warm-up page) and the median of `repeats` warm runs after it, each run `--pause`
+seconds after the last one ended (a look at the page between two clicks; what the extension does once the
+reader is left, such as laying its spare frame, is done by then, as it would be for a person). Before the
 pages, the first action of the browser session (starting the host and loading its model) is reported alone.
-The extension's own stamps (the `marks` of the `pith.run` reply; an older tree's reader tab's performance marks) split
-each run into phases; an extension without them (an older tree, `--extension old=DIR`) gets the end-to-end
+Each run also takes the CPU time (user and system, from /proc) that the browser's processes and the host
+spent from the click to the whole article in (the reader) or the outlines painted: on a busy machine, where the
+wall clock of two runs may differ twofold, what a change saves the machine. The extension's own stamps (the
+`marks` of the `pith.run` reply; an older tree's reader tab's performance marks) split each run into phases; an extension without them (an older tree, `--extension old=DIR`) gets the end-to-end
 figure and the host's own time only. With several `--extension`s, each gets its own browser session in turn,
 `--rounds` times, so that the trees are compared on the same machine in the same run.
 
@@ -50,6 +54,11 @@ otherwise. Printed as one table with the command that made it and the targets (f
 elements; warm ≤ 100 ms at 1,500, ≤ 200 ms at 4,000). With several `--extension`s each gets its own rows, the
 trees measured in turn.
 
+`--memory N`: what the reader's frames hold after the reader is left (a spare frame waits for the next click):
+per extension, one browser session on each page, N times the proportional memory (PSS, from /proc) of the
+browser's processes (not the host's, not the driver's) with the page alone, with the reader shown, and after
+the reader is left (the popup's action again), 3 s after each; medians, and their differences.
+
 `--frame N`: the reader's frame alone, without the host: N times per page and extension (a browser session per
 extension, `--rounds` times in turn), the article the Python extractor makes of the page shown over it the way
 the background shows one (harness/browsers.py's SHOW_ARTICLE: content scripts, frame placed, article sent), timed
@@ -62,11 +71,12 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import os
 import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from bench.bytecode import compile_pith
@@ -238,19 +248,28 @@ def frame_paint(browser, page, timeout: float = 30.0) -> dict:
         time.sleep(0.01)
 
 
+def spent(since: tuple[float, float]) -> tuple[float, float]:
+    """The browser's and the host's CPU ms since `since` (`cpu_ms()` then)."""
+    now = cpu_ms()
+    return now[0] - since[0], now[1] - since[1]
+
+
 def one_run(browser, page, tab_id: int, action: str) -> dict:
-    """One action from the control page to the result painted; the highlight is turned off again after."""
+    """One action from the control page to the result painted (the reader: its whole article in), with the
+    CPU it cost the browser and the host; the highlight is turned off again after."""
     front(browser, page)
     watch(page)
     page.evaluate(
         "() => { delete window.__benchMarkedAt; delete window.__benchPaintedAt; delete window.__benchReadyAt; }"
     )
     page.evaluate(RENEW_TEXTS, next(_RUNS))
+    cpu = cpu_ms()
     run = browser.call(RUN, [tab_id, action])
     reader = None
     if action == "highlight":
         assert run["reply"]["highlighted"], run
         run["painted"] = wait(page, "() => window.__benchPaintedAt")
+        cpu = spent(cpu)
         off = browser.call(RUN, [tab_id, action])
         assert not off["reply"]["highlighted"], off
     elif run["reply"]["reader"]:  # over the page: shown, then the whole article; turned off again after
@@ -260,17 +279,21 @@ def one_run(browser, page, tab_id: int, action: str) -> dict:
         else:
             run["painted"] = wait(page, "() => window.__benchPaintedAt")
             run["ready"] = wait(page, "() => window.__benchReadyAt")
+        cpu = spent(cpu)
         off = browser.send({"type": "pith.run", "action": action, "tabId": tab_id})
         assert off.get("closed"), off
     else:
         tab = browser.tab_by_id(run["reply"]["reader_tab"])
         reader = wait(tab, f"() => window.__benchPaintedAt && window.__benchReadyAt && ({READER_MARKS})()")
         run["painted"] = reader["painted"]
+        cpu = spent(cpu)
         tab.close()
         front(browser, page)
     return {
         "total": run["painted"] - run["clicked"],
         "host": run["reply"]["timings"]["host"],
+        "browser_cpu": cpu[0],
+        "host_cpu": cpu[1],
         "phases": phases(action, run, reader),
     }
 
@@ -287,6 +310,8 @@ def summary(rounds: list[list[dict]]) -> dict:
         "max": max(r["total"] for r in warm),
         "host": statistics.median(r["host"] for r in warm),
         "first_host": statistics.median(r["host"] for r in firsts),
+        "browser_cpu": statistics.median(r["browser_cpu"] for r in warm),
+        "host_cpu": statistics.median(r["host_cpu"] for r in warm),
         "phases": {k: statistics.median(r["phases"][k] for r in warm) for k in keys},
     }
 
@@ -359,9 +384,10 @@ def measure_tree(
     actions: list[str],
     repeats: int,
     model_dir: str | None,
+    pause: float = 0.0,
 ) -> tuple[float, dict]:
     """One browser with the extension in `directory`: its first action (starting the host), then each page
-    and action in a fresh tab, the first run and `repeats` more."""
+    and action in a fresh tab, the first run and `repeats` more, each `pause` s after the last."""
     with extension_browser(kind, root, model_dir=model_dir, pages=pages, extension=directory) as b:
         if kind == "chromium":
             b.context.add_init_script(PAINT_WATCH)
@@ -373,7 +399,10 @@ def measure_tree(
             for action in actions:
                 page = b.open(f"{name}.html")
                 tab_id = b.tab_id(page)
-                runs[name, action] = [one_run(b, page, tab_id, action) for _ in range(repeats + 1)]
+                runs[name, action] = []
+                for _ in range(repeats + 1):
+                    time.sleep(pause)
+                    runs[name, action].append(one_run(b, page, tab_id, action))
                 page.close()
         return b.version, start, runs
 
@@ -406,7 +435,10 @@ def main() -> None:
         "--frame", type=int, default=0, metavar="N", help="time N reader frames alone (no host) per page instead"
     )
     parser.add_argument(
-        "--pause", type=float, default=1.0, help="--cold: seconds between the page loaded and the click"
+        "--memory", type=int, default=0, metavar="N", help="the browser's memory N times per page instead"
+    )
+    parser.add_argument(
+        "--pause", type=float, default=1.0, help="seconds before each click (--cold: after the page loaded)"
     )
     parser.add_argument(
         "--table", action="store_true", help="cold and warm, both browsers, one table (docs/extension.md)"
@@ -438,6 +470,9 @@ def main() -> None:
         if args.frame:
             frame(args, trees, root, pages, counts)
             return
+        if args.memory:
+            memory(args, trees, root, pages)
+            return
         if args.table:
             table(args, trees, root, pages, counts)
             return
@@ -452,6 +487,7 @@ def main() -> None:
                     args.actions,
                     args.repeats,
                     args.model_dir,
+                    args.pause,
                 )
                 starts[tree].append(start)
                 for (name, action), r in measured.items():
@@ -478,13 +514,14 @@ def main() -> None:
     )
     print(
         "| page | elements | action | extension | first (ms) | median (ms) | min–max (ms) | host (ms) | "
-        "outside the host (ms) |"
+        "outside the host (ms) | browser CPU (ms) | host CPU (ms) |"
     )
-    print("|---|---:|---|---|---:|---:|---:|---:|---:|")
+    print("|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|")
     for name, action, tree, s in rows:
         print(
             f"| {name} | {counts[name]:,} | {action} | {tree} | {s['first']:.0f} | **{s['median']:.0f}** | "
-            f"{s['min']:.0f}–{s['max']:.0f} | {s['host']:.0f} | {s['median'] - s['host']:.0f} |"
+            f"{s['min']:.0f}–{s['max']:.0f} | {s['host']:.0f} | {s['median'] - s['host']:.0f} | "
+            f"{s['browser_cpu']:.0f} | {s['host_cpu']:.0f} |"
         )
     for name, action, tree, s in rows:
         if s["phases"]:
@@ -548,7 +585,7 @@ def table(args, trees: dict[str, Path], root: Path, pages: Path, counts: dict[st
             for tree, directory in trees.items():
                 where = root / f"table-{kind}-warm-{tree}-{round_}"
                 _, _, measured = measure_tree(
-                    kind, directory, where, pages, args.pages, ["reader"], args.repeats, args.model_dir
+                    kind, directory, where, pages, args.pages, ["reader"], args.repeats, args.model_dir, args.pause
                 )
                 for (name, _), r in measured.items():
                     warm_runs.setdefault((kind, "warm", name, tree), []).extend(r[1:])
@@ -560,7 +597,8 @@ def table(args, trees: dict[str, Path], root: Path, pages: Path, counts: dict[st
     print(
         f"Headless, the real host and model; {', '.join(versions.values())}. First: a browser just started, the "
         f"page loaded, {args.pause:g} s, then the click ({n} fresh browsers). Warm: {args.repeats} clicks per "
-        f"page after its first, in one session{f' ({args.rounds} sessions)' if args.rounds > 1 else ''}.\n"
+        f"page after its first, {args.pause:g} s apart, in one session"
+        f"{f' ({args.rounds} sessions)' if args.rounds > 1 else ''}.\n"
     )
     # With several trees: each one's median against the first tree's, and the same outside the host (the
     # host's own time is the part that a busy machine stretches most, and the extension's changes leave alone).
@@ -611,6 +649,105 @@ def frame(args, trees: dict[str, Path], root: Path, pages: Path, counts: dict[st
         print(
             f"| {name} | {counts[name]:,} | {tree} | {statistics.median(x['shown'] for x in r):.0f} | "
             f"**{statistics.median(painted):.0f}** | {min(painted):.0f}–{max(painted):.0f} |"
+        )
+
+
+def started_processes() -> Iterator[tuple[str, bytes]]:
+    """(pid, command line) of every process this one started, and theirs, from /proc."""
+    todo = [Path("/proc/self").resolve().name]
+    while todo:
+        pid = todo.pop()
+        try:
+            children = [
+                c for task in Path(f"/proc/{pid}/task").iterdir() for c in (task / "children").read_text().split()
+            ]
+        except OSError:
+            continue
+        for child in children:
+            todo.append(child)
+            try:
+                yield child, Path(f"/proc/{child}/cmdline").read_bytes()
+            except OSError:
+                continue
+
+
+def is_browser(command: bytes) -> bool:
+    """A process of the browser's: not the host (python), the driver (node) or a shell."""
+    program = command.split(b"\0")[0]
+    return not any(name in program for name in (b"python", b"node", b"/sh"))
+
+
+def browser_pss_mb() -> float:
+    """The proportional memory of the browser's processes (`is_browser`), in MB."""
+    total = 0
+    for pid, command in started_processes():
+        if not is_browser(command):
+            continue
+        try:
+            for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
+                    total += int(line.split()[1])
+        except OSError:
+            continue
+    return total / 1024
+
+
+TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def cpu_ms() -> tuple[float, float]:
+    """CPU time (user and system) so far of the browser's processes and of the host's, in ms: what a click
+    costs the machine, which a busy machine stretches far less than the wall clock."""
+    browser = host = 0.0
+    for pid, command in started_processes():
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        used = (int(fields[11]) + int(fields[12])) * 1000 / TICKS
+        if b"native_host" in command:
+            host += used
+        elif is_browser(command):
+            browser += used
+    return browser, host
+
+
+MEMORY_STATES = ("page alone", "reader shown", "reader left")
+
+
+def memory(args, trees: dict[str, Path], root: Path, pages: Path) -> None:
+    """--memory: per extension and page, the browser's PSS before, during and after the reader, N times."""
+    rows = []
+    for tree, directory in trees.items():
+        with extension_browser(
+            args.browser, root / f"memory-{tree}", model_dir=args.model_dir, pages=pages, extension=directory
+        ) as b:
+            for name in args.pages:
+                page = b.open(f"{name}.html")
+                tab_id = b.tab_id(page)
+                seen: dict[str, list[float]] = {state: [] for state in MEMORY_STATES}
+                for _ in range(args.memory):
+                    page.evaluate("() => location.reload()")  # no frame of an earlier turn over it
+                    time.sleep(3)
+                    seen["page alone"].append(browser_pss_mb())
+                    assert b.send({"type": "pith.run", "action": "reader", "tabId": tab_id}).get("reader")
+                    time.sleep(3)
+                    seen["reader shown"].append(browser_pss_mb())
+                    assert b.send({"type": "pith.run", "action": "reader", "tabId": tab_id}).get("closed")
+                    time.sleep(3)
+                    seen["reader left"].append(browser_pss_mb())
+                page.close()
+                medians = {state: statistics.median(v) for state, v in seen.items()}
+                rows.append((name, tree, medians))
+                print(f"{tree}: {name} {medians}", file=sys.stderr)
+    print(f"`python3 -m bench.browser_speed {' '.join(sys.argv[1:])}`\n")
+    print(f"{args.browser}, headless; the browser's PSS (MB), median of {args.memory} turns per page\n")
+    print("| page | extension | page alone | reader shown | reader left | left − alone |")
+    print("|---|---|---:|---:|---:|---:|")
+    for name, tree, m in rows:
+        print(
+            f"| {name} | {tree} | {m['page alone']:.0f} | {m['reader shown']:.0f} | {m['reader left']:.0f} | "
+            f"{m['reader left'] - m['page alone']:+.1f} |"
         )
 
 

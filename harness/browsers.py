@@ -484,10 +484,10 @@ class ReaderView:
         self.page.press(key)
 
     def shown(self) -> bool:
-        """Whether a reader frame is over the page: one that answers (Playwright may list a frame taken off the
-        page a while longer)."""
+        """Whether a reader frame over the page shows an article: one that answers (Playwright may list a frame
+        taken off the page a while longer) and has shown one (the spare frame laid for the next click has not)."""
         try:
-            return self.evaluate("() => true") is True
+            return self.evaluate("(root) => root.documentElement.dataset.shown === 'true'") is True
         except Exception:  # noqa: BLE001 - none, or one the driver still lists but that is gone
             return False
 

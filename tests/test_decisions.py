@@ -270,3 +270,65 @@ def test_a_forum_index_keeps_its_forums_and_not_its_statistics(page):
     scores = np.array([[1.0 if b.index in forums + boxes else 0.0] for b in blocks], dtype=np.float32)
     main = main_blocks(snapshot, blocks, scores, 0.5, "forum")
     assert all(main[i] for i in forums) and not any(main[i] for i in boxes)
+
+
+def everything(blocks, but=()):
+    """Scores that keep every block outside a header, nav or footer but the ones in `but`: a model that
+    cannot tell boxes from content, so that only the rules can."""
+    chrome = {"nav", "header", "footer"}
+    return np.array([[0.0 if b.index in but or chrome & set(b.tag_path) else 1.0] for b in blocks], dtype=np.float32)
+
+
+def test_a_product_page_keeps_its_description_and_not_its_reviews_or_pop_ups(page):
+    """The buyers' reviews, a delivery popover and a size guide's modal are not the product: on a product page
+    they go, the description, specifications and guarantee stay; on an article page the rule does not run."""
+    snapshot, blocks = page_blocks(page("product-reviews"))
+    reviews = [b.index for b in blocks if any("review" in c for c in b.class_path[-2:])]
+    boxes = [b.index for b in blocks if b.text.startswith(("Orders over forty", "Not sure which size"))]
+    product = [b.index for b in blocks if b.text.startswith(("A stovetop kettle", "Capacity:", "We guarantee"))]
+    assert len(reviews) == 7 and len(boxes) == 2 and len(product) == 3
+    main = main_blocks(snapshot, blocks, everything(blocks), 0.5, "product")
+    assert all(main[i] for i in product) and not any(main[i] for i in reviews + boxes)
+    assert all(main_blocks(snapshot, blocks, everything(blocks), 0.5, "article")[i] for i in reviews)
+    r = Extractor().extract_html(page("product-reviews"), url="https://noust.example/kettles/tidewater")
+    assert r.page_type == "product" and "Customer reviews" not in r.text
+    assert "Capacity: 1.6 litres" in r.text and "ten years against chipping" in r.text
+
+
+def test_a_consent_banner_is_not_content_on_any_page(page):
+    """A cookie banner, its text and its table of cookies, and a consent manager's pane deep under its box,
+    are the site's, not the page's: dropped whatever the page's type, unless they hold the page's only text (a
+    site that puts its cookie policy in such a box). An id that is the word alone is a section's anchor."""
+    snapshot, blocks = page_blocks(page("consent-banner"))
+    banner = [b.index for b in blocks if any(w in c for c in b.class_path for w in ("cookie", "gdpr", "consent"))]
+    article = [b.index for b in blocks if "entry-content" in "".join(b.class_path)]
+    assert len(banner) >= 11 and len(article) == 3
+    assert any(b.text.startswith("These cookies let us") for b in blocks if b.index in banner)
+    for kind in (None, "article", "service", "product", "forum", "listing"):
+        main = main_blocks(snapshot, blocks, everything(blocks), 0.5, kind)
+        assert all(main[i] for i in article) and not any(main[i] for i in banner), kind
+    r = Extractor().extract_html(page("consent-banner"), url="https://slipway.example/drifter-engine")
+    assert "We use cookies" not in r.text and "visitor_count" not in r.text
+    assert r.text.count("engine") >= 1 and "fuel pump" in r.text
+    policy = "<div class='cookie-policy'><h1>Cookies</h1><p>" + "We set one cookie to count visits. " * 8 + "</p></div>"
+    snapshot, blocks = page_blocks(policy)
+    assert all(main_blocks(snapshot, blocks, everything(blocks), 0.5, "article"))
+    section = "<section id='cookies'><h2>Cookies</h2><p>Read a request's cookies from its cookies attribute.</p>"
+    snapshot, blocks = page_blocks("<main><p>" + "A web framework's guide. " * 8 + "</p>" + section + "</main>")
+    assert all(main_blocks(snapshot, blocks, everything(blocks), 0.5, "documentation"))
+
+
+def test_a_forum_thread_keeps_its_posts_and_not_the_posters_cards_or_notices(page):
+    """Each poster's card (rank, join date, location, post count) and the board's notice over the thread are
+    not the thread: on a forum page both go, and the cards on a thread typed as an article too."""
+    snapshot, blocks = page_blocks(page("forum-cards"))
+    cards = [b.index for b in blocks if any("userinfo" in c or "usertitle" in c for c in b.class_path[-2:])]
+    notice = [b.index for b in blocks if b.text.startswith("You are using an out of date browser")]
+    posts = [b.index for b in blocks if b.text.startswith(("We keep dragging", "A spade sets"))]
+    assert len(cards) >= 10 and len(notice) == 1 and len(posts) == 2
+    main = main_blocks(snapshot, blocks, everything(blocks), 0.5, "forum")
+    assert all(main[i] for i in posts) and not any(main[i] for i in cards + notice)
+    assert not any(main_blocks(snapshot, blocks, everything(blocks), 0.5, "article")[i] for i in cards)
+    r = Extractor().extract_html(page("forum-cards"), url="https://cruising.example/threads/anchor.77/")
+    assert r.page_type == "forum"
+    assert not any(r.blocks[i].main for i in cards + notice) and all(r.blocks[i].main for i in posts)

@@ -146,7 +146,7 @@ def test_reader_view_runs_nothing_from_a_hostile_article(browser):
     found = reader.evaluate("""(root) => {
         const all = [...root.querySelectorAll('#article *')];
         return {
-          scripts: root.querySelectorAll('script:not([src="reader.js"])').length,  // the frame's own alone
+          scripts: root.querySelectorAll('script:not([src="bundle.js"])').length,  // the frame's own alone
           handlers: all.filter((e) => [...e.attributes].some((a) => a.name.startsWith('on'))).length,
           styles: all.filter((e) => e.hasAttribute('style')).length,
           jsLinks: all.filter((e) => /^\\s*javascript:/i.test(e.getAttribute('href') || '')).length,

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from native_host import contracts, limits
 from native_host.browser.identity import CHROMIUM_EXTENSION_ID, EXTENSION_PUBLIC_KEY, FIREFOX_EXTENSION_ID
+from scripts import bundle
 
 EXTENSION = Path(__file__).resolve().parent.parent / "extension"
 MANIFEST = json.loads((EXTENSION / "manifest.json").read_text())
@@ -192,16 +193,10 @@ def test_the_extension_keeps_every_metadata_field_the_host_sends():
     assert set(METADATA_FIELDS) <= {f.name for f in fields(Result)}
 
 
-def test_the_reader_page_preloads_exactly_the_modules_reader_js_imports():
-    """reader.html names every module of reader.js's import graph as a modulepreload, so the frame fetches them
-    at once instead of one level of imports after another (on the click's path); none more, none less."""
-    page = EXTENSION / "reader" / "reader.html"
-    preloaded = {
-        (page.parent / href).resolve()
-        for href in re.findall(r'<link rel="modulepreload" href="([^"]+)">', page.read_text())
-    }
-    graph: set[Path] = set()
-    todo = [EXTENSION / "reader" / "reader.js"]
+def _reader_graph() -> set[Path]:
+    """reader.js and every module it imports, read from their import lines."""
+    graph = {(EXTENSION / "reader" / "reader.js").resolve()}
+    todo = list(graph)
     while todo:
         module = todo.pop()
         for target in re.findall(r'^import (?:[^"]* from )?"(\.[^"]+)";', module.read_text(), re.M):
@@ -209,4 +204,85 @@ def test_the_reader_page_preloads_exactly_the_modules_reader_js_imports():
             if found not in graph:
                 graph.add(found)
                 todo.append(found)
-    assert graph and preloaded == graph
+    return graph
+
+
+def test_the_reader_page_runs_the_bundle_alone():
+    """reader.html runs one script, bundle.js, which carries every module of reader.js's import graph, none
+    more, and imports nothing itself: the frame fetches one file on the click's path."""
+    page = (EXTENSION / "reader" / "reader.html").read_text()
+    assert re.findall(r"<script[^>]*>", page) == ['<script type="module" src="bundle.js">']
+    assert "modulepreload" not in page
+    text = (EXTENSION / "reader" / "bundle.js").read_text()
+    carried = {(EXTENSION / where).resolve() for where in re.findall(r"^// ---- (\S+)$", text, re.M)}
+    assert len(carried) > 5 and carried == _reader_graph()
+    assert not re.search(r"^\s*(import|export)\b", text, re.M)
+
+
+def test_the_reader_bundle_is_current():
+    """bundle.js is written from reader.js and its imports: a change to any of them without rebuilding fails
+    here."""
+    assert (EXTENSION / "reader" / "bundle.js").read_text(encoding="utf-8") == bundle.render(), (
+        f"extension/reader/bundle.js is out of date: run {bundle.COMMAND} to regenerate"
+    )
+
+
+def test_an_edited_module_makes_the_bundle_stale_with_the_way_out(tmp_path, monkeypatch, capsys):
+    """Editing one module of the graph (the deepest, element.js) without rebuilding is caught; rebuilding
+    carries the edit."""
+    copy = tmp_path / "extension"
+    shutil.copytree(EXTENSION, copy)
+    monkeypatch.setattr(bundle, "ENTRY", copy / "reader" / "reader.js")
+    monkeypatch.setattr(bundle, "PATH", copy / "reader" / "bundle.js")
+    assert bundle.main(["--check"]) == 0
+    element = copy / "reader" / "element.js"
+    element.write_text(element.read_text() + "export const EDITED = 1;\n")
+    assert bundle.main(["--check"]) == 1
+    assert "run python -m scripts.bundle to regenerate" in capsys.readouterr().err
+    assert bundle.main([]) == 0 and bundle.main(["--check"]) == 0
+    assert "const EDITED = 1;" in (copy / "reader" / "bundle.js").read_text()
+
+
+def test_the_bundler_refuses_a_form_it_does_not_know(tmp_path):
+    """An import or export form the bundler does not rewrite stops the build, naming the line, instead of
+    shipping a module statement inside the bundle."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "main.js").write_text('import "./dep.js";\n')
+    for line in ("export default function f() {}", 'import * as all from "./other.js";', "export { f };"):
+        (tmp_path / "src" / "dep.js").write_text(f"function f() {{}}\n{line}\n")
+        (tmp_path / "src" / "other.js").write_text("")
+        try:
+            bundle.render(tmp_path / "src" / "main.js")
+        except ValueError as exc:
+            assert line in str(exc) and "src/dep.js" in str(exc)
+        else:
+            raise AssertionError(f"bundled {line!r}")
+
+
+def test_the_bundle_runs_like_the_modules(tmp_path):
+    """Stand-in modules run by node twice, as modules and as their bundle: the same modules run, each once, in
+    the same order (an import before its importer), each importer getting the values it names."""
+    src = tmp_path / "ext" / "src"
+    src.mkdir(parents=True)
+    (tmp_path / "ext" / "shared.js").write_text('globalThis.ran.push("shared");\n')
+    (src / "a.js").write_text(
+        'import "../shared.js";\nglobalThis.ran.push("a");\nexport const { one, two: deux } = { one: 1, two: 2 };\n'
+        "export async function later() { return 3; }\n"
+    )
+    (src / "b.js").write_text(
+        'import { one } from "./a.js";\nglobalThis.ran.push(`b${one}`);\nexport class B { get v() { return one; } }\n'
+    )
+    (src / "main.js").write_text(
+        'import "../shared.js";\nimport { B } from "./b.js";\nimport { deux, later } from "./a.js";\n'
+        "globalThis.ran.push(`main${new B().v}${deux}`);\nglobalThis.done = later();\n"
+    )
+    (src / "bundle.js").write_text(bundle.render(src / "main.js"))
+    runs = {}
+    for name in ("main.js", "bundle.js"):
+        body = (
+            f"globalThis.ran = []; await import({json.dumps((src / name).as_uri())});"
+            "return [...globalThis.ran, await globalThis.done];"
+        )
+        runs[name] = node_eval(body)
+    assert runs["main.js"] == ["shared", "a", "b1", "main12", 3]
+    assert runs["bundle.js"] == runs["main.js"]

@@ -9,7 +9,7 @@ model: the pages' article text comes in long sentences, their menus and footers 
 from __future__ import annotations
 
 import pytest
-from browser import KINDS, browser_with_host, close, open_reader, show_article, wait_for_download
+from browser import KINDS, READER_PAGE, browser_with_host, close, open_reader, show_article, wait_for_download
 from host_support import write_standin_model
 
 MATHML = "http://www.w3.org/1998/Math/MathML"
@@ -545,4 +545,51 @@ def test_the_page_can_neither_restyle_nor_read_the_view_and_its_csp_does_not_sto
     # and Pith's own elements are never read as the page's content
     nodes = browser.live_snapshot(page)["snapshot"]["nodes"]
     assert not any(n["tag"].startswith("pith-") for n in nodes)
+    close(page)
+
+
+SPARE = (
+    "(root) => !root.documentElement.dataset.shown && root.querySelector('.view') && root.querySelector('.view').hidden"
+)
+# Pith's frames over the page that are inert (a note may be there too, not inert)
+INERT = "() => [...document.documentElement.children].filter((e) => e.matches('[popover]') && e.inert).length"
+
+
+def test_leaving_the_reader_lays_a_spare_frame_that_the_next_reader_takes_and_replaces(browser):
+    """Once the user leaves the reader, a reader frame waits over the page for the next click, its page loaded
+    and its view built: inert (the page keeps the keyboard and the clicks) and not a reader (the reader action
+    opens one rather than closing it). The next Reader view is shown in that very frame, with the settings as
+    they are then, and leaving it lays a new spare."""
+    page = browser.open("reader/news.html")
+    page.evaluate(
+        "() => { window.heard = []; for (const type of ['keydown', 'click'])"
+        " document.addEventListener(type, (e) => window.heard.push(e.type + ':' + (e.key || ''))); }"
+    )
+    _, reader = open_reader(browser, page)
+    reader.press("Escape")
+    reader.wait_closed()
+    reader.wait_for(f"(root) => ({SPARE})(root) && (window.mark = 'spare one')")  # the spare, marked
+    assert page.evaluate(INERT) == 1 and len(browser.frames_of(page, READER_PAGE)) == 1
+    page.press("Enter")  # the keyboard and the mouse still reach the page
+    x, y = page.evaluate(
+        "() => { const r = document.querySelector('p').getBoundingClientRect(); return [r.x + 5, r.y + 5]; }"
+    )
+    page.click_at(int(x), int(y))
+    page.wait_for("() => window.heard.includes('keydown:Enter') && window.heard.includes('click:')")
+    theme = browser.call("() => api.storage.local.get('readerTheme').then((s) => s.readerTheme ?? null)")
+    other = "sepia" if theme != "sepia" else "dark"
+    browser.call(f"() => api.storage.local.set({{readerTheme: '{other}'}})")  # changed while the spare waits
+    try:
+        _, reader = open_reader(browser, page)
+        assert reader.evaluate("() => window.mark ?? null") == "spare one"  # the spare, not a new frame
+        assert reader.evaluate("(root) => root.querySelector('.view').dataset.theme") == other
+        assert page.evaluate(INERT) == 0 and len(browser.frames_of(page, READER_PAGE)) == 1
+        closed = browser.send({"type": "pith.run", "action": "reader", "tabId": browser.tab_id(page)})
+        assert closed == {"ok": True, "action": "reader", "closed": True}
+        reader.wait_for(f"(root) => ({SPARE})(root) && !window.mark")  # a new spare, not the one used
+        assert page.evaluate(INERT) == 1
+    finally:
+        restore = f"{{readerTheme: '{theme}'}}" if theme else "'readerTheme'"
+        browser.call(f"() => api.storage.local.{'set' if theme else 'remove'}({restore})")
+    assert page.errors() == []
     close(page)

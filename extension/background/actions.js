@@ -95,7 +95,7 @@ export function makeRunner(host) {
     // whether its content scripts are there (`scripts`), so that the snapshot injects them only where not.
     const shown = action === "save" ? { active: false, scripts: false } : await inPage(tabId, action);
     if (action === "reader" && shown.active) {  // the reader shortcut again: back to the page
-      await closeReader(tabId);
+      await closeReader(tabId, "reader", true);
       return { ok: true, action, closed: true };
     }
     if (action === "highlight" && shown.active) {

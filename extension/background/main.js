@@ -82,7 +82,7 @@ api.runtime.onMessage.addListener((message, sender, sendResponse) => {
   if (!fromExtensionPage(sender)) return false;  // a content script's message: refused, whatever it asks
   if (message.type === "pith.frame.close" && fromFrame(sender, message.kind)) {
     // Esc or the back button in the reader, the note's close button: that frame's tab, nothing else.
-    closeReader(sender.tab.id, message.kind).then(() => sendResponse({ ok: true }),
+    closeReader(sender.tab.id, message.kind, true).then(() => sendResponse({ ok: true }),
                                                   (error) => sendResponse({ ok: false, error: asFailure(error).toJSON() }));
     return true;
   }

@@ -14,6 +14,7 @@ const CONTENT_FILES = ["/limits.js", "/content/shadow_style.js", "/content/snaps
 const HIGHLIGHT_CSS = ["/content/highlight.css"];
 const L = globalThis.PITH_LIMITS;
 const readers = new Map();  // tabId -> the reader frame this context laid over it: {session, shown}
+const spares = new Map();   // tabId -> a reader frame laid over it for the next click (placeSpare), not shown yet
 const notes = new Map();    // tabId -> the note frame: {session, note}
 
 // Runs in the page: calls one method of a content-script object, returning {value} or {error}.
@@ -164,23 +165,50 @@ export async function prepareReader(tabId) {
   return placeReader(tabId, readerView(tabId));
 }
 
-/** The reader view for tab `tabId`, its frame not yet laid over the page (`takeSnapshot` or `placeReader` does
- * it): the one-time token its frame will connect with. */
-export function readerView(tabId) {
-  const old = readers.get(tabId);
-  if (old) old.session.end();
+/** A reader view for tab `tabId`: the one-time token its frame will connect with, and its `shown` promise. */
+function newReaderView(tabId) {
   const view = { session: null, shown: null, active: false };
   view.shown = new Promise((resolve) => {
     view.session = expectFrame("reader", tabId, {
       onMessage: (message) => { if (message.type === "shown") resolve({ shownAt: Number(message.shownAt) }); },
       onGone: () => {  // closed, or no longer the extension's page: off the page
         if (readers.get(tabId) === view) readers.delete(tabId);
+        if (spares.get(tabId) === view) spares.delete(tabId);
         frames(tabId, "close", "reader", view.session.token).catch(() => {});
       },
     });
   });
+  return view;
+}
+
+/** The reader view for tab `tabId`: the spare one laid over its page after the last reader there (`placeSpare`;
+ * `takeSnapshot` or `placeReader` takes it with its token), else a new one, its frame not yet laid over the
+ * page (`takeSnapshot` or `placeReader` does it). */
+export function readerView(tabId) {
+  const old = readers.get(tabId);
+  if (old) old.session.end();
+  const view = spares.get(tabId) || newReaderView(tabId);
+  spares.delete(tabId);
   readers.set(tabId, view);
   return view;
+}
+
+/** Lay a reader frame over tab `tabId`'s page for the next Reader view there, inert and out of sight until then:
+ * the click finds its page loaded and its port open (docs/extension.md, "Instant from the first click"). Best
+ * effort: a page that cannot take it gets none, and the next click lays a frame as it would have. */
+export async function placeSpare(tabId) {
+  const old = spares.get(tabId);
+  if (old) old.session.end();
+  const view = newReaderView(tabId);
+  spares.set(tabId, view);
+  try {
+    if (!await frames(tabId, "spare", view.session.token)) throw new Error("not placed");
+  } catch {  // (a click may have taken the view meanwhile: its frame is then the one laid with the snapshot)
+    if (spares.get(tabId) === view) {
+      spares.delete(tabId);
+      view.session.end();
+    }
+  }
 }
 
 /** Lay `view`'s frame over the page; resolves with the view. */
@@ -253,12 +281,15 @@ export async function selectedNodeIds(tabId) {
   }
 }
 
-/** Take the reader view (or the note: `kind`) off the page; resolves with whether one was open. */
-export async function closeReader(tabId, kind = "reader") {
+/** Take the reader view (or the note: `kind`) off the page; resolves with whether one was open. `spare`: the user
+ * left the reader, and a spare frame is laid for the next one (`placeSpare`). */
+export async function closeReader(tabId, kind = "reader", spare = false) {
   const view = (kind === "reader" ? readers : notes).get(tabId);
   if (view) {
     (kind === "reader" ? readers : notes).delete(tabId);
     view.session.end();
   }
-  return (await frames(tabId, "close", kind)) === true;
+  const closed = (await frames(tabId, "close", kind)) === true;
+  if (closed && spare && kind === "reader") placeSpare(tabId);
+  return closed;
 }

@@ -9,6 +9,11 @@
 // on a plain <div> (no custom element the page could have defined first and kept the internals of), so the
 // page's scripts never see the element, its name or its address. A frame that loads a second document (the
 // page navigated it) is taken off the page.
+//
+// A spare reader frame: once the user leaves the reader, the background lays a new reader frame over the page at
+// once (`spare`), inert and transparent, clicks going through it, so that the next Reader view in this tab finds its
+// page loaded, its script run and its port open. `place` with the spare's token takes it (no new frame); `place`
+// with any other token, or a new spare, takes the old spare off the page.
 (() => {
   "use strict";
   if (globalThis.__pithFrames) return;
@@ -33,8 +38,14 @@
     + " color-scheme: normal; background: transparent; }";
 
   const open = {};  // kind -> {host, frame, token, focus}
+  let spare = null;  // the reader frame laid for the next click: {host, frame, token}
 
   function close(kind, token) {
+    if (kind === "reader" && spare && token && spare.token === token) {
+      spare.host.remove();
+      spare = null;
+      return true;
+    }
     const view = open[kind];
     if (!view || (token && view.token !== token)) return false;
     delete open[kind];
@@ -44,9 +55,8 @@
     return true;
   }
 
-  /** Lay the frame of `kind` over the page (replacing one there), for the background's one-time `token`. */
-  function place(kind, token) {
-    close(kind);
+  /** A frame of `kind` for the background's one-time `token`, laid over the page: {host, frame}. */
+  function lay(kind, token) {
     const host = document.createElement("div");
     host.setAttribute("popover", "manual");
     const root = host.attachShadow({ mode: "closed" });
@@ -62,13 +72,41 @@
       if (event.isTrusted && ++loads > 1) close(kind, token);  // navigated by the page: not Pith's frame any more
     });
     root.append(frame);
-    // Where the focus was in the page, for close() to put it back: taken now, as Firefox may focus the frame
-    // as soon as its document loads.
-    const was = document.activeElement;
-    const view = { host, frame, token, focus: Object.values(open).some((v) => v.host === was) ? null : was };
-    open[kind] = view;
+    return { host, frame };
+  }
+
+  function show(host) {
     (document.documentElement || document).append(host);
     if (typeof host.showPopover === "function") host.showPopover();
+  }
+
+  /** Lay the frame of `kind` over the page (replacing one there), for the background's one-time `token`; the
+   * spare reader frame where `token` is its own. */
+  function place(kind, token) {
+    let taken = null;
+    if (kind === "reader" && spare) {
+      if (spare.token === token) taken = spare;
+      else spare.host.remove();
+      spare = null;
+    }
+    close(kind);
+    // Where the focus was in the page, for close() to put it back: taken before the frame is laid, as Firefox
+    // may focus the frame as soon as its document loads.
+    const was = document.activeElement;
+    const { host, frame } = taken || lay(kind, token);
+    open[kind] = { host, frame, token, focus: Object.values(open).some((v) => v.host === was) ? null : was };
+    if (taken) host.inert = false;
+    else show(host);
+    return true;
+  }
+
+  /** Lay a reader frame for the next click, for `token`: inert (no focus, no clicks) until `place` takes it. */
+  function placeSpare(token) {
+    if (open.reader && open.reader.token === token) return false;  // taken by a click before it was laid
+    if (spare) spare.host.remove();
+    spare = { ...lay("reader", token), token };
+    spare.host.inert = true;
+    show(spare.host);
     return true;
   }
 
@@ -91,11 +129,12 @@
 
   globalThis.__pithFrames = {
     place,
+    spare: placeSpare,
     activate,
     size,
     close,
     active: (kind) => Boolean(open[kind] && open[kind].host.isConnected),
     // The snapshot's walk leaves Pith's own elements out (they are not the page's content).
-    hosts: () => Object.values(open).map((view) => view.host),
+    hosts: () => [...Object.values(open), ...(spare ? [spare] : [])].map((view) => view.host),
   };
 })();

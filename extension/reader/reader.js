@@ -52,9 +52,17 @@ const token = window.name;
 window.name = "";
 const view = { root: document, box: null, article: null, settings: null, writer: Math.random().toString(36).slice(2),
                writes: 0, statusTimer: null, port: null, template: undefined, pressed: null };
-const stored = api.storage.local.get(null);  // the user's choices, read while the host works
-// Save's template (for Copy and Save's file names and heads), read while the host works too.
-const template = saveSettings().then((settings) => settings.template, () => undefined);
+// The user's choices, and Save's template (for Copy and Save's file names and heads), read while the host works;
+// read again on any change, as a spare frame (content/frames.js) may wait long for its article.
+const readStored = () => api.storage.local.get(null);
+const readTemplate = () => saveSettings().then((settings) => settings.template, () => undefined);
+let stored = readStored();
+let template = readTemplate();
+api.storage.onChanged.addListener((_changes, area) => {
+  if (area !== "local") return;
+  stored = readStored();
+  template = readTemplate();
+});
 
 /** The settings as stored, each made valid (an unknown or missing value becomes its default). */
 function valid(values) {

@@ -20,7 +20,8 @@ The model decides block by block. Things it cannot see that way, each measured o
 * **No heading over nothing.** A heading that ends the page's main content over a list of links the model
   left out heads nothing kept.
 * **A signature is its author's, not the thread's.** On a forum page, a block in an element whose class
-  names a signature is not content.
+  names a signature is not content; nor is what repeats around each post outside a poster's card (its
+  author's rank, badges, join date, post count: forums.py).
 * **A listing's records are whole.** On a listing or collection page, the blocks of one repeated record shape
   (the same tag under ancestors of the same classes, at least `RECORD_MIN_BLOCKS` of them) are the page's
   items: when the model keeps `RECORD_SHARE` of them, it keeps them all (the few it left out read as links).
@@ -45,6 +46,7 @@ from collections.abc import Sequence
 
 from .blocks import HEADINGS as ANY_HEADING
 from .blocks import PATH_DEPTH, Block
+from .forums import post_furniture
 
 # Tags whose subtree is one unit, and the tags that may sit between a unit and a unit nested in it (a list
 # in a list item, a table in a cell): the nested one belongs to the outer unit.
@@ -111,7 +113,7 @@ CONSENT_BOXES = ("cookie", "consent", "gdpr", "onetrust")
 POSTER_CARDS = ("userextras", "usertitle", "userbanner", "postprofile", "userinfo", "user-info")
 # * a board's notices (an old browser, an announcement) on a forum page: with the cards, forum +.012, 30 up,
 #   none down;
-BOARD_NOTICES = ("notice", "warning")
+BOARD_NOTICES = ("notice", "warning", "blockstatus")  # blockStatus: "Not open for further replies"
 # * the buyers' reviews and the shop's pop-up boxes (a dialog, a tooltip, a lightbox) on a product page, whose
 #   golds hold the product's own description and specifications: product +.030, 34 up, 4 down. Testimonials
 #   were measured too and are content: shops quote them as their pitch, and service pages lost .006.
@@ -332,7 +334,7 @@ def _decide(snapshot: dict, blocks: Sequence[Block], scores, threshold: float, p
         main = one_article(blocks, main)
     main = outside_navigation(snapshot, blocks, main)
     if page_type in SIGNATURE_TYPES:
-        main = [m and not _class_names(b, (SIGNATURE,)) for b, m in zip(blocks, main)]
+        main = post_furniture(snapshot, blocks, [m and not _class_names(b, (SIGNATURE,)) for b, m in zip(blocks, main)])
     if page_type in BOARD_BOX_TYPES:
         main = [m and not _class_names(b, BOARD_BOXES) for b, m in zip(blocks, main)]
     if page_type in RECORD_TYPES:

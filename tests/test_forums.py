@@ -1,0 +1,67 @@
+"""Forum rules after the model (native_host/pipeline/forums.py, and the board's notices in decisions.py): a
+post's furniture, repeated between the posts, is not the thread's content; the post's author name stays."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from native_host import snapshot_from_html
+from native_host.pipeline.blocks import blocks_from_snapshot
+from native_host.pipeline.decisions import main_blocks
+from native_host.pipeline.forums import post_furniture
+
+
+def test_a_posts_rank_badges_post_count_join_date_and_reputation_are_not_content(page):
+    """Every block of the thread scored main: the author pane's rank ("Advanced Member"), badge, post count,
+    join date and reputation (classes outside any poster's card that decisions.py knows) are dropped on a
+    forum page; the posts, their authors' names and dates stay. On an article page the rule does not run."""
+    snapshot = snapshot_from_html(page("forum-badges"))
+    blocks = blocks_from_snapshot(snapshot)
+    furniture = [
+        b.index for b in blocks if b.text.startswith(("Advanced Member", "Moderator", "Top Poster", "Helpful"))
+    ]
+    furniture += [b.index for b in blocks if b.text.endswith(" posts") or b.text.startswith(("Joined", "Reputation"))]
+    names = [b.index for b in blocks if b.text in ("mizzen", "bosun_kate")]
+    dates = [b.index for b in blocks if b.text.startswith("January 1")]
+    posts = [b.index for b in blocks if len(b.text) >= 100]
+    assert len(furniture) == 15 and len(names) == len(dates) == len(posts) == 3
+    scores = np.ones((len(blocks), 1), dtype=np.float32)
+    main = main_blocks(snapshot, blocks, scores, 0.5, "forum")
+    assert not any(main[i] for i in furniture)
+    assert all(main[i] for i in names + dates + posts)
+    assert all(main_blocks(snapshot, blocks, scores, 0.5, "article")[i] for i in furniture)
+
+
+def test_furniture_seen_once_is_not_dropped():
+    """A badge-like class that the page shows once is no post's furniture: nothing repeats it."""
+    html = (
+        "<main><div class='post'><div class='rank'>Moderator</div><p>" + "The one post of the page. " * 5 + "</p>"
+        "</div></main>"
+    )
+    snapshot = snapshot_from_html(html)
+    blocks = blocks_from_snapshot(snapshot)
+    assert post_furniture(snapshot, blocks, [True] * len(blocks)) == [True] * len(blocks)
+    twice = html.replace("</main>", "<div class='post'><div class='rank'>Member</div><p>Agreed.</p></div></main>")
+    snapshot = snapshot_from_html(twice)
+    blocks = blocks_from_snapshot(snapshot)
+    kept = post_furniture(snapshot, blocks, [True] * len(blocks))
+    assert [b.text for b, m in zip(blocks, kept) if not m] == ["Moderator", "Member"]
+
+
+def test_a_boards_notices_and_a_quotes_expand_link_are_not_content(page):
+    """Every block scored main: on a forum page the board's notices above the thread (an announcement,
+    "JavaScript is disabled", "You are using an out of date browser", the thread's status: decisions.py's
+    BOARD_NOTICES) and the "Click to expand..." under each quote are dropped; the posts and the quoted words
+    stay. On an article page they stay."""
+    snapshot = snapshot_from_html(page("forum-notices"))
+    blocks = blocks_from_snapshot(snapshot)
+    starts = ("Join the spring rally", "JavaScript is disabled", "You are using an out", "Status", "Not open for")
+    notices = [b.index for b in blocks if b.text.startswith(starts)]
+    expand = [b.index for b in blocks if b.text == "Click to expand..."]
+    kept = [b.index for b in blocks if b.text.startswith(("Our anchor", "Both, in", "Seconded", "setting it", "Is a"))]
+    assert len(notices) == 5 and len(expand) == 2 and len(kept) == 5
+    scores = np.ones((len(blocks), 1), dtype=np.float32)
+    main = main_blocks(snapshot, blocks, scores, 0.5, "forum")
+    assert not any(main[i] for i in notices + expand)
+    assert all(main[i] for i in kept)
+    assert all(main_blocks(snapshot, blocks, scores, 0.5, "article")[i] for i in notices + expand)

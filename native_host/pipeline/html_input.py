@@ -1,5 +1,6 @@
-"""What HTML must pass before the parser sees it: it nests no deeper than limits.MAX_PARSE_DEPTH
-(`bound_nesting`, on every parse); that it is text, not a binary file, is pipeline/binary.py's question.
+"""What HTML must pass before the parser sees it: a `<title>` left open ends before the markup that follows
+it (`close_open_title`), and it nests no deeper than limits.MAX_PARSE_DEPTH (`bound_nesting`, on every
+parse); that it is text, not a binary file, is pipeline/binary.py's question.
 
 The parser (lexbor) is one call into C that no time limit can stop, and its time grows with the square of the
 nesting depth: each block start tag looks down the stack of open elements for a `<p>` to close, so 200,000
@@ -140,6 +141,23 @@ class _Stack:
     def in_foreign(self) -> bool:
         """Whether the current node is SVG or MathML (not an integration point, where HTML goes on)."""
         return bool(self.names) and self.foreign[-1] and self.names[-1] not in INTEGRATION_POINTS
+
+
+_TITLE_START = re.compile(r"<title\b[^>]*>", re.I)
+_TITLE_END = re.compile(r"</title", re.I)
+_MARKUP = re.compile(r"<[a-zA-Z!/]")
+
+
+def close_open_title(html: str) -> str:
+    """`html` with a `</title>` put before the first tag after a `<title>` that no end tag closes. The title's
+    text is raw to its end tag, so a crawled page whose `</title>` was lost (cut or mangled in the archive)
+    reads as one long title and nothing else: the whole page gone. A browser shows that page blank too, but
+    a file or a crawl is read for its text, as libxml2-based tools read it."""
+    start = _TITLE_START.search(html)
+    if start is None or _TITLE_END.search(html, start.end()):
+        return html
+    tag = _MARKUP.search(html, start.end())
+    return html if tag is None else f"{html[: tag.start()]}</title>{html[tag.start() :]}"
 
 
 def bound_nesting(html: str) -> tuple[str, bool]:

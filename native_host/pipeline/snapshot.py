@@ -21,7 +21,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 from .. import limits
 from .compiled import load_compiled
-from .html_input import bound_nesting
+from .html_input import bound_nesting, close_open_title
 from .page_values import join_url, text_codec
 
 FORMAT = "pith-snapshot"
@@ -228,7 +228,7 @@ def _outside_noscript(node, known: dict[int, bool]) -> bool:
 
 def snapshot_from_html(html: bytes | str, url: str | None = None, charset: str | None = None) -> dict:
     """Parse HTML into snapshot v2 (a dict that passes `validate_snapshot`); `charset`: the HTTP one, if known."""
-    text, too_deep = bound_nesting(decode_html(html, charset))
+    text, too_deep = bound_nesting(close_open_title(decode_html(html, charset)))
     tree = LexborHTMLParser(text)
     title, base = _head_fields(tree, url)
     root = tree.root

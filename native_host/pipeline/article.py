@@ -709,7 +709,7 @@ def to_html(root: Element) -> str:
         out.append(f"<{el.tag}{attrs}>")
         in_pre += el.tag == "pre"
         stack.append((el, True))
-        stack.extend((c, False) for c in reversed(el.children))
+        stack.extend(zip(reversed(el.children), repeat(False)))
     return "".join(out).strip()
 
 

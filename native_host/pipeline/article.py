@@ -505,11 +505,12 @@ class _Builder:
 
     def build(self) -> Element:
         nodes, content = self.nodes, self.kept.content
+        into, levels, in_figure, in_math, root = self.into, self.level, self.in_figure, self.in_math, self.root
         for i in sorted(self.kept.keep):  # ids are document order
             node = nodes[i]
             parent = node["parent"]
-            host = self.into.get(parent, self.root)
-            level = self.level.get(parent, 0)
+            host = into.get(parent, root)
+            level = levels.get(parent, 0)
             tag = node["tag"]
             if tag == "#text":
                 if i in content:
@@ -518,8 +519,8 @@ class _Builder:
             if tag == "br":
                 host.children.append(Element("br"))
                 continue
-            self.in_figure[i] = self.in_figure.get(parent, False) or (parent >= 0 and nodes[parent]["tag"] == "figure")
-            if tag == "math" or parent in self.in_math:
+            in_figure[i] = in_figure.get(parent, False) or (parent >= 0 and nodes[parent]["tag"] == "figure")
+            if tag == "math" or parent in in_math:
                 self._formula(i, tag, host, level)
             elif tag == "img":
                 self._image(i, node, host, level)

@@ -136,7 +136,7 @@ def _folded(text: str) -> str:
     return _SPACE.sub(" ", text)
 
 
-@dataclass
+@dataclass(slots=True)
 class Element:
     """A node of the article tree: a tag (from the allowlist) or a text run (tag None)."""
 

@@ -69,6 +69,7 @@ INLINE_MAP = {
     "abbr": "abbr",
     "cite": "cite",
 }
+_INLINE_OUT = frozenset(INLINE_MAP.values())  # the tags INLINE_MAP writes: a set, for membership per element
 # Containers whose inline content needs no <p> around it.
 HOLDS_INLINE = frozenset("p h1 h2 h3 h4 h5 h6 li dt dd td th caption pre figcaption".split())
 # MathML Core's presentation elements, and the TeX source beside them (<semantics>, <annotation>).
@@ -135,7 +136,7 @@ def _folded(text: str) -> str:
     return _SPACE.sub(" ", text)
 
 
-@dataclass
+@dataclass(slots=True)
 class Element:
     """A node of the article tree: a tag (from the allowlist) or a text run (tag None)."""
 
@@ -206,10 +207,11 @@ class _Tree:
 
     def children(self, i: int) -> list[int]:
         if self._children is None:
-            self._children = [[] for _ in self.nodes]
-            for node in self.nodes:
-                if node["parent"] >= 0:
-                    self._children[node["parent"]].append(node["id"])
+            children: list[list[int]] = [[] for _ in self.nodes]
+            for k, parent in zip(map(itemgetter("id"), self.nodes), map(itemgetter("parent"), self.nodes)):
+                if parent >= 0:
+                    children[parent].append(k)
+            self._children = children
         return self._children[i]
 
     def figure(self, i: int) -> int | None:
@@ -240,8 +242,10 @@ def _keep_set(nodes: list[dict], blocks: list[Block], main: list[bool]) -> _Kept
         if m:
             content.update(b.node_ids)
     keep: set[int] = set()
-    for i in content:
-        _keep_with_ancestors(nodes, i, keep)
+    for i in content:  # _keep_with_ancestors, inline: a call per text node was a tenth of this step
+        while i >= 0 and i not in keep:
+            keep.add(i)
+            i = nodes[i]["parent"]
     if "tr" in tree.tags:
         _whole_rows(tree, keep)
     kept = _Kept(keep, content, set())
@@ -254,7 +258,7 @@ def _keep_set(nodes: list[dict], blocks: list[Block], main: list[bool]) -> _Kept
     text_main: dict[int, bool] = {}
     for b, m in zip(blocks, main):
         for i in b.node_ids:
-            if nodes[i]["tag"] == "#text" and not hidden[i]:
+            if tree.tags[i] == "#text" and not hidden[i]:
                 text_main[i] = m
     last = False
     pending: list[int] = []
@@ -501,11 +505,12 @@ class _Builder:
 
     def build(self) -> Element:
         nodes, content = self.nodes, self.kept.content
+        into, levels, in_figure, in_math, root = self.into, self.level, self.in_figure, self.in_math, self.root
         for i in sorted(self.kept.keep):  # ids are document order
             node = nodes[i]
             parent = node["parent"]
-            host = self.into.get(parent, self.root)
-            level = self.level.get(parent, 0)
+            host = into.get(parent, root)
+            level = levels.get(parent, 0)
             tag = node["tag"]
             if tag == "#text":
                 if i in content:
@@ -514,8 +519,8 @@ class _Builder:
             if tag == "br":
                 host.children.append(Element("br"))
                 continue
-            self.in_figure[i] = self.in_figure.get(parent, False) or (parent >= 0 and nodes[parent]["tag"] == "figure")
-            if tag == "math" or parent in self.in_math:
+            in_figure[i] = in_figure.get(parent, False) or (parent >= 0 and nodes[parent]["tag"] == "figure")
+            if tag == "math" or parent in in_math:
                 self._formula(i, tag, host, level)
             elif tag == "img":
                 self._image(i, node, host, level)
@@ -634,7 +639,7 @@ def _flatten_divs(root: Element) -> None:
 
 
 def _is_inline(el: Element) -> bool:
-    return el.tag is None or el.tag in INLINE_MAP.values() or el.tag in ("a", "br", "span", "math")
+    return el.tag is None or el.tag in _INLINE_OUT or el.tag in ("a", "br", "span", "math")
 
 
 def _paragraphs(root: Element) -> None:
@@ -685,7 +690,10 @@ def to_html(root: Element) -> str:
     while stack:
         el, closing = stack.pop()
         if el.tag is None:
-            out.append(htmlmod.escape(strip_controls(el.text if in_pre else _folded(el.text)), quote=False))
+            text = el.text  # printable without two spaces in a row (most runs): folded, and without controls
+            if in_pre or not text.isprintable() or "  " in text:
+                text = strip_controls(text if in_pre else _folded(text))
+            out.append(htmlmod.escape(text, quote=False))
             continue
         if closing:
             in_pre -= el.tag == "pre"
@@ -693,7 +701,7 @@ def to_html(root: Element) -> str:
             if el.tag in BLOCK_TAGS:
                 out.append("\n")
             continue
-        attrs = "".join(f' {k}="{htmlmod.escape(strip_controls(v))}"' for k, v in el.attrs.items())
+        attrs = "".join(f' {k}="{htmlmod.escape(strip_controls(v))}"' for k, v in el.attrs.items()) if el.attrs else ""
         if el.tag in ("br", "img", "hr"):
             out.append(f"<{el.tag}{attrs}>")
             continue
@@ -702,7 +710,7 @@ def to_html(root: Element) -> str:
         out.append(f"<{el.tag}{attrs}>")
         in_pre += el.tag == "pre"
         stack.append((el, True))
-        stack.extend((c, False) for c in reversed(el.children))
+        stack.extend(zip(reversed(el.children), repeat(False)))
     return "".join(out).strip()
 
 
@@ -729,7 +737,8 @@ def _inline_md(el: Element, in_table: bool = False, breaks: bool = True) -> str:
             inside[closes] -= 1
             continue
         if e.tag is None:
-            parts.append(escape_text(_folded(clean(e.text))))
+            text = e.text  # printable without two spaces in a row (most runs): clean and folded already
+            parts.append(escape_text(text if text.isprintable() and "  " not in text else _folded(clean(text))))
             continue
         if e.tag == "br":
             parts.append("\\\n" if breaks else " ")
@@ -769,7 +778,7 @@ def _inline_md(el: Element, in_table: bool = False, breaks: bool = True) -> str:
             parts.append(OPEN[kind])
             inside[kind] += 1
             stack.append((e, CLOSE[kind], kind))
-        stack.extend((c, None, "") for c in reversed(e.children))
+        stack.extend(zip(reversed(e.children), repeat(None), repeat("")))
     line = "".join(parts)
     if "  " in line or "\t" in line:
         line = _SPACES_TABS.sub(" ", line)
@@ -787,6 +796,8 @@ _EDGE_BREAKS = re.compile(r"^(?:\s|\\\n)+|(?:\s|\\\n)+$")
 
 _LEADING = re.compile("[\ufdd0-\ufdd2 \t]*")
 _TRAILING = re.compile("[\ufdd3-\ufdd5 \t]*$")
+_LEAD_CHARS = frozenset("\ufdd0\ufdd1\ufdd2 \t")  # what _LEADING and _TRAILING match, one character each
+_TRAIL_CHARS = frozenset("\ufdd3\ufdd4\ufdd5 \t")
 
 
 def _match_or_blank(found: re.Match[str] | None) -> str:
@@ -797,6 +808,8 @@ def _match_or_blank(found: re.Match[str] | None) -> str:
 def _outer_blanks(text: str) -> tuple[str, str, str]:
     """A link's text without the blanks at its ends (looking past the emphasis marks there), and a blank for
     each end that had some."""
+    if not text or (text[0] not in _LEAD_CHARS and text[-1] not in _TRAIL_CHARS):  # most links: no pass
+        return "", text, ""
     head = _match_or_blank(_LEADING.match(text))
     tail = _match_or_blank(_TRAILING.search(text, len(head)))
     lead = " " if " " in head or "\t" in head else ""
@@ -889,7 +902,7 @@ def _footnotes(root: Element) -> None:
         if e.tag == "a":
             fragment = _fragment(e)
             note = ids.get(fragment) if fragment is not None else None
-            mark = "".join(_texts(e)).strip().strip("[]()").strip()
+            mark = "".join(_texts(e)).strip().strip("[]()").strip() if note is not None else ""  # read with a note
             if note is not None and note.tag == "li" and id(note) not in unsafe:
                 unsafe[id(note)] = _unsafe_definition(note)
             if note is not None and note.tag == "li" and 0 < len(mark) <= MAX_NOTE_MARK and not unsafe[id(note)]:
@@ -899,7 +912,7 @@ def _footnotes(root: Element) -> None:
                 if "id" in e.attrs:
                     holds_reference.add(e.attrs["id"])
             continue
-        inline = e.tag in INLINE_MAP.values() or e.tag == "span"
+        inline = e.tag in _INLINE_OUT or e.tag == "span"
         mine = (e.attrs["id"],) if "id" in e.attrs and inline else ()
         stack.extend((c, (above if inline else ()) + mine) for c in reversed(e.children) if c.tag is not None)
     if not labels:
@@ -944,7 +957,7 @@ def _markdown_blocks(root: Element) -> list[str | tuple[str, bool]]:
     while stack:
         el, indent, item, quote = stack.pop()
         tag = el.tag
-        if tag is None or tag in INLINE_MAP.values() or tag in ("a", "br", "img", "math"):
+        if tag is None or tag in _INLINE_OUT or tag in ("a", "br", "img", "math"):
             text = _inline_md(Element("p", children=[el]))
             if text:
                 lines.append(_quoted(quote, text))
@@ -1010,9 +1023,11 @@ def _fenced_md(pre: Element, quote: str) -> str:
 def _list_item_md(li: Element) -> tuple[str, list[Element]]:
     """A list item's text (its inline content, for the bullet's line), and its block children, which follow
     one level deeper. `<li><p>text</p>...</li>` puts the paragraph's text on the bullet."""
-    inline = [c for c in li.children if _is_inline(c)]
-    blocks = [c for c in li.children if not _is_inline(c)]
-    if not any(_has_text(c) for c in inline) and blocks and blocks[0].tag == "p":
+    inline: list[Element] = []
+    blocks: list[Element] = []
+    for c in li.children:
+        (inline if _is_inline(c) else blocks).append(c)
+    if blocks and blocks[0].tag == "p" and not any(_has_text(c) for c in inline):
         inline, blocks = blocks[0].children, blocks[1:]
     return _inline_md(Element("p", children=inline)), blocks
 

@@ -120,7 +120,7 @@ def destination(url: str | None) -> str | None:
         return None
     url = _URL_SPACE.sub(_percent, url)
     depth = top = 0
-    for c in url:
+    for c in url if "(" in url or ")" in url else "":  # most targets hold no parenthesis
         if c == "(":
             depth += 1
             top = max(top, depth)

@@ -11,7 +11,9 @@
 // as native_host/pipeline/blocks.py assigns text to blocks) get their style and box read, and their ancestors only
 // the style a descendant's visibility depends on. Inline elements, empty containers and the rest are never
 // read: style and box reads were nearly all of the pass's time. Nothing is written to the page during
-// either pass, so the browser lays the page out once, not per element.
+// either pass, so the browser lays the page out once, not per element. The first pass makes no object per node
+// beyond its entry: it goes by siblings, one reused place per depth, and reads attributes by name
+// (getAttributeNames, getAttribute) rather than through `attributes`, which makes an Attr object for each.
 // Runs in the extension's isolated world: the page's scripts cannot see or change the map it keeps.
 (() => {
   "use strict";
@@ -105,10 +107,9 @@
     let dateRank = L.DATE_ATTRIBUTES.length;
     let itemtype = null;
     let itemscope = false;
-    const attrs = el.attributes;
-    for (let i = 0; i < attrs.length; i++) {
-      const name = attrs[i].name;
-      const value = attrs[i].value;
+    // By name, then each value the walk keeps: `attributes[i]` would make an Attr object per attribute.
+    for (const name of el.getAttributeNames()) {
+      const value = el.getAttribute(name);
       switch (name) {
         case "class": {
           const trimmed = value.trim();
@@ -348,14 +349,27 @@
     };
     const inPre = new Set();  // <pre> elements and everything inside them: there whitespace is content
     let totalText = 0;
-    // Entries: [dom node, parent id, depth, frame offset, window]; pushed in reverse so that pops come in
-    // document order.
+    // The walk's place at each depth (`Levels`): nodes are read in document order by siblings, with no object
+    // made per node.
     const top = { x: window.scrollX, y: window.scrollY };
-    const stack = doc.documentElement ? [[doc.documentElement, -1, 0, top, window]] : [];
+    const levels = new Levels();
+    if (doc.documentElement) levels.push(doc.documentElement, null, -1, 0, top, window);
     // The extension's own elements in the page (the reader view's and the note's frames): never its content.
     const own = new Set(globalThis.__pithFrames ? globalThis.__pithFrames.hosts() : []);
-    while (stack.length) {
-      const [node, parent, depth, frame, view] = stack.pop();
+    while (levels.size) {
+      const level = levels.current();
+      const node = level.node;
+      if (!node) {  // this level's light children done: its shadow root's next, else back up
+        if (level.then) {
+          level.node = level.then;
+          level.then = null;
+        } else {
+          levels.size--;
+        }
+        continue;
+      }
+      level.node = node.nextSibling;
+      const { parent, depth, frame, view } = level;
       if (node.nodeType === TEXT_NODE) {
         let text = node.data;
         if (!text) continue;
@@ -398,7 +412,7 @@
       const owner = INLINE.has(entry.tag) ? (parent >= 0 ? walk.owners[parent] : -1) : id;
       addNode(walk, entry, node, owner, frame, view);
       if (tag === "pre" || inPre.has(parent)) inPre.add(id);
-      pushChildren(stack, node, tag, id, depth, frame, view);
+      descend(levels, node, tag, id, depth, frame, view);
     }
     return walk;
   }
@@ -437,23 +451,52 @@
     }
   }
 
-  // An element's children onto the walk's stack, last first: its light-DOM children, then an open shadow
-  // root's; a leaf-only element's none, but a same-origin iframe's document, offset by the frame's place.
-  function pushChildren(stack, node, tag, id, depth, frame, view) {
+  // The walk's place at each depth: the next node to read there (`node`, then its siblings), its parent's id,
+  // depth, frame offset and window, and an open shadow root's first child (`then`), read once the light children
+  // are done. The objects are kept and reused as the walk goes down and up again.
+  class Levels {
+    constructor() {
+      this.stack = [];
+      this.size = 0;
+    }
+
+    current() {
+      return this.stack[this.size - 1];
+    }
+
+    push(node, then, parent, depth, frame, view) {
+      const level = this.stack[this.size];
+      if (!level) {
+        this.stack.push({ node, then, parent, depth, frame, view });
+      } else {
+        level.node = node;
+        level.then = then;
+        level.parent = parent;
+        level.depth = depth;
+        level.frame = frame;
+        level.view = view;
+      }
+      this.size++;
+    }
+  }
+
+  // Down into an element's children: its light-DOM children, then an open shadow root's; a leaf-only element's
+  // none, but a same-origin iframe's document, offset by the frame's place.
+  function descend(levels, node, tag, id, depth, frame, view) {
     if (LEAF_ONLY.has(tag)) {
       const inner = tag === "iframe" ? frameDocument(node) : null;
       if (inner) {
         const rect = node.getBoundingClientRect();  // one read per frame, for its content's offset
         const x = Math.round(rect.left + frame.x) + node.clientLeft;
         const y = Math.round(rect.top + frame.y) + node.clientTop;
-        stack.push([inner.documentElement, id, depth + 1, { x, y }, inner.defaultView || view]);
+        levels.push(inner.documentElement, null, id, depth + 1, { x, y }, inner.defaultView || view);
       }
       return;
     }
-    const children = [];
-    for (let c = node.firstChild; c; c = c.nextSibling) children.push(c);
-    if (node.shadowRoot) for (let c = node.shadowRoot.firstChild; c; c = c.nextSibling) children.push(c);
-    for (let i = children.length - 1; i >= 0; i--) stack.push([children[i], id, depth + 1, frame, view]);
+    const light = node.firstChild;
+    const shadow = node.shadowRoot ? node.shadowRoot.firstChild : null;
+    if (light) levels.push(light, shadow, id, depth + 1, frame, view);
+    else if (shadow) levels.push(shadow, null, id, depth + 1, frame, view);
   }
 
   // The page's title, lang and dir, as snapshot.py reads them.

@@ -11,7 +11,9 @@
 // as native_host/pipeline/blocks.py assigns text to blocks) get their style and box read, and their ancestors only
 // the style a descendant's visibility depends on. Inline elements, empty containers and the rest are never
 // read: style and box reads were nearly all of the pass's time. Nothing is written to the page during
-// either pass, so the browser lays the page out once, not per element.
+// either pass, so the browser lays the page out once, not per element. The first pass makes no object per node
+// beyond its entry: a TreeWalker moves through each tree (walkTree), and attributes are read by name
+// (getAttributeNames, getAttribute) rather than through `attributes`, which makes an Attr object for each.
 // Runs in the extension's isolated world: the page's scripts cannot see or change the map it keeps.
 (() => {
   "use strict";
@@ -33,7 +35,7 @@
   const LINK_RELS = new Set(C.LINK_RELS);
   const DIRS = new Set(C.DIRS);
   const TEXT_NODE = 3;
-  const ELEMENT_NODE = 1;
+  const SHOWN = 0x1 | 0x4;  // NodeFilter.SHOW_ELEMENT | SHOW_TEXT: the walk never looks at comments
 
   const cut = (value) => value.trim().slice(0, L.MAX_ATTR_CHARS);
   // Where lazy-loading scripts keep an image's real address (snapshot.py's LAZY_SRC, in the same order).
@@ -105,10 +107,9 @@
     let dateRank = L.DATE_ATTRIBUTES.length;
     let itemtype = null;
     let itemscope = false;
-    const attrs = el.attributes;
-    for (let i = 0; i < attrs.length; i++) {
-      const name = attrs[i].name;
-      const value = attrs[i].value;
+    // By name, then each value the walk keeps: `attributes[i]` would make an Attr object per attribute.
+    for (const name of el.getAttributeNames()) {
+      const value = el.getAttribute(name);
       switch (name) {
         case "class": {
           const trimmed = value.trim();
@@ -345,62 +346,115 @@
       frames: [],     // the offset of the frame the node is in, and its window, for the second pass
       views: [],
       truncated: false,
+      full: false,    // a cap reached: nothing more is read
+      inPre: new Set(),  // <pre> elements and everything inside them: there whitespace is content
+      totalText: 0,
+      // The extension's own elements in the page (the reader view's and the note's frames): never its content.
+      own: new Set(globalThis.__pithFrames ? globalThis.__pithFrames.hosts() : []),
     };
-    const inPre = new Set();  // <pre> elements and everything inside them: there whitespace is content
-    let totalText = 0;
-    // Entries: [dom node, parent id, depth, frame offset, window]; pushed in reverse so that pops come in
-    // document order.
     const top = { x: window.scrollX, y: window.scrollY };
-    const stack = doc.documentElement ? [[doc.documentElement, -1, 0, top, window]] : [];
-    // The extension's own elements in the page (the reader view's and the note's frames): never its content.
-    const own = new Set(globalThis.__pithFrames ? globalThis.__pithFrames.hosts() : []);
-    while (stack.length) {
-      const [node, parent, depth, frame, view] = stack.pop();
-      if (node.nodeType === TEXT_NODE) {
-        let text = node.data;
-        if (!text) continue;
-        const blank = BLANK.test(text);
-        if (blank && !inPre.has(parent)) {
-          text = " ";
-        } else if (text.length > L.MAX_NODE_TEXT) {
-          text = text.slice(0, L.MAX_NODE_TEXT);
-          walk.truncated = true;
+    if (doc.documentElement) walkTree(walk, doc.documentElement, true, -1, 0, top, window);
+    return walk;
+  }
+
+  // One tree of the page in document order: a document from its root element (`withRoot`), or the children of
+  // an open shadow root, hung under node `parent` at `depth`. A TreeWalker moves through it: one call per step
+  // on one object, where reading firstChild and nextSibling off each node cost Firefox several times more. A
+  // shadow root's children follow its host's light children; a same-origin iframe's document is walked as the
+  // iframe's one child, offset by the frame's place.
+  function walkTree(walk, root, withRoot, parent, depth, frame, view) {
+    const walker = (root.ownerDocument || root).createTreeWalker(root, SHOWN);
+    const ids = [];      // the elements the walker is inside of, by id
+    const shadows = [];  // and the open shadow root of each, walked when its light children are done
+    let node = withRoot ? root : walker.firstChild();
+    while (node) {
+      const inside = ids.length ? ids[ids.length - 1] : parent;
+      const id = visit(walk, node, inside, depth + ids.length, frame, view);
+      if (walk.full) return;
+      let next = null;
+      if (id >= 0) {
+        const shadow = node.shadowRoot;
+        next = walker.firstChild();
+        if (next) {
+          ids.push(id);
+          shadows.push(shadow);
+          node = next;
+          continue;
         }
-        totalText += text.length;
-        if (totalText > L.MAX_TOTAL_TEXT || walk.nodes.length >= L.MAX_NODES) {
-          walk.truncated = true;
-          break;
-        }
-        const id = walk.nodes.length;
-        addNode(walk, { id, parent, depth, tag: "#text", text }, node, -1, frame, view);  // nobody's owner
-        if (!blank) markOwner(walk, parent);
-        continue;
+        if (shadow) walkTree(walk, shadow, false, id, depth + ids.length + 1, frame, view);
+        if (walk.full) return;
       }
-      if (node.nodeType !== ELEMENT_NODE) continue;  // comments, processing instructions
-      const tag = node.localName;
-      if (tag === "script") {
-        const formula = formulaNodes(node, walk.nodes.length, parent, depth);
-        if (walk.nodes.length + formula.length > L.MAX_NODES) {
-          walk.truncated = true;
-          break;
-        }
-        for (const entry of formula) addNode(walk, entry, node, entry.id, frame, view);  // both map to the script
-        continue;
+      next = walker.nextSibling();
+      while (!next && ids.length) {
+        walker.parentNode();
+        const up = ids.pop();
+        const shadow = shadows.pop();
+        if (shadow) walkTree(walk, shadow, false, up, depth + ids.length + 1, frame, view);
+        if (walk.full) return;
+        next = walker.nextSibling();
       }
-      if (SKIP_SUBTREE.has(tag) || (own.size && own.has(node))) continue;
-      if (walk.nodes.length >= L.MAX_NODES) {
+      node = next;
+    }
+  }
+
+  // A same-origin iframe's document, as the one child of its node `id`, offset by the frame's place.
+  function walkFrame(walk, el, id, depth, frame, view) {
+    const inner = frameDocument(el);
+    if (!inner) return;
+    const rect = el.getBoundingClientRect();  // one read per frame, for its content's offset
+    const x = Math.round(rect.left + frame.x) + el.clientLeft;
+    const y = Math.round(rect.top + frame.y) + el.clientTop;
+    walkTree(walk, inner.documentElement, true, id, depth, { x, y }, inner.defaultView || view);
+  }
+
+  // One node into the walk, under node `parent` (and an iframe's document after it): returns its id when the
+  // walk is to go into its children (an element neither skipped nor leaf-only), else -1. Sets `walk.full` at a
+  // cap.
+  function visit(walk, node, parent, depth, frame, view) {
+    if (node.nodeType === TEXT_NODE) {
+      let text = node.data;
+      if (!text) return -1;
+      const blank = BLANK.test(text);
+      if (blank && !walk.inPre.has(parent)) {
+        text = " ";
+      } else if (text.length > L.MAX_NODE_TEXT) {
+        text = text.slice(0, L.MAX_NODE_TEXT);
         walk.truncated = true;
-        break;
+      }
+      walk.totalText += text.length;
+      if (walk.totalText > L.MAX_TOTAL_TEXT || walk.nodes.length >= L.MAX_NODES) {
+        walk.truncated = walk.full = true;
+        return -1;
       }
       const id = walk.nodes.length;
-      const entry = { id, parent, depth, tag: tag.slice(0, L.MAX_TAG_CHARS) };
-      if (node.hasAttributes()) markupFields(node, tag, entry);
-      const owner = INLINE.has(entry.tag) ? (parent >= 0 ? walk.owners[parent] : -1) : id;
-      addNode(walk, entry, node, owner, frame, view);
-      if (tag === "pre" || inPre.has(parent)) inPre.add(id);
-      pushChildren(stack, node, tag, id, depth, frame, view);
+      addNode(walk, { id, parent, depth, tag: "#text", text }, node, -1, frame, view);  // nobody's owner
+      if (!blank) markOwner(walk, parent);
+      return -1;
     }
-    return walk;
+    const tag = node.localName;
+    if (tag === "script") {
+      const formula = formulaNodes(node, walk.nodes.length, parent, depth);
+      if (walk.nodes.length + formula.length > L.MAX_NODES) {
+        walk.truncated = walk.full = true;
+        return -1;
+      }
+      for (const entry of formula) addNode(walk, entry, node, entry.id, frame, view);  // both map to the script
+      return -1;
+    }
+    if (SKIP_SUBTREE.has(tag) || (walk.own.size && walk.own.has(node))) return -1;
+    if (walk.nodes.length >= L.MAX_NODES) {
+      walk.truncated = walk.full = true;
+      return -1;
+    }
+    const id = walk.nodes.length;
+    const entry = { id, parent, depth, tag: tag.slice(0, L.MAX_TAG_CHARS) };
+    if (node.hasAttributes()) markupFields(node, tag, entry);
+    const owner = INLINE.has(entry.tag) ? (parent >= 0 ? walk.owners[parent] : -1) : id;
+    addNode(walk, entry, node, owner, frame, view);
+    if (tag === "pre" || walk.inPre.has(parent)) walk.inPre.add(id);
+    if (!LEAF_ONLY.has(tag)) return id;
+    if (tag === "iframe") walkFrame(walk, node, id, depth + 1, frame, view);
+    return -1;
   }
 
   // The nodes a <script type="math/tex"> stands for: snapshot.py's formula_nodes, rule for rule (a <math> with
@@ -435,25 +489,6 @@
       role[owner] = 2;
       for (let a = marked ? -1 : parents[owner]; a >= 0 && role[a] === 0; a = parents[a]) role[a] = 1;
     }
-  }
-
-  // An element's children onto the walk's stack, last first: its light-DOM children, then an open shadow
-  // root's; a leaf-only element's none, but a same-origin iframe's document, offset by the frame's place.
-  function pushChildren(stack, node, tag, id, depth, frame, view) {
-    if (LEAF_ONLY.has(tag)) {
-      const inner = tag === "iframe" ? frameDocument(node) : null;
-      if (inner) {
-        const rect = node.getBoundingClientRect();  // one read per frame, for its content's offset
-        const x = Math.round(rect.left + frame.x) + node.clientLeft;
-        const y = Math.round(rect.top + frame.y) + node.clientTop;
-        stack.push([inner.documentElement, id, depth + 1, { x, y }, inner.defaultView || view]);
-      }
-      return;
-    }
-    const children = [];
-    for (let c = node.firstChild; c; c = c.nextSibling) children.push(c);
-    if (node.shadowRoot) for (let c = node.shadowRoot.firstChild; c; c = c.nextSibling) children.push(c);
-    for (let i = children.length - 1; i >= 0; i--) stack.push([children[i], id, depth + 1, frame, view]);
   }
 
   // The page's title, lang and dir, as snapshot.py reads them.

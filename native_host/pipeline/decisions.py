@@ -43,6 +43,7 @@ The model decides block by block. Things it cannot see that way, each measured o
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from .blocks import HEADINGS as ANY_HEADING
 from .blocks import PATH_DEPTH, Block
@@ -358,13 +359,18 @@ def read_once(blocks: Sequence[Block], main: list[bool]) -> list[bool]:
     return out
 
 
-def _class_names(block: Block, words: Sequence[str]) -> bool:
+def _class_names(block: Block, words: tuple[str, ...]) -> bool:
     """Whether a class of the block's owner or of its nearest classed ancestor holds one of `words`."""
-    for entry in block.class_path[-SIGNATURE_LEVELS:]:
-        classes = entry.split("#", 1)[0].split(".")[1:]
-        if any(word in name.lower() for name in classes for word in words):
-            return True
-    return False
+    return any(_entry_names(entry, words) for entry in block.class_path[-SIGNATURE_LEVELS:])
+
+
+# A page's blocks share their ancestors' entries ("div.post#p12"), so each entry is read once: a few thousand
+# blocks under a twenty-deep path read the same strings over and over.
+@lru_cache(maxsize=1 << 14)
+def _entry_names(entry: str, words: tuple[str, ...]) -> bool:
+    """Whether a class in a class-path entry ("tag.class1.class2#id") holds one of `words`."""
+    classes = entry.split("#", 1)[0].split(".")[1:]
+    return any(word in name.lower() for name in classes for word in words)
 
 
 def not_boxes(blocks: Sequence[Block], main: list[bool], page_type: str | None) -> list[bool]:
@@ -385,15 +391,19 @@ def _in_consent_box(block: Block) -> bool:
     """Whether a class or id of one of the block's ancestors below <body> names a consent box: the box may sit
     deep (a consent manager's panes), and an id names it ("cookie-notice", "onetrust-banner-sdk") unless the id
     is the word alone, an anchor to a section on cookies."""
-    for entry in block.class_path:
-        head, _, id_ = entry.lower().partition("#")
-        tag, *classes = head.split(".")
-        if tag in ("html", "body"):
-            continue
-        for word in CONSENT_BOXES:
-            if any(word in name for name in classes) or (word in id_ and id_.rstrip("s") != word):
-                return True
-    return False
+    return any(map(_consent_entry, block.class_path))
+
+
+@lru_cache(maxsize=1 << 14)
+def _consent_entry(entry: str) -> bool:
+    """Whether one class-path entry below <body> names a consent box by a class or by an id (`_in_consent_box`)."""
+    head, _, id_ = entry.lower().partition("#")
+    tag, *classes = head.split(".")
+    if tag in ("html", "body"):
+        return False
+    return any(
+        any(word in name for name in classes) or (word in id_ and id_.rstrip("s") != word) for word in CONSENT_BOXES
+    )
 
 
 def whole_records(blocks: Sequence[Block], main: list[bool]) -> list[bool]:

@@ -731,7 +731,14 @@ class ChromiumBrowser(ExtensionBrowser):
             return ""
 
     def _evaluate_in(self, frame: Any, function: str, arg: Any) -> Any:
-        return frame.evaluate(f"async (arg) => {{ {_API} return await ({function})(arg); }}", arg)
+        from playwright.sync_api import Error as PlaywrightError
+
+        try:
+            return frame.evaluate(f"async (arg) => {{ {_API} return await ({function})(arg); }}", arg)
+        except PlaywrightError as error:
+            if frame.is_detached():  # taken off between being listed and asked (a reader closed, a spare laid)
+                raise FrameMissing(str(error)) from None
+            raise
 
     def _press(self, tab: Tab, key: str) -> None:
         from playwright.sync_api import Error as PlaywrightError
@@ -829,15 +836,20 @@ class FirefoxBrowser(ExtensionBrowser):
             f"async (json) => {{ {_API} const value = await ({function})(JSON.parse(json));"
             " return value === undefined ? 'null' : JSON.stringify(value); }"
         )
-        result = self.bidi.send(
-            "script.callFunction",
-            {
-                "functionDeclaration": wrapper,
-                "awaitPromise": True,
-                "target": {"context": frame},
-                "arguments": [{"type": "string", "value": json.dumps(arg)}],
-            },
-        )
+        try:
+            result = self.bidi.send(
+                "script.callFunction",
+                {
+                    "functionDeclaration": wrapper,
+                    "awaitPromise": True,
+                    "target": {"context": frame},
+                    "arguments": [{"type": "string", "value": json.dumps(arg)}],
+                },
+            )
+        except BiDiError as error:
+            if "no such frame" in str(error):  # taken off between being listed and asked
+                raise FrameMissing(str(error)) from None
+            raise
         if result.get("type") == "exception":
             details = result["exceptionDetails"]
             raise BiDiError(f"{details.get('text')}")

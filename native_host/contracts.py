@@ -134,19 +134,23 @@ def render() -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    text = render()
+def write_generated(path: Path, text: str, command: str, args: list[str]) -> int:
+    """A generated file's command line: `args` empty writes `text` to `path`, `--check` says whether `path`
+    holds it already (1, naming `command`, where not); an exit status."""
     if args == ["--check"]:
-        if PATH.read_text(encoding="utf-8") != text:
-            print(f"{PATH} is out of date: run {COMMAND} to regenerate", file=sys.stderr)
+        if path.read_text(encoding="utf-8") != text:
+            print(f"{path} is out of date: run {command} to regenerate", file=sys.stderr)
             return 1
         return 0
     if args:
-        print(f"usage: {COMMAND} [--check]", file=sys.stderr)
+        print(f"usage: {command} [--check]", file=sys.stderr)
         return 2
-    PATH.write_text(text, encoding="utf-8")
+    path.write_text(text, encoding="utf-8")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return write_generated(PATH, render(), COMMAND, sys.argv[1:] if argv is None else argv)
 
 
 if __name__ == "__main__":

@@ -19,6 +19,8 @@ import re
 import sys
 from pathlib import Path
 
+from native_host.contracts import write_generated
+
 EXTENSION = Path(__file__).resolve().parent.parent / "extension"
 ENTRY = EXTENSION / "reader" / "reader.js"
 PATH = EXTENSION / "reader" / "bundle.js"
@@ -102,18 +104,7 @@ def render(entry: Path | None = None) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    text = render()
-    if args == ["--check"]:
-        if PATH.read_text(encoding="utf-8") != text:
-            print(f"{PATH} is out of date: run {COMMAND} to regenerate", file=sys.stderr)
-            return 1
-        return 0
-    if args:
-        print(f"usage: {COMMAND} [--check]", file=sys.stderr)
-        return 2
-    PATH.write_text(text, encoding="utf-8")
-    return 0
+    return write_generated(PATH, render(), COMMAND, sys.argv[1:] if argv is None else argv)
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from itertools import pairwise
 
 from .blocks import Block
-from .shape import _WORDS as CLASS_WORDS
+from .shape import CLASS_WORDS
 
 # Words of a post's furniture's class names ("rank-title", "member-badges", "post-count", "joined"), a word of
 # the name or two of them joined ("postCount": post, count, postcount). Words, not parts: "rankings" is no

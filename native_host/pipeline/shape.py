@@ -75,7 +75,8 @@ HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _SPEC = re.compile(r"^\s*([^:\n]{1,40}?)\s*:\s+(\S.{0,300})$", re.S)
 _PRICE = re.compile(r"(?:[$€£¥₹]|\b(?:USD|EUR|GBP|CHF|JPY|CAD|AUD)\b)\s?\d|\d[\d.,]*\s?(?:[$€£¥₹]|\b(?:USD|EUR|GBP)\b)")
 CURRENCY_SYMBOLS = {"GBP": "£", "EUR": "€", "USD": "$", "JPY": "¥", "INR": "₹"}
-_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+# A class name's words ("userTitle": user, Title): the reader's chrome test and forums.py's furniture read them.
+CLASS_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 
 
 def reader_shape(page_type: str | None, confidence: float | None, stated: str | None = None) -> str:
@@ -180,7 +181,7 @@ class _Page:
         found = self._words.get(i)
         if found is None:
             names = self.nodes[i].get("classes", ())
-            found = self._words[i] = tuple(w.lower() for name in names for w in _WORDS.findall(name))
+            found = self._words[i] = tuple(w.lower() for name in names for w in CLASS_WORDS.findall(name))
         return found
 
     def text(self, i: int) -> str:

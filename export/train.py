@@ -14,8 +14,12 @@ memorisation, reported beside the dev figures in train.json.
 
 Cross-validation (`--folds 5 --fold K`, docs/model.md): the sites of fold K's hash buckets are dev, every other
 page trains, and the recipe is fixed in advance (`--epochs`, the shipped threshold, the last epoch kept): the
-fold's dev pages choose nothing (the recipe itself was chosen on bucket 0, which fold 0 holds). No dev
-scoring runs.
+fold's dev pages choose nothing (the recipe itself was chosen on bucket 0, which fold 0 holds). At the end the
+held-out pages are scored once, block selection alone (`held_out` in train.json); the table comes from the
+exported model through the serving code (scripts/cv.sh).
+
+`--device cuda` trains on a GPU (the default takes one when torch sees it); the prepared data can travel there
+as a pack (export/pack.py).
 """
 
 from __future__ import annotations
@@ -85,7 +89,7 @@ def _batches(pages: list[Page], rng: random.Random):
     """Pages cropped to CROP blocks, grouped by similar length so padding stays small."""
     crops = []
     for p in pages:
-        n = len(p.texts)
+        n = len(p.inputs)
         if n == 0:
             continue
         start = rng.randrange(0, n - CROP + 1) if n > CROP else 0
@@ -104,7 +108,7 @@ def _batches(pages: list[Page], rng: random.Random):
     return batches
 
 
-def _collate(batch, rng: np.random.Generator | None = None):
+def _collate(batch, rng: np.random.Generator | None = None, device: str = "cpu"):
     n = max(stop - start for _, start, stop in batch)
     b = len(batch)
     first = batch[0][0].inputs
@@ -136,15 +140,11 @@ def _collate(batch, rng: np.random.Generator | None = None):
             text[rng.random(text.shape) < TOKEN_DROPOUT] = 0
         class_ids[rng.random(b) < CLASS_DROP] = 0
         text[rng.random(b) < TEXT_DROP] = 0
-    return Batch(
-        [torch.from_numpy(a) for a in arrays],
-        torch.from_numpy(labels),
-        torch.from_numpy(known),
-        torch.from_numpy(page_type),
-        torch.from_numpy(weight),
-        torch.from_numpy(depth),
-        torch.from_numpy(pad),
-    )
+
+    def put(a: np.ndarray) -> torch.Tensor:
+        return torch.from_numpy(a).to(device, non_blocking=True)
+
+    return Batch([put(a) for a in arrays], put(labels), put(known), put(page_type), put(weight), put(depth), put(pad))
 
 
 @dataclass
@@ -188,10 +188,12 @@ def page_predictions(model: ContentModel, page: Page) -> tuple[np.ndarray, np.nd
     if len(page.inputs) == 0:
         return np.zeros((0, len(LABELS)), dtype=np.float32), None
 
+    device = next(model.parameters()).device
+
     def run(inputs: F.PageInputs) -> tuple[np.ndarray, np.ndarray]:
         with torch.no_grad():
-            logits, types, _ = model(*(t[None] for t in _tensors(inputs)))
-        return torch.sigmoid(logits[0]).numpy(), torch.softmax(types[0], -1).numpy()
+            logits, types, _ = model(*(t[None].to(device) for t in _tensors(inputs)))
+        return torch.sigmoid(logits[0]).cpu().numpy(), torch.softmax(types[0], -1).cpu().numpy()
 
     return windowed(page.inputs, run)
 
@@ -336,6 +338,31 @@ def resplit(pages: list[Page], buckets: frozenset[int]) -> None:
         p.split = "dev" if bucket_of(p.site or p.id) in buckets else "train"
 
 
+def _save(model: ContentModel, path: Path) -> None:
+    """The weights as CPU tensors, so a model trained on a GPU loads anywhere."""
+    torch.save({k: v.detach().cpu() for k, v in model.state_dict().items()}, path)
+
+
+def held_out_scores(model: ContentModel, pages: list[Page], threshold: float) -> dict:
+    """Word-F1 of the block selection alone (no article builder) on the held-out pages that carry texts (a
+    pack may hold texts of some datasets only), at every threshold of THRESHOLDS, page by page: a fold's quick
+    figure where the serving path cannot run; the table itself comes from `bench.evaluate` on the exported
+    model."""
+    model.eval()
+    scored = [p for p in pages if p.gold]
+    scores = [page_scores(model, p) for p in scored]
+    rows = {
+        f"{p.id}@{p.source}": {
+            "dataset": p.dataset,
+            "page_type": p.page_type,
+            "f1": [round(f, 5) for f in f1_at(p, s[:, 0], THRESHOLDS)],
+        }
+        for p, s in zip(scored, scores)
+    }
+    means = evaluate(scored, scores, [threshold])["scores"] if scored else {}
+    return {"threshold": threshold, "thresholds": THRESHOLDS, "means": means, "pages": rows}
+
+
 def shipped_threshold() -> float:
     """The decision threshold of the shipped model: the fixed recipe's, so no fold chooses its own."""
     return float(json.loads((default_model_dir() / CONFIG_FILE).read_text())["threshold"])
@@ -351,11 +378,13 @@ def train(
     train_limit: int | None = None,
     dev_buckets: frozenset[int] | None = None,
     fixed_threshold: float | None = None,
+    device: str = "cpu",
 ) -> dict:
     """Train, keep the best epoch by dev word-F1 (`select`); `train_limit` caps only the training pages;
     `dev_buckets` holds out those hash buckets' sites as dev instead of the data's split (`resplit`).
     With `fixed_threshold`, nothing is chosen on dev: every epoch trains without scoring, the last is kept
-    and the threshold is the one given (cross-validation)."""
+    and the threshold is the one given (cross-validation); the held-out pages that carry texts are then scored
+    once (`held_out`). `device`: where the model trains ("cpu", "cuda")."""
     random.seed(SEED)
     np.random.seed(SEED)
     torch.manual_seed(SEED)
@@ -374,7 +403,7 @@ def train(
 
     config.text_vocab = Tokenizer.from_file(str(data / F.TOKENIZER_FILE)).get_vocab_size()
     config.class_vocab = len(vocab)
-    model = ContentModel(config)
+    model = ContentModel(config).to(device)
     params = sum(p.numel() for p in model.parameters())
     live = sum(p.source == "live" for p in train_pages), sum(p.source == "live" for p in dev_pages)
     log(
@@ -397,7 +426,7 @@ def train(
     out.mkdir(parents=True, exist_ok=True)
     best = {"select": -1.0}
     history = []
-    struct = torch.tensor([k != "main" for k in LABELS])
+    struct = torch.tensor([k != "main" for k in LABELS], device=device)
     for epoch in range(epochs):
         model.train()
         t0 = time.time()
@@ -407,7 +436,7 @@ def train(
             if epoch == 0 and step == PACE_STEPS:  # how long a run will take, while there is time to stop it
                 pace = (time.time() - t0) / step
                 log(f"{steps_per_epoch} steps an epoch at {pace:.2f}s a step: about {pace * total / 60:.0f} min")
-            b = _collate(batch, np_rng)
+            b = _collate(batch, np_rng, device)
             logits, type_logits, depth_pred = model(*b.inputs, pad_mask=b.pad)
             keep = ~b.pad
             main_loss = nnf.binary_cross_entropy_with_logits(
@@ -434,7 +463,7 @@ def train(
             history.append(row)
             log(f"epoch {epoch + 1:2d} loss {row['loss']:.4f} ({row['seconds']:.0f}s)")
             best = {"epoch": epoch + 1, "threshold": fixed_threshold}
-            torch.save(model.state_dict(), out / "model.pt")
+            _save(model, out / "model.pt")
             summary = _summary(config, best, history, params, train_pages, dev_pages, dev_buckets)
             (out / "train.json").write_text(json.dumps(summary, indent=1))
             continue
@@ -460,11 +489,13 @@ def train(
         )
         if s["select"] > best["select"]:
             best = {**s, "epoch": epoch + 1, "threshold": result["threshold"], "page_type_accuracy": type_acc}
-            torch.save(model.state_dict(), out / "model.pt")
+            _save(model, out / "model.pt")
         # Written every epoch, so a run stopped early still leaves a usable best checkpoint with its summary.
         summary = _summary(config, best, history, params, train_pages, dev_pages, dev_buckets)
         (out / "train.json").write_text(json.dumps(summary, indent=1))
     if fixed_threshold is not None:
+        summary["held_out"] = held_out_scores(model, dev_pages, fixed_threshold)
+        (out / "train.json").write_text(json.dumps(summary, indent=1))
         return summary
     model.load_state_dict(torch.load(out / "model.pt"))
     model.eval()
@@ -548,6 +579,9 @@ def main(argv=None) -> None:
     ap.add_argument("--class-drop", type=float, default=CLASS_DROP, help="share of pages without class names")
     ap.add_argument("--text-drop", type=float, default=TEXT_DROP, help="share of pages without text tokens")
     ap.add_argument("--word-weight", action="store_true", help="weight the main loss by log(1 + words)")
+    ap.add_argument(
+        "--device", default="auto", help="where to train: cpu, cuda, cuda:1 ... (auto: cuda when torch sees one)"
+    )
     args = ap.parse_args(argv)
     if (args.folds is None) != (args.fold is None):
         ap.error("--folds and --fold go together, e.g. --folds 5 --fold 0")
@@ -569,8 +603,16 @@ def main(argv=None) -> None:
         torch.set_num_threads(args.threads)
     config = ModelConfig(**parse_sets(args.set))
     fixed = shipped_threshold() if args.folds is not None else None
+    device = ("cuda" if torch.cuda.is_available() else "cpu") if args.device == "auto" else args.device
     summary = train(
-        args.data, args.out, config, args.epochs, args.limit_pages, dev_buckets=buckets, fixed_threshold=fixed
+        args.data,
+        args.out,
+        config,
+        args.epochs,
+        args.limit_pages,
+        dev_buckets=buckets,
+        fixed_threshold=fixed,
+        device=device,
     )
     print(json.dumps(summary["best"], indent=1))
 

@@ -9,9 +9,10 @@
 #   bash scripts/cv.sh fold 3          # one fold: train, export, score
 #   bash scripts/cv.sh table           # the table from the folds scored so far
 #   bash scripts/cv.sh peers 3         # the peers alone on fold 3 (then PEERS= bash scripts/cv.sh score 3)
+#   JOBS=10 bash scripts/cv.sh recipes FILE   # several recipes' folds side by side (a GPU machine)
 #
 # DATA (runs/data), OUT (runs/cv), FOLDS (5), EPOCHS (the epochs each fold trains), DATASETS (the datasets
-# scored, comma-separated; default all) and PEERS (trafilatura,readability-lxml) can be set.
+# scored, comma-separated; default all), PEERS (trafilatura,readability-lxml) and JOBS (4) can be set.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DATA=${DATA:-runs/data}
@@ -43,6 +44,24 @@ evaluate() {
         --jsonl "$3.jsonl" --out "$3.md"
 }
 
+# Every fold of each recipe in FILE (a line each: a name, then export.train's extra arguments, e.g.
+# "wide --set d_model=256 ff=512"), JOBS trainings at a time, into $OUT/NAME/fold-K. Nothing is exported or
+# scored through the serving code: each train.json holds its held-out pages' quick scores (block selection
+# alone), which `python -m export.held_out $OUT/*/fold-*/train.json` turns into rows for bench.by_type.
+recipes() {
+    local name args k
+    while read -r name args; do
+        for ((k = 0; k < FOLDS; k++)); do
+            while (($(jobs -rp | wc -l) >= ${JOBS:-4})); do wait -n || true; done
+            mkdir -p "$OUT/$name/fold-$k"
+            # shellcheck disable=SC2086 # the recipe's arguments are words
+            python3 -m export.train --data "$DATA" --out "$OUT/$name/fold-$k" --folds "$FOLDS" --fold "$k" \
+                --epochs "$EPOCHS" --threads 1 $args >"$OUT/$name/fold-$k/log" 2>&1 &
+        done
+    done < <(grep -v -e '^[[:space:]]*#' -e '^[[:space:]]*$' "$1")
+    wait
+}
+
 table() {
     python3 -m bench.by_type "$OUT"/fold-*.jsonl
 }
@@ -53,13 +72,14 @@ case "${1:-all}" in
     peers) peers "$2" ;;
     fold) train "$2" && score "$2" ;;
     table) table ;;
+    recipes) recipes "$2" ;;
     all)
         [ -f "$DATA/pages.pkl" ] || python3 -m export.prepare --out "$DATA"
         for ((k = 0; k < FOLDS; k++)); do train "$k" && score "$k"; done
         table
         ;;
     *)
-        echo "cv.sh: unknown step '$1'; use all, fold K, train K, score K, peers K or table" >&2
+        echo "cv.sh: unknown step '$1'; use all, fold K, train K, score K, peers K, recipes FILE or table" >&2
         exit 2
         ;;
 esac

@@ -49,6 +49,27 @@ def test_prepare_train_export_serve(tmp_path, real_data):
     assert summary["dev_buckets"] == [5, 6, 7, 8, 9] and summary["threshold"] == shipped
     assert summary["best"] == {"epoch": 2, "threshold": shipped}
     assert [set(row) for row in summary["history"]] == [{"epoch", "loss", "seconds"}] * 2
+    # Its held-out pages that carry a gold are scored once at the end, at every threshold of the grid.
+    held = summary["held_out"]
+    assert held["threshold"] == shipped and held["pages"]
+    assert all(len(r["f1"]) == len(held["thresholds"]) for r in held["pages"].values())
+    rows = run("export.held_out", str(fold / "train.json"), "--jsonl", str(tmp_path / "q.jsonl")).stdout
+    assert f"{len(held['pages'])} rows of 1 recipes" in rows
+
+    # The pack carries every page's inputs and labels exactly, and texts only of the datasets named.
+    run("export.pack", "--data", str(data), "--out", str(tmp_path / "p.pack"), "--texts-for", "wcxb")
+    run("export.pack", "--unpack", str(tmp_path / "p.pack"), "--data", str(tmp_path / "unpacked"))
+    from export.prepare import load_pages
+
+    before, after = load_pages(data), load_pages(tmp_path / "unpacked")
+    assert [(p.id, p.source, p.site) for p in before] == [(p.id, p.source, p.site) for p in after]
+    for p, q in zip(before, after):
+        for name in ("text_ids", "tag_ids", "class_ids", "class_level", "numeric"):
+            a, b = getattr(p.inputs, name), getattr(q.inputs, name)
+            assert a.dtype == b.dtype and (a == b).all(), (p.id, name)
+        assert (p.labels == q.labels).all() and (p.depth == q.depth).all() and (p.known == q.known).all()
+        assert (q.texts, q.gold) == ((p.texts, p.gold) if p.dataset == "wcxb" else ([""] * len(p.texts), ""))
+    assert (tmp_path / "unpacked/tokenizer.json").read_bytes() == (data / "tokenizer.json").read_bytes()
     proc = run("export.onnx_export", "--data", str(data), "--run", str(fold), "--assets", str(fold / "a"), check=False)
     assert f"dev pages @ threshold {shipped}" in proc.stdout, proc.stdout
 

@@ -9,10 +9,10 @@
 #   bash scripts/cv.sh fold 3          # one fold: train, export, score
 #   bash scripts/cv.sh table           # the table from the folds scored so far
 #   bash scripts/cv.sh peers 3         # the peers alone on fold 3 (then PEERS= bash scripts/cv.sh score 3)
-#   JOBS=10 bash scripts/cv.sh recipes FILE   # several recipes' folds side by side (a GPU machine)
+#   bash scripts/cv.sh recipes FILE   # several recipes, every fold (a GPU machine: export.train --device)
 #
 # DATA (runs/data), OUT (runs/cv), FOLDS (5), EPOCHS (the epochs each fold trains), DATASETS (the datasets
-# scored, comma-separated; default all), PEERS (trafilatura,readability-lxml) and JOBS (4) can be set.
+# scored, comma-separated; default all), PEERS (trafilatura,readability-lxml) and JOBS (1) can be set.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DATA=${DATA:-runs/data}
@@ -45,14 +45,15 @@ evaluate() {
 }
 
 # Every fold of each recipe in FILE (a line each: a name, then export.train's extra arguments, e.g.
-# "wide --set d_model=256 ff=512"), JOBS trainings at a time, into $OUT/NAME/fold-K. Nothing is exported or
+# "wide --set d_model=256 ff=512"), JOBS trainings at a time (on one GPU, side by side is no faster than one
+# after another), into $OUT/NAME/fold-K. Nothing is exported or
 # scored through the serving code: each train.json holds its held-out pages' quick scores (block selection
 # alone), which `python -m export.held_out $OUT/*/fold-*/train.json` turns into rows for bench.by_type.
 recipes() {
     local name args k
     while read -r name args; do
         for ((k = 0; k < FOLDS; k++)); do
-            while (($(jobs -rp | wc -l) >= ${JOBS:-4})); do wait -n || true; done
+            while (($(jobs -rp | wc -l) >= ${JOBS:-1})); do wait -n || true; done
             mkdir -p "$OUT/$name/fold-$k"
             # shellcheck disable=SC2086 # the recipe's arguments are words
             python3 -m export.train --data "$DATA" --out "$OUT/$name/fold-$k" --folds "$FOLDS" --fold "$k" \

@@ -161,3 +161,42 @@ def test_versus_gives_the_lead_over_a_peer_paired_by_page(tmp_path, capsys):
     assert cells[1:4] == ["2", "0.600", "0.700"] and cells[5:] == ["1", "1"]  # p1 up .3, p2 down .1
     with pytest.raises(SystemExit, match="no readability-lxml rows"):
         by_type.main([str(a), str(peer), "--versus", "readability-lxml"])
+
+
+def _fold_summary(path, pages, threshold=0.3, grid=(0.2, 0.3, 0.4)):
+    path.parent.mkdir(parents=True)
+    rows = {f"{pid}@html": {"dataset": "wcxb", "page_type": t, "f1": list(f1)} for pid, t, f1 in pages}
+    held = {"threshold": threshold, "thresholds": list(grid), "means": {}, "pages": rows}
+    path.write_text(json.dumps({"held_out": held}))
+    return path
+
+
+def test_held_out_rows_name_each_recipe_by_its_folder_and_score_its_threshold(tmp_path):
+    from export import held_out
+
+    a = _fold_summary(tmp_path / "base/fold-0/train.json", [("wcxb/1", "forum", (0.5, 0.6, 0.9))])
+    b = _fold_summary(tmp_path / "base/fold-1/train.json", [("wcxb/2", "listing", (0.8, 0.7, 0.1))])
+    c = _fold_summary(tmp_path / "wide/fold-0/train.json", [("wcxb/1", "forum", (0.1, 0.2, 0.3))])
+    rows = held_out.rows([a, b, c])
+    got = {(r["extractor"], r["id"]): (r["page_type"], r["f1"]) for r in rows}
+    assert got == {
+        ("base", "wcxb/1"): ("forum", 0.6),
+        ("base", "wcxb/2"): ("listing", 0.7),
+        ("wide", "wcxb/1"): ("forum", 0.2),
+    }
+    # The best threshold is the recipe's best over all its pages (0.2 for base: mean .65 against .65 and .5).
+    assert {r["threshold"] for r in held_out.rows([a, b], best=True)} == {0.2}
+    assert [r["f1"] for r in held_out.rows([a, b], threshold=0.4)] == [0.9, 0.1]
+    with pytest.raises(ValueError, match="not one of the scored"):
+        held_out.rows([a], threshold=0.35)
+
+
+def test_held_out_refuses_a_run_that_was_no_fold(tmp_path, capsys):
+    from export import held_out
+
+    run = tmp_path / "model/fold-0/train.json"
+    run.parent.mkdir(parents=True)
+    run.write_text(json.dumps({"best": {"epoch": 8}}))
+    assert held_out.main([str(run), "--jsonl", str(tmp_path / "q.jsonl")]) == 2
+    assert "no held-out scores" in capsys.readouterr().err
+    assert not (tmp_path / "q.jsonl").exists()

@@ -332,3 +332,19 @@ def test_a_forum_thread_keeps_its_posts_and_not_the_posters_cards_or_notices(pag
     r = Extractor().extract_html(page("forum-cards"), url="https://cruising.example/threads/anchor.77/")
     assert r.page_type == "forum"
     assert not any(r.blocks[i].main for i in cards + notice) and all(r.blocks[i].main for i in posts)
+
+
+def test_an_article_drops_its_readers_comments_but_not_a_commentary(page):
+    """Readers' comments under an article (a WordPress comment list, its reply form) are not the article: on an
+    article page they go, while an opinion piece classed a "commentary" stays whole; on a forum page, whose
+    posts are the content, the rule does not run."""
+    snapshot, blocks = page_blocks(page("news-comments"))
+    comments = [b.index for b in blocks if any("comment" in c and "commentar" not in c for c in b.class_path[-2:])]
+    article = [b.index for b in blocks if any("commentar" in c for c in b.class_path[-2:])]
+    assert len(comments) >= 9 and len(article) >= 6
+    main = main_blocks(snapshot, blocks, everything(blocks), 0.5, "article")
+    assert all(main[i] for i in article) and not any(main[i] for i in comments)
+    assert all(main_blocks(snapshot, blocks, everything(blocks), 0.5, "forum")[i] for i in comments)
+    r = Extractor().extract_html(page("news-comments"), url="https://courier.example/opinion/night-ferry")
+    assert r.page_type == "article" and "half past one boat" not in r.text and "Leave a comment" not in r.text
+    assert "publish the numbers every month" in r.text

@@ -27,7 +27,7 @@ from typing import Any, TypeVar, cast
 from ..result import LABELS, PAGE_TYPES, Image
 from .blocks import Block
 from .dates import MONTHS, parse_date
-from .decisions import RECORD_TYPES
+from .decisions import READERS_COMMENT, RECORD_TYPES
 from .page_values import join_url, url_host, url_scheme
 
 log = logging.getLogger(__name__)
@@ -1163,7 +1163,7 @@ _SECTION_HREF = re.compile(
     re.I,
 )
 _NAME_CLASS = re.compile(r"^(?:.*[-_])?(?:author|user-?name|poster|writer|byline-?name)(?:[-_].*)?$", re.I)
-_OTHERS_WORDS = re.compile(r"comment|review|testimonial|reply|replies|related|recommend", re.I)
+_OTHERS_WORDS = re.compile(READERS_COMMENT.pattern + r"|review|testimonial|reply|replies|related|recommend", re.I)
 _AUTHOR_HREF = re.compile(
     r"/(?:authors?|people|person|profiles?|staff|writers?|contributors?|journalists?|autor(?:en)?|"
     r"auteurs?|redaktion|columnists?|reporters?)/[^/?#]+",

@@ -112,3 +112,16 @@ def article_html(paragraphs: int, sentences_per_paragraph: int = 4, title: str =
         f"<article><h1>{title}</h1><p class='byline'>By Ada Stone</p>{body}</article>"
         "<footer><a href='/privacy'>Privacy</a> <a href='/terms'>Terms</a></footer></body></html>"
     )
+
+
+def rows_text(snapshot: dict) -> str:
+    """`snapshot`'s JSON text with its nodes as rows, the extension's form of them (docs/snapshot.md, "Rows")."""
+    rows = []
+    for node in snapshot["nodes"]:
+        back = node["id"] - node["parent"] if node["parent"] >= 0 else 0
+        fields = {k: v for k, v in node.items() if k not in ("id", "parent", "depth", "tag")}
+        if node["tag"] == "#text" and list(fields) == ["text"]:
+            rows.append([back, 0, node["text"]])
+        else:
+            rows.append([back, node["tag"], fields] if fields else [back, node["tag"]])
+    return json.dumps({**{k: v for k, v in snapshot.items() if k != "nodes"}, "rows": rows}, ensure_ascii=False)

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from browser import KINDS, extension_browser, require
 from filename_cases import FILENAME_CASES
+from host_support import rows_text
 
 from native_host import limits
 
@@ -185,12 +186,19 @@ def test_the_saved_documents_are_the_ones_the_cli_writes(control):
     assert errors == [case["errors"] for case in cases["invalid"]]
 
 
-def test_the_snapshot_goes_as_its_json_text_and_an_older_host_gets_the_object_and_an_outline_made_for_it(control):
-    """The page's JSON text crosses untouched to a host whose hello says it reads `snapshot_json`; a host from
-    before that gets the parsed snapshot, and `highlight` in place of the `outline` it does not offer."""
-    text = json.dumps(
-        {"format": "pith-snapshot", "nodes": [{"id": 0, "text": 'say "hi" \\ \u00e9 \U0001f600'}]}, ensure_ascii=False
-    )
+def test_the_snapshot_goes_as_its_json_text_and_an_older_host_gets_the_nodes_and_an_outline_made_for_it(control):
+    """The page's JSON text, its nodes as rows, crosses untouched to a host whose hello says it reads
+    `snapshot_json` and `snapshot_rows`; a host that reads the text but not the rows gets the text of the nodes;
+    one from before the text gets the parsed snapshot, and `highlight` in place of the `outline` it does not
+    offer. The nodes are the rows' (ids and depths from the order, a text row's text, an element's fields)."""
+    nodes = [
+        {"id": 0, "parent": -1, "depth": 0, "tag": "html"},
+        {"id": 1, "parent": 0, "depth": 1, "tag": "p", "classes": ["a"], "visible": True},
+        {"id": 2, "parent": 1, "depth": 2, "tag": "#text", "text": 'say "hi" \\ \u00e9 \U0001f600'},
+        {"id": 3, "parent": 0, "depth": 1, "tag": "img", "src": "http://a.b/x.png"},
+    ]
+    text = rows_text({"format": "pith-snapshot", "version": 2, "nodes": nodes})
+    assert json.loads(text)["rows"][2][1] == 0
     result = control.evaluate(
         "async (text) => {"
         + FAKE_PORT
@@ -201,26 +209,29 @@ def test_the_snapshot_goes_as_its_json_text_and_an_older_host_gets_the_object_an
         await new Promise((r) => setTimeout(r, 0));
         port.emit({ v: 1, id: port.sent[1].id, type: 'result', ...reply });
       };
-      let pending = client.extract(text, ['outline', 'text']);
-      await answer({ snapshot_json: true, wants: ['highlight', 'outline', 'text'] },
-                   { outline: [{ node_ids: [0], kind: 'title' }] });
-      const now = { sent: ports[0].sent[1], reply: await pending };
-      client.reset();
-      pending = client.extract(text, ['outline', 'text']);
+      const sent = [];
+      for (const hello of [{ snapshot_json: true, snapshot_rows: true }, { snapshot_json: true }]) {
+        const pending = client.extract(text, ['outline', 'text']);
+        await answer({ ...hello, wants: ['highlight', 'outline', 'text'] }, { outline: [{ node_ids: [0], kind: 'title' }] });
+        sent.push({ sent: ports[ports.length - 1].sent[1], reply: await pending });
+        client.reset();
+      }
+      const pending = client.extract(text, ['outline', 'text']);
       await answer({ wants: ['highlight', 'text'] }, { node_ids: [0, 2], blocks: [
         { index: 0, node_ids: [0], main: true, scores: {} }, { index: 1, node_ids: [1], main: false, scores: {} },
         { index: 2, node_ids: [2], main: true, scores: {} }] });
-      return { now, older: { sent: ports[1].sent[1], reply: await pending } };
+      return { now: sent[0], text: sent[1], older: { sent: ports[2].sent[1], reply: await pending } };
     }""",
         text,
     )
-    now, older = result["now"], result["older"]
+    now, as_text, older = result["now"], result["text"], result["older"]
     assert now["sent"]["snapshot_json"] == text and "snapshot" not in now["sent"]
     assert now["sent"]["want"] == ["outline", "text"] and now["reply"]["outline"] == [
         {"node_ids": [0], "kind": "title"}
     ]
-    assert older["sent"]["snapshot"] == json.loads(text) and "snapshot_json" not in older["sent"]
-    assert older["sent"]["want"] == ["highlight", "text"]
+    assert json.loads(as_text["sent"]["snapshot_json"]) == {"format": "pith-snapshot", "version": 2, "nodes": nodes}
+    assert older["sent"]["snapshot"] == {"format": "pith-snapshot", "version": 2, "nodes": nodes}
+    assert "snapshot_json" not in older["sent"] and older["sent"]["want"] == ["highlight", "text"]
     assert older["reply"]["outline"] == [{"node_ids": [0], "kind": "main"}, {"node_ids": [2], "kind": "main"}]
 
 

@@ -15,6 +15,7 @@ import numpy as np
 
 from native_host.browser.client import HostProcess, host_command
 from native_host.browser.identity import chromium_origin
+from native_host.browser.protocol import rows_from_nodes
 from native_host.pipeline.features import CLASS_VOCAB_FILE, COMMON_WORDS_FILE, NUMERIC_NAMES, TOKENIZER_FILE
 from native_host.pipeline.inference import CONFIG_FILE, INPUT_NAMES, MODEL_FILE
 from native_host.result import LABELS
@@ -116,12 +117,5 @@ def article_html(paragraphs: int, sentences_per_paragraph: int = 4, title: str =
 
 def rows_text(snapshot: dict) -> str:
     """`snapshot`'s JSON text with its nodes as rows, the extension's form of them (docs/snapshot.md, "Rows")."""
-    rows = []
-    for node in snapshot["nodes"]:
-        back = node["id"] - node["parent"] if node["parent"] >= 0 else 0
-        fields = {k: v for k, v in node.items() if k not in ("id", "parent", "depth", "tag")}
-        if node["tag"] == "#text" and list(fields) == ["text"]:
-            rows.append([back, 0, node["text"]])
-        else:
-            rows.append([back, node["tag"], fields] if fields else [back, node["tag"]])
-    return json.dumps({**{k: v for k, v in snapshot.items() if k != "nodes"}, "rows": rows}, ensure_ascii=False)
+    rest = {k: v for k, v in snapshot.items() if k != "nodes"}
+    return json.dumps({**rest, "rows": rows_from_nodes(snapshot["nodes"])}, ensure_ascii=False)

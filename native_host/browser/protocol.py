@@ -152,6 +152,20 @@ def snapshot_from_json(message: dict) -> Any:
 ROW_FIXED = frozenset({"id", "parent", "depth", "tag"})  # what a row holds by its place, never in its fields
 
 
+def rows_from_nodes(nodes: list[dict]) -> list[list]:
+    """`nodes` as rows, as the extension's content script writes them (nodes_from_rows reads them back): for
+    the benchmarks and tests that send what the extension sends."""
+    rows: list[list] = []
+    for node in nodes:
+        back = node["id"] - node["parent"] if node["parent"] >= 0 else 0
+        fields = {k: v for k, v in node.items() if k not in ROW_FIXED}
+        if node["tag"] == "#text" and list(fields) == ["text"]:
+            rows.append([back, 0, node["text"]])
+        else:
+            rows.append([back, node["tag"], fields] if fields else [back, node["tag"]])
+    return rows
+
+
 def nodes_from_rows(rows: Any) -> list[dict]:
     """The snapshot's `nodes` from its `rows`, the extension's compact form of them (docs/snapshot.md, "Rows"):
     row i is `[back, tag]` or `[back, tag, fields]`, `[back, 0, text]` for a text node holding its text alone;

@@ -326,6 +326,56 @@ def test_the_reader_sanitiser_drops_only_the_values_no_parser_accepts(control):
     assert "gone" not in html and 'src="https://news.example/a/pic.png"' in html and "width" not in html
 
 
+def _whole_page_articles() -> list[str]:
+    """The article HTML the host writes for each page of tests/pages/ with every block main: lists, tables, code,
+    formulas, figures, escaped text and links, as the reader receives them."""
+    from native_host import snapshot_from_html
+    from native_host.pipeline.article import build_article
+    from native_host.pipeline.blocks import blocks_from_snapshot
+
+    pages = Path(__file__).parent / "pages"
+    articles = []
+    for source in sorted(pages.glob("*/source.html")) + sorted(pages.glob("*/*/source.html")):
+        snapshot = snapshot_from_html(source.read_bytes(), url="https://site.example/page")
+        blocks = blocks_from_snapshot(snapshot)
+        articles.append(build_article(snapshot, blocks, [True] * len(blocks), {"html"}).html)
+    return [a for a in articles if a]
+
+
+def test_the_reader_parses_its_first_screen_alone_and_the_two_parts_make_the_whole(control):
+    """The reader cuts the host's article HTML between two top-level elements after about a screen of text
+    (firstScreenEnd), parses the first part before the first paint and the rest after: on every repository
+    page, at every size of first part, the two parts' top-level nodes are the whole's, node for node; the
+    first part holds at least that much text; markup it cannot follow is not cut."""
+    articles = _whole_page_articles()
+    assert len(articles) > 10 and any("<table" in a for a in articles) and any("<ul" in a for a in articles)
+    out = control.evaluate(
+        """async (articles) => {
+      await import('/limits.js');
+      await import('/reader/sanitize.js');
+      const { firstScreenEnd, parseArticle } = globalThis.PITH_SANITIZE;
+      const shape = (nodes) => nodes.map((n) => n.nodeType === 1 ? n.outerHTML : `#${n.nodeType}:${n.textContent}`);
+      const results = [];
+      for (const html of articles) {
+        for (const chars of [0, 200, 1000, 4000]) {
+          const cut = firstScreenEnd(html, chars);
+          const head = parseArticle(html.slice(0, cut));
+          const parts = [...shape(head), ...(cut < html.length ? shape(parseArticle(html.slice(cut))) : [])];
+          results.push({ same: JSON.stringify(parts) === JSON.stringify(shape(parseArticle(html))),
+                         cut, length: html.length, text: head.reduce((n, x) => n + x.textContent.length, 0), chars });
+        }
+      }
+      const odd = ['<p>a</p></div><p>b</p>', '<p>never closed', ''].map((h) => [firstScreenEnd(h, 2), h.length]);
+      return { results, odd };
+    }""",
+        articles,
+    )
+    assert all(r["same"] for r in out["results"]), [r for r in out["results"] if not r["same"]][:3]
+    cuts = [r for r in out["results"] if r["cut"] < r["length"]]
+    assert len(cuts) > 10 and all(r["text"] >= r["chars"] * 0.9 for r in cuts)
+    assert all(cut == length for cut, length in out["odd"])
+
+
 def test_a_snapshot_is_measured_in_utf8_bytes_as_the_host_counts_it(control):
     """The extension refuses a snapshot over the host's cap before sending it; the host counts UTF-8 bytes,
     so a CJK page (three bytes a character) must not pass by its length in UTF-16 units."""

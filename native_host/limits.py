@@ -76,6 +76,10 @@ MAX_REPLY_FRAME_BYTES = 1024 * 1024  # host -> browser cap; longer answers are c
 HOST_IDLE_TIMEOUT_S = 600.0  # the host exits after this long without a request (0 = never)
 HOST_FRAMES_IN_FLIGHT = 2  # requests read and not yet answered: the one in work and one read ahead
 HOST_BYTES_IN_FLIGHT = MAX_REQUEST_BYTES  # their sizes together; past it a frame waits unread until the host is idle
+# After a reply's part (`first`: the reader's first screen) the host waits this long, or until the next message
+# arrives, before building the rest (Markdown, text): the browser paints the part meanwhile without the host on
+# one of its cores (docs/protocol.md, Parts). The rest only enables Copy and Save.
+REST_AFTER_PART_S = 0.15
 MAX_QUOTED_CHARS = 80  # of a request's value quoted in an error reply and the log
 MAX_REQUEST_ID = 2**53 - 1  # |id| a request may carry: the largest integer JavaScript holds exactly
 # JSON objects and arrays, and object keys, a request may hold: a valid snapshot's most (a node is an object with a

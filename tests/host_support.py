@@ -15,6 +15,7 @@ import numpy as np
 
 from native_host.browser.client import HostProcess, host_command
 from native_host.browser.identity import chromium_origin
+from native_host.browser.protocol import rows_from_nodes
 from native_host.pipeline.features import CLASS_VOCAB_FILE, COMMON_WORDS_FILE, NUMERIC_NAMES, TOKENIZER_FILE
 from native_host.pipeline.inference import CONFIG_FILE, INPUT_NAMES, MODEL_FILE
 from native_host.result import LABELS
@@ -112,3 +113,9 @@ def article_html(paragraphs: int, sentences_per_paragraph: int = 4, title: str =
         f"<article><h1>{title}</h1><p class='byline'>By Ada Stone</p>{body}</article>"
         "<footer><a href='/privacy'>Privacy</a> <a href='/terms'>Terms</a></footer></body></html>"
     )
+
+
+def rows_text(snapshot: dict) -> str:
+    """`snapshot`'s JSON text with its nodes as rows, the extension's form of them (docs/snapshot.md, "Rows")."""
+    rest = {k: v for k, v in snapshot.items() if k != "nodes"}
+    return json.dumps({**rest, "rows": rows_from_nodes(snapshot["nodes"])}, ensure_ascii=False)

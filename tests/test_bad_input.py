@@ -8,6 +8,7 @@ import io
 import json
 
 import pytest
+from host_support import rows_text
 
 from native_host import limits, snapshot_from_html
 from native_host.browser.framing import HEADER, StreamClosed, decode_message, encode_message, frame, read_frame
@@ -172,6 +173,40 @@ def test_lone_surrogates_read_as_replacement_characters_and_the_rest_is_untouche
 
 def _with_json(rid: int, text) -> dict:
     return {"v": 1, "id": rid, "type": "extract", "snapshot_json": text}
+
+
+def test_rows_make_the_nodes_and_a_row_that_cannot_is_a_bad_snapshot_at_that_row():
+    """The extension's rows reach the engine as the same nodes; a row that makes no node is named by its path."""
+    good = snapshot_from_html('<p class="a">first words <b>bold</b></p><img src="/x.png" alt="x">', url="http://a.b/")
+    assert parse_request(_with_json(1, rows_text(good)), 0.0).message["snapshot"] == good
+    head = json.dumps({k: v for k, v in good.items() if k != "nodes"})[:-1]
+
+    def with_rows(rid: int, rows) -> dict:
+        return _with_json(rid, f'{head}, "rows": {json.dumps(rows)}}}')
+
+    messages = [
+        (_with_json(1, rows_text(good)), "$: first words"),
+        (with_rows(2, {"0": [0, "html"]}), "$.rows: must be a list"),
+        (with_rows(3, [[0, "html"], "body"]), "$.rows[1]: a row is"),
+        (with_rows(4, [[0, "html"], [1]]), "$.rows[1]: a row is"),
+        (with_rows(5, [[0, "html"], [1, "p", {}, 4]]), "$.rows[1]: a row is"),
+        (with_rows(6, [[0, "html"], [2, "p"]]), "$.rows[1][0]: must be an integer from 0 to 1"),
+        (with_rows(7, [[0, "html"], [-1, "p"]]), "$.rows[1][0]"),
+        (with_rows(8, [[0, "html"], [True, "p"]]), "$.rows[1][0]"),
+        (with_rows(9, [[0, "html"], [1.0, "p"]]), "$.rows[1][0]"),
+        (with_rows(10, [[0, "html"], [1, None]]), "$.rows[1][1]: must be a tag name"),
+        (with_rows(11, [[0, "html"], [1, 0]]), "$.rows[1][1]"),
+        (with_rows(12, [[0, "html"], [1, False, "x"]]), "$.rows[1][1]"),
+        (with_rows(13, [[0, "html"], [1, "p", ["x"]]]), "$.rows[1][2]: must be an object"),
+        (with_rows(14, [[0, "html"], [1, "p", {"parent": 0}]]), "$.rows[1][2]"),
+        (with_rows(15, [[0, "html"], [1, 0, 5]]), "$.nodes[1].text"),  # a node made, then validated
+        (with_rows(16, [[0, "html"], [1, 0, "x"], [1, "p"]]), "$.nodes[2].parent: a text node cannot be a parent"),
+        ({**_with_json(17, rows_text(good)[:-1] + ', "nodes": []}')}, "not both"),
+    ]
+    _, replies = _serve(b"".join(frame(encode_message(m)) for m, _ in messages) + HELLO)
+    assert [r["id"] for r in replies] == [m["id"] for m, _ in messages] + [7]
+    for reply, (_, fragment) in zip(replies, messages):
+        assert reply["error"]["code"] == "bad_snapshot" and fragment in reply["error"]["message"], reply
 
 
 def test_a_snapshot_sent_as_json_text_is_read_under_the_same_rules_as_one_sent_as_an_object():

@@ -4,12 +4,14 @@ Each test runs in both browsers (markers `browser` and `firefox`)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from browser import KINDS, PAGES, browser_with_host, close, open_popup, open_reader, show_article, wait_for_download
 
 from native_host import snapshot_from_html, validate_snapshot
+from native_host.browser.protocol import snapshot_from_json
 from native_host.pipeline.blocks import INLINE, blocks_from_snapshot
 
 ARTICLE_SENTENCES = [
@@ -379,6 +381,24 @@ def test_live_snapshot_matches_snapshot_from_html_node_by_node_and_block_by_bloc
     assert h1["tag"] == "h1" and h1["font_weight"] >= 700 and h1["font_size"] > 20 and h1["visible"] is True
     hidden = live["nodes"][by_text["hidden by attribute"]]
     assert hidden["hidden"] is True and hidden["visible"] is False and hidden["display"] == "none"
+    close(page)
+
+
+def test_the_page_sends_its_nodes_as_rows_that_the_host_and_the_background_read_alike(browser):
+    """The content script's text carries the nodes as rows (docs/snapshot.md, "Rows"), text rows and element
+    rows with fields among them; the host's reading of it (protocol.snapshot_from_json) is the background's
+    (rows.js, behind `pith.snapshot`), node for node."""
+    page = browser.open("parity.html")
+    live = browser.live_snapshot(page)["snapshot"]
+    text = browser.call(
+        """(tabId) => api.scripting.executeScript({target: {tabId},
+               func: () => globalThis.__pithSnapshot.take(null).json}).then((r) => r[0].result)""",
+        browser.tab_id(page),
+    )
+    sent = json.loads(text)
+    assert "nodes" not in sent and len(sent["rows"]) == len(live["nodes"]) > 50
+    assert any(row[1] == 0 for row in sent["rows"]) and any(isinstance(row[-1], dict) for row in sent["rows"])
+    assert snapshot_from_json({"snapshot_json": text}) == live
     close(page)
 
 

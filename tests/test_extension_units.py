@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from browser import KINDS, extension_browser, require
 from filename_cases import FILENAME_CASES
+from host_support import rows_text
 
 from native_host import limits
 
@@ -185,12 +186,19 @@ def test_the_saved_documents_are_the_ones_the_cli_writes(control):
     assert errors == [case["errors"] for case in cases["invalid"]]
 
 
-def test_the_snapshot_goes_as_its_json_text_and_an_older_host_gets_the_object_and_an_outline_made_for_it(control):
-    """The page's JSON text crosses untouched to a host whose hello says it reads `snapshot_json`; a host from
-    before that gets the parsed snapshot, and `highlight` in place of the `outline` it does not offer."""
-    text = json.dumps(
-        {"format": "pith-snapshot", "nodes": [{"id": 0, "text": 'say "hi" \\ \u00e9 \U0001f600'}]}, ensure_ascii=False
-    )
+def test_the_snapshot_goes_as_its_json_text_and_an_older_host_gets_the_nodes_and_an_outline_made_for_it(control):
+    """The page's JSON text, its nodes as rows, crosses untouched to a host whose hello says it reads
+    `snapshot_json` and `snapshot_rows`; a host that reads the text but not the rows gets the text of the nodes;
+    one from before the text gets the parsed snapshot, and `highlight` in place of the `outline` it does not
+    offer. The nodes are the rows' (ids and depths from the order, a text row's text, an element's fields)."""
+    nodes = [
+        {"id": 0, "parent": -1, "depth": 0, "tag": "html"},
+        {"id": 1, "parent": 0, "depth": 1, "tag": "p", "classes": ["a"], "visible": True},
+        {"id": 2, "parent": 1, "depth": 2, "tag": "#text", "text": 'say "hi" \\ \u00e9 \U0001f600'},
+        {"id": 3, "parent": 0, "depth": 1, "tag": "img", "src": "http://a.b/x.png"},
+    ]
+    text = rows_text({"format": "pith-snapshot", "version": 2, "nodes": nodes})
+    assert json.loads(text)["rows"][2][1] == 0
     result = control.evaluate(
         "async (text) => {"
         + FAKE_PORT
@@ -201,26 +209,29 @@ def test_the_snapshot_goes_as_its_json_text_and_an_older_host_gets_the_object_an
         await new Promise((r) => setTimeout(r, 0));
         port.emit({ v: 1, id: port.sent[1].id, type: 'result', ...reply });
       };
-      let pending = client.extract(text, ['outline', 'text']);
-      await answer({ snapshot_json: true, wants: ['highlight', 'outline', 'text'] },
-                   { outline: [{ node_ids: [0], kind: 'title' }] });
-      const now = { sent: ports[0].sent[1], reply: await pending };
-      client.reset();
-      pending = client.extract(text, ['outline', 'text']);
+      const sent = [];
+      for (const hello of [{ snapshot_json: true, snapshot_rows: true }, { snapshot_json: true }]) {
+        const pending = client.extract(text, ['outline', 'text']);
+        await answer({ ...hello, wants: ['highlight', 'outline', 'text'] }, { outline: [{ node_ids: [0], kind: 'title' }] });
+        sent.push({ sent: ports[ports.length - 1].sent[1], reply: await pending });
+        client.reset();
+      }
+      const pending = client.extract(text, ['outline', 'text']);
       await answer({ wants: ['highlight', 'text'] }, { node_ids: [0, 2], blocks: [
         { index: 0, node_ids: [0], main: true, scores: {} }, { index: 1, node_ids: [1], main: false, scores: {} },
         { index: 2, node_ids: [2], main: true, scores: {} }] });
-      return { now, older: { sent: ports[1].sent[1], reply: await pending } };
+      return { now: sent[0], text: sent[1], older: { sent: ports[2].sent[1], reply: await pending } };
     }""",
         text,
     )
-    now, older = result["now"], result["older"]
+    now, as_text, older = result["now"], result["text"], result["older"]
     assert now["sent"]["snapshot_json"] == text and "snapshot" not in now["sent"]
     assert now["sent"]["want"] == ["outline", "text"] and now["reply"]["outline"] == [
         {"node_ids": [0], "kind": "title"}
     ]
-    assert older["sent"]["snapshot"] == json.loads(text) and "snapshot_json" not in older["sent"]
-    assert older["sent"]["want"] == ["highlight", "text"]
+    assert json.loads(as_text["sent"]["snapshot_json"]) == {"format": "pith-snapshot", "version": 2, "nodes": nodes}
+    assert older["sent"]["snapshot"] == {"format": "pith-snapshot", "version": 2, "nodes": nodes}
+    assert "snapshot_json" not in older["sent"] and older["sent"]["want"] == ["highlight", "text"]
     assert older["reply"]["outline"] == [{"node_ids": [0], "kind": "main"}, {"node_ids": [2], "kind": "main"}]
 
 
@@ -313,6 +324,56 @@ def test_the_reader_sanitiser_drops_only_the_values_no_parser_accepts(control):
     assert "<a>keep me</a>" in html and 'href="https://news.example/ok"' in html
     assert "<td>cell</td>" in html and "<td>two</td>" in html
     assert "gone" not in html and 'src="https://news.example/a/pic.png"' in html and "width" not in html
+
+
+def _whole_page_articles() -> list[str]:
+    """The article HTML the host writes for each page of tests/pages/ with every block main: lists, tables, code,
+    formulas, figures, escaped text and links, as the reader receives them."""
+    from native_host import snapshot_from_html
+    from native_host.pipeline.article import build_article
+    from native_host.pipeline.blocks import blocks_from_snapshot
+
+    pages = Path(__file__).parent / "pages"
+    articles = []
+    for source in sorted(pages.glob("*/source.html")) + sorted(pages.glob("*/*/source.html")):
+        snapshot = snapshot_from_html(source.read_bytes(), url="https://site.example/page")
+        blocks = blocks_from_snapshot(snapshot)
+        articles.append(build_article(snapshot, blocks, [True] * len(blocks), {"html"}).html)
+    return [a for a in articles if a]
+
+
+def test_the_reader_parses_its_first_screen_alone_and_the_two_parts_make_the_whole(control):
+    """The reader cuts the host's article HTML between two top-level elements after about a screen of text
+    (firstScreenEnd), parses the first part before the first paint and the rest after: on every repository
+    page, at every size of first part, the two parts' top-level nodes are the whole's, node for node; the
+    first part holds at least that much text; markup it cannot follow is not cut."""
+    articles = _whole_page_articles()
+    assert len(articles) > 10 and any("<table" in a for a in articles) and any("<ul" in a for a in articles)
+    out = control.evaluate(
+        """async (articles) => {
+      await import('/limits.js');
+      await import('/reader/sanitize.js');
+      const { firstScreenEnd, parseArticle } = globalThis.PITH_SANITIZE;
+      const shape = (nodes) => nodes.map((n) => n.nodeType === 1 ? n.outerHTML : `#${n.nodeType}:${n.textContent}`);
+      const results = [];
+      for (const html of articles) {
+        for (const chars of [0, 200, 1000, 4000]) {
+          const cut = firstScreenEnd(html, chars);
+          const head = parseArticle(html.slice(0, cut));
+          const parts = [...shape(head), ...(cut < html.length ? shape(parseArticle(html.slice(cut))) : [])];
+          results.push({ same: JSON.stringify(parts) === JSON.stringify(shape(parseArticle(html))),
+                         cut, length: html.length, text: head.reduce((n, x) => n + x.textContent.length, 0), chars });
+        }
+      }
+      const odd = ['<p>a</p></div><p>b</p>', '<p>never closed', ''].map((h) => [firstScreenEnd(h, 2), h.length]);
+      return { results, odd };
+    }""",
+        articles,
+    )
+    assert all(r["same"] for r in out["results"]), [r for r in out["results"] if not r["same"]][:3]
+    cuts = [r for r in out["results"] if r["cut"] < r["length"]]
+    assert len(cuts) > 10 and all(r["text"] >= r["chars"] * 0.9 for r in cuts)
+    assert all(cut == length for cut, length in out["odd"])
 
 
 def test_a_snapshot_is_measured_in_utf8_bytes_as_the_host_counts_it(control):

@@ -9,7 +9,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from host_support import article_html, standin_model, start_host
+from host_support import article_html, rows_text, standin_model, start_host
 
 from native_host import __version__, limits, snapshot_from_html
 from native_host.browser.client import host_command
@@ -92,25 +92,22 @@ def test_extract_answers_with_what_was_wanted(host, small_snapshot):
     assert "Bridges of the valley" not in full["article"]["markdown"]  # the headline is the header's
 
 
-def test_a_snapshot_as_json_text_gets_the_reply_the_object_gets_and_the_outline_is_its_main_blocks(
+def test_a_snapshot_as_json_text_or_rows_gets_the_reply_the_object_gets_and_the_outline_is_its_main_blocks(
     host, small_snapshot
 ):
     """How the extension asks: the page's JSON text as it is, and the outline rather than every block's scores."""
     hello = host.request({"v": 1, "id": 1, "type": "hello"})
-    assert hello["snapshot_json"] is True and "outline" in hello["wants"]
+    assert hello["snapshot_json"] is True and hello["snapshot_rows"] is True and "outline" in hello["wants"]
     as_object = host.request(_extract(2, small_snapshot, ["highlight", "outline", "text"]))
-    as_text = host.request(
-        {
-            "v": 1,
-            "id": 3,
-            "type": "extract",
-            "snapshot_json": json.dumps(small_snapshot),
-            "want": ["highlight", "outline", "text"],
-        }
+    as_text, as_rows = (
+        host.request(
+            {"v": 1, "id": rid, "type": "extract", "snapshot_json": text, "want": ["highlight", "outline", "text"]}
+        )
+        for rid, text in ((3, json.dumps(small_snapshot)), (4, rows_text(small_snapshot)))
     )
-    for reply in (as_object, as_text):
+    for reply in (as_object, as_text, as_rows):
         del reply["id"], reply["timings"]
-    assert as_text == as_object
+    assert as_text == as_object and as_rows == as_object
     main = [b for b in as_object["blocks"] if b["main"]]
     assert [o["node_ids"] for o in as_object["outline"]] == [b["node_ids"] for b in main]
     assert sorted({i for o in as_object["outline"] for i in o["node_ids"]}) == as_object["node_ids"]

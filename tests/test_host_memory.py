@@ -31,7 +31,7 @@ from native_host.browser.framing import (
     frame,
     read_frame,
 )
-from native_host.browser.host import FramedTransport, Server
+from native_host.browser.host import FramedTransport, Inbox, Server
 from native_host.browser.protocol import parse_request
 from native_host.errors import ProtocolError, SnapshotError
 
@@ -340,3 +340,19 @@ def test_one_character_past_u_ffff_does_not_make_the_frame_s_text_4_bytes_a_char
     payload = _envelope('"\U0001f600",'.encode() + b",".join([b"0"] * (8 << 20)))
     assert _decode_peak(payload) < 6 * len(payload)
     assert decode_message(payload)["snapshot"]["nodes"][:2] == ["\U0001f600", 0]
+
+
+def test_the_pause_after_a_part_ends_once_a_message_is_in_or_waits_to_be_admitted():
+    """The host's pause between a reply's part and its rest (Server._send_part) never holds up a request: it
+    ends as soon as the reader has one, handed over or waiting for admission behind the one in work."""
+    inbox = Inbox(max_frames=1)
+    assert inbox.wait(0) is False
+    inbox.admit(10)  # the request in work
+    reader = threading.Thread(target=inbox.admit, args=(20,))  # the next frame, held back while it works
+    reader.start()
+    assert inbox.wait(60) is True and inbox.held == 20
+    inbox.done(10)
+    reader.join()
+    assert inbox.wait(0) is False
+    inbox.put("the next request", 20)
+    assert inbox.wait(60) is True

@@ -7,6 +7,7 @@
 // rather than left to answer late.
 import "../limits.js";
 import { PithFailure, disconnectFailure } from "./errors.js";
+import { snapshotFromJson } from "./rows.js";
 
 const L = globalThis.PITH_LIMITS;
 
@@ -185,9 +186,10 @@ export class HostClient {
     return hello;
   }
 
-  /** Extract the snapshot whose JSON text is `snapshotJson`; `want` as in docs/protocol.md. A host older than
-   * this extension is still served: the text goes as it is (`snapshot_json`) only to a host whose hello says
-   * it reads it, else parsed; an `outline` it does not offer is made from its `blocks` (every main block
+  /** Extract the snapshot whose JSON text is `snapshotJson` (its nodes as rows: content/snapshot.js); `want` as
+   * in docs/protocol.md. A host older than this extension is still served: the text goes as it is
+   * (`snapshot_json`) only to a host whose hello says it reads it and its rows (`snapshot_rows`), else with
+   * the rows turned back into nodes, as text or parsed; an `outline` it does not offer is made from its `blocks` (every main block
    * outlined as body text). `first` (some of `want`) asks a host that offers it for those fields ahead of the
    * rest, handed to `onFirst(part)`; a host that does not sends the whole reply, and `onFirst` is not called.
    * Either way the promise resolves with the whole reply. */
@@ -195,7 +197,8 @@ export class HostClient {
                                      selection = [] } = {}) {
     const hello = await this.ready(onProgress);
     const timeoutMs = L.EXTRACT_TIMEOUT_MS + L.EXTRACT_TIMEOUT_MS_PER_MB * (snapshotBytes / 1e6);
-    const fields = hello.snapshot_json === true ? { snapshot_json: snapshotJson } : { snapshot: JSON.parse(snapshotJson) };
+    const fields = hello.snapshot_json !== true ? { snapshot: snapshotFromJson(snapshotJson) }
+      : { snapshot_json: hello.snapshot_rows === true ? snapshotJson : JSON.stringify(snapshotFromJson(snapshotJson)) };
     if (selection.length) fields.selection = selection;  // the body of these nodes' blocks alone (a saved selection)
     const outlined = !want.includes("outline") || (Array.isArray(hello.wants) && hello.wants.includes("outline"));
     if (outlined) {

@@ -10,6 +10,7 @@ import { ACTIONS, makeRunner } from "./actions.js";
 import { closeReader, takeSnapshot } from "./page.js";
 import { asFailure } from "./errors.js";
 import { recordPage } from "./record.js";
+import { snapshotFromJson } from "./rows.js";
 import { documentWithImages } from "./images.js";
 import { download, safeFilename, saveSettings } from "./save.js";
 
@@ -71,7 +72,7 @@ async function activeTabId() {
 async function snapshotReply(tabId) {
   try {
     const { json, ms, json_ms: jsonMs, bytes } = await takeSnapshot(tabId);
-    return { ok: true, snapshot: JSON.parse(json), ms, json_ms: jsonMs, bytes };
+    return { ok: true, snapshot: snapshotFromJson(json), ms, json_ms: jsonMs, bytes };
   } catch (error) {
     return { ok: false, error: asFailure(error).toJSON() };
   }

@@ -4,6 +4,7 @@
 import { encode } from "./msgpack.js";
 import { download, safeFilename } from "./save.js";
 import { takeSnapshot } from "./page.js";
+import { snapshotFromJson } from "./rows.js";
 
 const api = globalThis.browser ?? globalThis.chrome;
 
@@ -19,7 +20,7 @@ export function recordDocument(snapshot, recordedAt = new Date()) {
 /** Snapshot the tab and download it; resolves with {downloadId, filename, bytes}. */
 export async function recordPage(tabId) {
   const { json } = await takeSnapshot(tabId);
-  const doc = recordDocument(JSON.parse(json));
+  const doc = recordDocument(snapshotFromJson(json));
   const saved = await download(doc);
   return { ...saved, bytes: doc.content.length };
 }

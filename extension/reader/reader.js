@@ -28,7 +28,7 @@ import { h } from "./element.js";
 
 const api = globalThis.browser ?? globalThis.chrome;
 const L = globalThis.PITH_LIMITS;
-const { parseArticle, safeUrl, sanitizeNodes } = globalThis.PITH_SANITIZE;
+const { firstScreenEnd, parseArticle, safeUrl, sanitizeNodes } = globalThis.PITH_SANITIZE;
 const { articleDocument } = globalThis.PITH_DOCUMENT;
 const { SHAPES } = globalThis.PITH_CONTRACTS;  // the reader's forms by page type (native_host/pipeline/shape.py)
 
@@ -246,7 +246,10 @@ function render(article) {
   const source = article.url ? safeUrl(article.url, undefined, new Set(["http:", "https:"])) : null;
   renderHeader(article, source);
   // The host's article is the body alone: its headline, byline and dateline are the header above.
-  const nodes = parseArticle(article.html);
+  // Only the part of the HTML that holds the first screen is parsed before the first paint; the rest after it.
+  const html = String(article.html || "");
+  const cut = firstScreenEnd(html, FIRST_SCREEN_CHARS);
+  const nodes = parseArticle(html.slice(0, cut));
   let split = 0;
   for (let chars = 0; split < nodes.length && chars < FIRST_SCREEN_CHARS; split++) chars += nodes[split].textContent.length;
   const body = root.getElementById("article");
@@ -256,7 +259,9 @@ function render(article) {
     // Without a direction from the host, the whole view (header included) follows the one the article's own
     // first letters gave it: read once the view is laid out, not before (it would lay it out early).
     if (!main.dir) main.dir = getComputedStyle(body).direction === "rtl" ? "rtl" : "ltr";
-    return split < nodes.length ? articlePart(nodes.slice(split), source || undefined) : null;
+    const rest = nodes.slice(split);
+    if (cut < html.length) rest.push(...parseArticle(html.slice(cut)));
+    return rest.length ? articlePart(rest, source || undefined) : null;
   };
 }
 

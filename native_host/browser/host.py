@@ -131,7 +131,7 @@ class Inbox:
     def __init__(self, max_frames: int = limits.HOST_FRAMES_IN_FLIGHT, max_bytes: int = limits.HOST_BYTES_IN_FLIGHT):
         self.max_frames, self.max_bytes = max_frames, max_bytes
         self.frames = self.bytes = 0
-        self.held = 0  # the size of a request waiting for admission (0: none), for the tests
+        self.held = 0  # the size of a request waiting for admission (0: none): it ends a pause after a part
         self._items: deque = deque()
         self._cond = threading.Condition()
 
@@ -167,6 +167,12 @@ class Inbox:
             if not self._cond.wait_for(lambda: self._items, timeout):
                 return None
             return self._items.popleft()
+
+    def wait(self, timeout: float) -> bool:
+        """Wait until a message is in (handed over, or waiting for admission) or `timeout` seconds have
+        passed; whether one is."""
+        with self._cond:
+            return self._cond.wait_for(lambda: bool(self._items or self.held), timeout)
 
     def done(self, size: int | None) -> None:
         """The worker has answered a request of `size` bytes and holds nothing of it any more."""
@@ -268,6 +274,13 @@ class Server:
                 return got
             # else a long frame may have been arriving meanwhile: re-check its activity
 
+    def _send_part(self, part: dict) -> None:
+        """A reply's part, then a pause before its rest is built (limits.REST_AFTER_PART_S), cut short by the
+        next message: on two cores the browser shows the part without the host taking one of them, and a
+        request read meanwhile never waits on the pause."""
+        self._send(part)
+        self.inbox.wait(limits.REST_AFTER_PART_S)
+
     def _send(self, reply: dict) -> None:
         try:
             self.transport.write(reply)
@@ -289,7 +302,7 @@ class Server:
                 return 0 if item.clean else 1
             if isinstance(item, Request):
                 t0 = time.perf_counter()
-                reply = answer(item, self.engine, self.log_path, early=self._send)
+                reply = answer(item, self.engine, self.log_path, early=self._send_part)
                 log.info(
                     "request %s %s -> %s in %.1f ms",
                     item.id,

@@ -423,6 +423,9 @@ def test_live_snapshot_walks_same_origin_frames_and_open_shadow_roots_and_keeps_
     assert shadow_p["parent"] == card["id"]
     slotted = text_parent["Slotted byline text"]
     assert slotted["parent"] == card["id"] and slotted["id"] < shadow_p["id"]
+    # a built-in element can hold one too (the walk reads shadowRoot only where the standard allows one)
+    section = next(n for n in nodes if n.get("html_id") == "boxed")
+    assert text_parent["Shadow paragraph inside a section."]["parent"] == section["id"]
     # hidden by a stylesheet rule or by opacity: kept, marked not visible (the model decides)
     assert text_parent["Collapsed by a stylesheet rule"]["visible"] is False
     assert text_parent["Transparent paragraph"]["visible"] is False

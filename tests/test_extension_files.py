@@ -286,3 +286,13 @@ def test_the_bundle_runs_like_the_modules(tmp_path):
         runs[name] = node_eval(body)
     assert runs["main.js"] == ["shared", "a", "b1", "main12", 3]
     assert runs["bundle.js"] == runs["main.js"]
+
+
+def test_the_walk_reads_every_attribute_its_switch_keeps():
+    """The snapshot's walk reads an attribute's value only where KEPT_ATTRIBUTES names it (or it is a date
+    attribute): a name markupFields handles but the set lacks would be skipped, and its field lost."""
+    source = (EXTENSION / "content/snapshot.js").read_text()
+    body = source[source.index("function markupFields") : source.index("function lets(")]
+    cases = set(re.findall(r'case "([^"]+)":', body))
+    listed = re.search(r"KEPT_ATTRIBUTES = new Set\(\[(.*?)\]\)", source, re.S)
+    assert listed and cases and set(re.findall(r'"([^"]+)"', listed.group(1))) == cases

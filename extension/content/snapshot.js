@@ -24,6 +24,11 @@
   const C = globalThis.PITH_CONTRACTS;
   const SKIP_SUBTREE = new Set(C.SKIP_SUBTREE);
   const LEAF_ONLY = new Set(C.LEAF_ONLY);
+  const SHADOW_HOSTS = new Set(["article", "aside", "blockquote", "body", "div", "footer", "h1", "h2", "h3", "h4",
+    "h5", "h6", "header", "main", "nav", "p", "section", "span"]);
+  // The attributes markupFields reads by name (besides L.DATE_ATTRIBUTES); any other is never read.
+  const KEPT_ATTRIBUTES = new Set(["class", "id", "role", "aria-label", "itemprop", "itemscope", "itemtype", "rel",
+    "aria-hidden", "hidden", "style", "href", "alt", "alttext", "type"]);
   const [TEX_SCRIPT_TYPE, TEX_DISPLAY_MODE] = C.TEX_SCRIPT;
   const HTML_SPACE = /^[ \t\n\r\f]+|[ \t\n\r\f]+$/g;
   // Inline formatting elements: their text belongs to the enclosing block (blocks.py INLINE).
@@ -96,7 +101,7 @@
   }
 
   // Markup fields, from the attributes (never from scripts' view of the element), as snapshot.py reads them.
-  function markupFields(el, tag, entry) {
+  function markupFields(el, names, tag, entry) {
     let hidden = false;
     let href = null;
     let alt = null;
@@ -108,7 +113,12 @@
     let itemtype = null;
     let itemscope = false;
     // By name, then each value the walk keeps: `attributes[i]` would make an Attr object per attribute.
-    for (const name of el.getAttributeNames()) {
+    for (const name of names) {
+      // Read only where the walk keeps it: a page's elements carry many others (data-*, event handlers, aria-*),
+      // and in Firefox each read crosses the content script's wrapper.
+      const kept = KEPT_ATTRIBUTES.has(name);
+      const rank = kept ? -1 : L.DATE_ATTRIBUTES.indexOf(name);
+      if (!kept && rank < 0) continue;
       const value = el.getAttribute(name);
       switch (name) {
         case "class": {
@@ -162,8 +172,7 @@
           break;
         default: {
           // A date attribute (L.DATE_ATTRIBUTES): the first of the list the element has, as snapshot.py reads it.
-          const rank = L.DATE_ATTRIBUTES.indexOf(name);
-          if (rank >= 0 && rank < dateRank && value.trim()) {
+          if (rank < dateRank && value.trim()) {
             dateRank = rank;
             datetime = value;
           }
@@ -373,7 +382,7 @@
       if (walk.full) return;
       let next = null;
       if (id >= 0) {
-        const shadow = node.shadowRoot;
+        const shadow = mayHostShadow(walk.nodes[id].tag) ? node.shadowRoot : null;
         next = walker.firstChild();
         if (next) {
           ids.push(id);
@@ -395,6 +404,13 @@
       }
       node = next;
     }
+  }
+
+  // Whether an element of this tag can hold a shadow root (the DOM standard's attachShadow list, and custom
+  // elements, whose names hold a hyphen; a name cut at MAX_TAG_CHARS may have lost it): the walk reads no
+  // other element's shadowRoot, a read that crosses Firefox's content-script wrapper for every element.
+  function mayHostShadow(tag) {
+    return SHADOW_HOSTS.has(tag) || tag.includes("-") || tag.length >= L.MAX_TAG_CHARS;
   }
 
   // A same-origin iframe's document, as the one child of its node `id`, offset by the frame's place.
@@ -448,7 +464,8 @@
     }
     const id = walk.nodes.length;
     const entry = { id, parent, depth, tag: tag.slice(0, L.MAX_TAG_CHARS) };
-    if (node.hasAttributes()) markupFields(node, tag, entry);
+    const names = node.getAttributeNames();
+    if (names.length) markupFields(node, names, tag, entry);
     const owner = INLINE.has(entry.tag) ? (parent >= 0 ? walk.owners[parent] : -1) : id;
     addNode(walk, entry, node, owner, frame, view);
     if (tag === "pre" || walk.inPre.has(parent)) walk.inPre.add(id);

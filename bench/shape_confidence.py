@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from export.data import bucket_of, fold_buckets, iter_records
+from export.data import fold_buckets, in_buckets, iter_records
 from native_host import Extractor, snapshot_from_html
 from native_host.limits import SHAPE_MIN_CONFIDENCE
 from native_host.pipeline.blocks import blocks_from_snapshot
@@ -44,8 +44,7 @@ def predictions(
     out = []
     forms: Counter[tuple[str, str]] = Counter()
     for record in progress(records, desc="pages"):
-        bucket = bucket_of(record["site"] or record["id"])
-        extractor = models[next(k for k, b in enumerate(buckets) if bucket in b)] if folds else models[0]
+        extractor = next(m for m, b in zip(models, buckets) if in_buckets(record, b)) if folds else models[0]
         snapshot = snapshot_from_html(record["html"], url=record["url"])
         blocks = blocks_from_snapshot(snapshot)
         _, types = extractor.model.predict(extractor.featurize(snapshot, blocks))

@@ -377,8 +377,12 @@ def _class_names(block: Block, words: tuple[str, ...]) -> bool:
 @lru_cache(maxsize=1 << 14)
 def _entry_names(entry: str, words: tuple[str, ...]) -> bool:
     """Whether a class in a class-path entry ("tag.class1.class2#id") holds one of `words`."""
-    classes = entry.split("#", 1)[0].split(".")[1:]
-    return any(word in name.lower() for name in classes for word in words)
+    return any(word in name.lower() for name in _entry_classes(entry) for word in words)
+
+
+def _entry_classes(entry: str) -> list[str]:
+    """The class names of a class-path entry ("tag.class1.class2#id")."""
+    return entry.split("#", 1)[0].split(".")[1:]
 
 
 def not_boxes(blocks: Sequence[Block], main: list[bool], page_type: str | None) -> list[bool]:
@@ -405,7 +409,7 @@ def _readers_comment(block: Block) -> bool:
 
 @lru_cache(maxsize=1 << 14)
 def _comment_entry(entry: str) -> bool:
-    return any(map(READERS_COMMENT.search, entry.split("#", 1)[0].split(".")[1:]))
+    return any(map(READERS_COMMENT.search, _entry_classes(entry)))
 
 
 def _in_consent_box(block: Block) -> bool:

@@ -72,6 +72,7 @@ OVERSAMPLE: dict[str, int] = {
 # Knobs beyond the shipped recipe (docs/model.md says which were tried and what they gave).
 TOKEN_DROPOUT = 0.0  # share of text tokens hidden in training
 WORD_WEIGHT = False  # weight the main loss by log(1 + words): F1 counts words, not blocks
+PAGE_WEIGHT = False  # every page's window weighs the same in the main loss: F1 is a mean over pages, not blocks
 THRESHOLDS = [round(0.05 * i, 2) for i in range(4, 17)]
 MEMO_PAGES = 300  # training pages scored at the end, like the dev pages, for memorisation
 SEED = 1234
@@ -134,6 +135,9 @@ def _collate(batch, rng: np.random.Generator | None = None, device: str = "cpu")
             weight[i, :k] = _word_weights(p)[start:stop]
         depth[i, :k] = p.depth[start:stop]
         pad[i, :k] = False
+    if PAGE_WEIGHT:  # a window of k blocks weighs mean_k / k a block, so each page counts once
+        sizes = np.array([stop - start for _, start, stop in batch], dtype=np.float32)
+        weight *= (sizes.mean() / sizes)[:, None]
     if rng is not None:
         text, _, class_ids, _, _ = arrays
         if TOKEN_DROPOUT:
@@ -527,6 +531,7 @@ def _summary(config, best, history, params, train_pages, dev_pages, dev_buckets)
             "text_drop": TEXT_DROP,
             "token_dropout": TOKEN_DROPOUT,
             "word_weight": WORD_WEIGHT,
+            "page_weight": PAGE_WEIGHT,
         },
     }
 
@@ -544,7 +549,7 @@ def parse_sets(items: list[str]) -> dict:
 
 
 def main(argv=None) -> None:
-    global TOKEN_DROPOUT, WORD_WEIGHT, SITE_PAGES, CLASS_DROP, TEXT_DROP
+    global TOKEN_DROPOUT, WORD_WEIGHT, PAGE_WEIGHT, SITE_PAGES, CLASS_DROP, TEXT_DROP
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", type=Path, default=Path("runs/data"))
     ap.add_argument("--out", type=Path, default=Path("runs/model"))
@@ -579,6 +584,7 @@ def main(argv=None) -> None:
     ap.add_argument("--class-drop", type=float, default=CLASS_DROP, help="share of pages without class names")
     ap.add_argument("--text-drop", type=float, default=TEXT_DROP, help="share of pages without text tokens")
     ap.add_argument("--word-weight", action="store_true", help="weight the main loss by log(1 + words)")
+    ap.add_argument("--page-weight", action="store_true", help="weigh every page the same in the main loss")
     ap.add_argument(
         "--device", default="auto", help="where to train: cpu, cuda, cuda:1 ... (auto: cuda when torch sees one)"
     )
@@ -597,7 +603,7 @@ def main(argv=None) -> None:
     if args.oversample is not None:
         OVERSAMPLE.clear()
         OVERSAMPLE.update(parse_sets(args.oversample))
-    TOKEN_DROPOUT, WORD_WEIGHT = args.token_dropout, args.word_weight
+    TOKEN_DROPOUT, WORD_WEIGHT, PAGE_WEIGHT = args.token_dropout, args.word_weight, args.page_weight
     SITE_PAGES, CLASS_DROP, TEXT_DROP = args.site_pages, args.class_drop, args.text_drop
     if args.threads:
         torch.set_num_threads(args.threads)

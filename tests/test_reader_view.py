@@ -599,3 +599,34 @@ def test_leaving_the_reader_lays_a_spare_frame_that_the_next_reader_takes_and_re
         browser.call(f"() => api.storage.local.{'set' if theme else 'remove'}({restore})")
     assert page.errors() == []
     close(page)
+
+
+def test_a_reader_over_a_page_read_before_walks_it_in_its_own_world_and_a_page_in_the_way_changes_nothing(browser):
+    """From the second Reader view on a page, the walk runs in the page's own world (Firefox reads a page's nodes
+    from the isolated world through a wrapper, half the walk's time); the reader is the same. A page whose own
+    world throws, answers in the wrong shape or leaves the walk undefined gets the isolated walk, and the same
+    reader again (docs/security.md, "The reader's walk")."""
+    page = browser.open("reader/news.html")
+    assert page.evaluate("() => typeof globalThis.__pithSnapshot") == "undefined"
+    _, reader = open_reader(browser, page)  # the first: the isolated walk alone
+    article = reader.text("#article")
+    assert page.evaluate("() => typeof globalThis.__pithSnapshot") == "undefined"
+    in_the_way = [
+        None,  # the page's world as the walk left it
+        "() => { globalThis.__pithSnapshot.take = () => { throw new Error('not today'); }; }",
+        "() => { globalThis.__pithSnapshot.take = () => ({ json: 42, nodes: 'many' }); }",
+        "() => { Document.prototype.createTreeWalker = () => null; delete globalThis.__pithSnapshot; }",
+    ]
+    for script in in_the_way:
+        reader.press("Escape")
+        reader.wait_closed()
+        if script:
+            page.evaluate(script)
+        _, reader = open_reader(browser, page)
+        assert reader.text("#article") == article, script
+        if script is None:  # the walk ran in the page's world: its entry point is there, and no node map
+            assert page.evaluate("() => typeof globalThis.__pithSnapshot.take") == "function"
+            assert page.evaluate("() => typeof globalThis.__pith") == "undefined"
+    reader.press("Escape")
+    reader.wait_closed()
+    close(page)

@@ -12,6 +12,11 @@ const api = globalThis.browser ?? globalThis.chrome;
 const CONTENT_FILES = ["/limits.js", "/content/shadow_style.js", "/content/snapshot.js", "/content/highlight.js",
                        "/content/frames.js"];
 const HIGHLIGHT_CSS = ["/content/highlight.css"];
+// The reader's walk on a page whose content scripts are in already, in the page's own world (docs/security.md,
+// "The reader's walk"): Firefox makes every read of a page node from the isolated world cross a wrapper, half of
+// the walk's time there. Nothing of Pith's goes in; what comes back is checked here and by the host like any
+// snapshot, and any failure falls back to the isolated walk.
+const PAGE_WORLD_FILES = ["/limits.js", "/content/snapshot.js"];
 const L = globalThis.PITH_LIMITS;
 const readers = new Map();  // tabId -> the reader frame this context laid over it: {session, shown}
 const spares = new Map();   // tabId -> a reader frame laid over it for the next click (placeSpare), not shown yet
@@ -61,6 +66,9 @@ export function utf8Bytes(text) {
  * it here only for the browser to serialise the objects again cost more than the walk. `reader`: a view from
  * `readerView`, whose frame the page lays over itself once it is read (`readerPlaced`). */
 export async function takeSnapshot(tabId, reader = null, scripts = false) {
+  // A reader over a page read before: its frames script is in (`scripts`) to lay the frame after the walk.
+  const inPageWorld = reader && scripts ? await takeInPageWorld(tabId) : null;
+  if (inPageWorld) return inPageWorld;
   const token = reader ? reader.session.token : null;
   // The content scripts are injected unless the page is known to have them (`scripts`, from `inPage`: a page
   // clicked before keeps them), which saves a call into the page on every later click.
@@ -71,6 +79,27 @@ export async function takeSnapshot(tabId, reader = null, scripts = false) {
   }
   if (outcome.error) throw new PithFailure("internal", `reading the page: ${outcome.error}`);
   return { ...outcome.value, bytes: utf8Bytes(outcome.value.json) };
+}
+
+/** The snapshot walked in the page's own world (`PAGE_WORLD_FILES`), without a node map (the highlighter's is the
+ * isolated walk's) and without the reader's token; null where the page's world could not give one of the right
+ * shape (a page's script in the way, a page we cannot enter): the caller walks in the isolated world then. */
+async function takeInPageWorld(tabId) {
+  const run = (details) => api.scripting.executeScript({ target: { tabId }, world: "MAIN", ...details });
+  try {
+    let [done] = await run({ func: callInPage, args: ["__pithSnapshot", "take", [null, false]] });
+    if (done && done.result && done.result.error === "missing") {
+      await run({ files: PAGE_WORLD_FILES });
+      [done] = await run({ func: callInPage, args: ["__pithSnapshot", "take", [null, false]] });
+    }
+    const value = done && done.result && done.result.value;
+    if (!value || typeof value.json !== "string") return null;
+    const { json, nodes, takenAt, ms, json_ms: jsonMs, doneAt } = value;
+    if (![nodes, takenAt, ms, jsonMs, doneAt].every(Number.isFinite)) return null;
+    return { json, nodes, takenAt, ms, json_ms: jsonMs, doneAt, readerPlaced: false, bytes: utf8Bytes(json) };
+  } catch {
+    return null;
+  }
 }
 
 /** Whether tab `tabId` shows `kind` ("reader": the reader's frame; "highlight": outlines), and whether the page

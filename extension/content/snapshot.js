@@ -14,7 +14,8 @@
 // either pass, so the browser lays the page out once, not per element. The first pass makes no object per node
 // beyond its entry: a TreeWalker moves through each tree (walkTree), and attributes are read by name
 // (getAttributeNames, getAttribute) rather than through `attributes`, which makes an Attr object for each.
-// Runs in the extension's isolated world: the page's scripts cannot see or change the map it keeps.
+// Runs in the extension's isolated world, where the page's scripts cannot see or change the map it keeps; the
+// reader's walk on a page read before runs in the page's own world, without the map (background/page.js).
 (() => {
   "use strict";
   if (globalThis.__pithSnapshot) return;  // injected again for every action; define once
@@ -544,8 +545,9 @@
   /** The page as a snapshot: {json, nodes, takenAt, ms, json_ms, doneAt, readerPlaced}. `reader`: the one-time
    * token of a reader frame to lay over the page (content/frames.js) as soon as the snapshot is returned: the
    * frame loads while the snapshot travels and the host works, and laid after the walk it does not make the
-   * walk lay the page out again. */
-  function take(reader) {
+   * walk lay the page out again. `keepMap`: keep the node map for the highlighter and Save's selection (false
+   * for the reader's walk in the page's own world, background/page.js: the map is the isolated walk's). */
+  function take(reader, keepMap = true) {
     const started = performance.now();
     const doc = document;
     const restore = settleAnimations(doc);
@@ -565,7 +567,7 @@
     };
     if (walk.truncated) snapshot.truncated = true;
     const takenAt = Date.now() + Math.random();
-    globalThis.__pith = { nodes: walk.domNodes, parents: walk.parents, url: location.href, takenAt };
+    if (keepMap) globalThis.__pith = { nodes: walk.domNodes, parents: walk.parents, url: location.href, takenAt };
     const walked = performance.now();
     // Sent as one JSON string, its nodes as rows, to the background and on to the host as it is: the browser
     // copies a string between processes far faster than it converts a tree of 10,000 small objects, and a

@@ -298,12 +298,17 @@ def handle_extract(request: Request, engine: LazyExtractor, early: Send | None =
         result = engine.get().extract_snapshot(message["snapshot"], views)
         return _stamped(with_selection(shape_result(request.id, result, want), message["snapshot"], selection), request)
 
+    cut = []  # whether the part's html was the first screen's alone
+
     def ready(result) -> None:
+        cut.append(result.first_screen)
         early(_stamped(shape_part(request.id, result, first), request))
 
     shown = {v for v in views if ARTICLE_FIELDS[v] in first}
-    result = engine.get().extract_snapshot(message["snapshot"], shown, later=views - shown, ready=ready)
-    return _stamped(shape_rest(request.id, result, want, first), request)
+    result = engine.get().extract_snapshot(
+        message["snapshot"], shown, later=views - shown, ready=ready, first_chars=limits.FIRST_SCREEN_CHARS
+    )
+    return _stamped(shape_rest(request.id, result, want, first, html=any(cut)), request)
 
 
 def _stamped(reply: dict, request: Request) -> dict:

@@ -23,7 +23,7 @@ from ..errors import (
     UnsupportedVersionError,
     quoted,
 )
-from ..gc_pause import gc_paused
+from ..gc_pause import GcHold, gc_paused
 from ..render.reply import (
     ARTICLE_FIELDS,
     DEFAULT_WANT,
@@ -47,12 +47,14 @@ Send = Callable[[dict], None]  # sends one reply message on its way (the host's 
 
 @dataclass
 class Request:
-    """A request that passed the envelope checks; `received` is its arrival time (perf_counter)."""
+    """A request that passed the envelope checks; `received` is its arrival time (perf_counter); `hold`, the
+    collector's pause the host keeps from its decoding to its reply sent."""
 
     id: int
     type: str
     message: dict
     received: float
+    hold: GcHold | None = None
 
 
 class LazyExtractor:

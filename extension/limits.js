@@ -22,6 +22,7 @@ globalThis.PITH_LIMITS = Object.freeze({
   MAX_TEMPLATE_PROPERTIES: 50,
   MAX_SAVED_IMAGES: 100,
   MAX_IMAGE_BYTES: 20971520,
+  FIRST_SCREEN_CHARS: 4000,
   HOST_NAME: "org.pith.reader",
   HELLO_TIMEOUT_MS: 60000,  // the first request loads the model: allow for a cold disk
   HOST_EARLY_RETRY_MS: 600000,  // after a start ahead of the click fails, none is tried for this long

@@ -59,6 +59,7 @@ SHARED_LIMITS = (
     "MAX_TEMPLATE_PROPERTIES",
     "MAX_SAVED_IMAGES",
     "MAX_IMAGE_BYTES",
+    "FIRST_SCREEN_CHARS",
 )
 
 # The extension's own bounds, which the host never sees: name, value, what it bounds.

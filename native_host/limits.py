@@ -80,6 +80,10 @@ HOST_BYTES_IN_FLIGHT = MAX_REQUEST_BYTES  # their sizes together; past it a fram
 # arrives, before building the rest (Markdown, text): the browser paints the part meanwhile without the host on
 # one of its cores (docs/protocol.md, Parts). The rest only enables Copy and Save.
 REST_AFTER_PART_S = 0.15
+# Text (characters) the reader's first screen shows before its first paint: the host's `part` holds the
+# article's first top-level elements with at least this much where the rest is long, and the frame parses that
+# much alone before painting (docs/protocol.md, Parts; extension/reader/reader.js).
+FIRST_SCREEN_CHARS = 4000
 MAX_QUOTED_CHARS = 80  # of a request's value quoted in an error reply and the log
 MAX_REQUEST_ID = 2**53 - 1  # |id| a request may carry: the largest integer JavaScript holds exactly
 # JSON objects and arrays, and object keys, a request may hold: a valid snapshot's most (a node is an object with a

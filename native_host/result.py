@@ -101,6 +101,16 @@ class Result:
     def markdown_blocks(self, spans: list[list[int]]) -> None:
         self._markdown_blocks = spans
 
+    @property
+    def first_screen(self) -> bool:
+        """Whether `html` is the first screen's alone, the whole to follow (a reply's `part`: docs/protocol.md,
+        Parts). Not a field, as `markdown_blocks`."""
+        return getattr(self, "_first_screen", False)
+
+    @first_screen.setter
+    def first_screen(self, cut: bool) -> None:
+        self._first_screen = cut
+
 
 def _flagged(flag: str) -> tuple[str, ...]:
     return tuple(f.name for f in fields(Result) if f.metadata[flag])

@@ -349,3 +349,44 @@ def test_every_block_the_model_selected_is_shown_on_every_dev_page(real_data):
             lost[record["id"]] = {view: [b[:80] for b in blocks[:3]] for view, blocks in missing.items()}
     assert pages > 700
     assert lost == {}, json.dumps(lost, ensure_ascii=False, indent=1)
+
+
+ALL_PAGES = Path(__file__).parent / "pages"
+
+
+@pytest.mark.parametrize("path", sorted(p.relative_to(ALL_PAGES).as_posix() for p in ALL_PAGES.rglob("*.html")))
+def test_the_first_screen_is_the_whole_articles_first_elements(path):
+    """The reader's first part (`first_screen`) is built from the start of the page alone: its HTML must be the
+    whole tree's first top-level elements, each as the whole writes it, for any main blocks and any length."""
+    from random import Random
+
+    from native_host.pipeline.article import _html, build_tree, first_screen, to_html
+
+    s = snapshot_from_html((ALL_PAGES / path).read_bytes(), url="https://e.example/page")
+    bl = blocks_from_snapshot(s)
+    rng = Random(path)
+    mains = [[True] * len(bl)] + [[rng.random() < 0.8 for _ in bl] for _ in range(3)]
+    for main in mains:
+        whole = build_tree(s, bl, main)
+        for chars in (20, 100, 400, 1500):
+            got = first_screen(s, bl, main, chars)
+            if got is None:
+                continue
+            head, kept = got
+            tops = [_html(whole.children[:k]).lstrip() for k in range(len(whole.children) + 1)]
+            assert head in tops, (main, chars)
+            assert to_html(build_tree(s, bl, main, kept)) == to_html(whole)
+            text = sum(len(e.text) for top in whole.children[: tops.index(head)] for e in top.walk() if e.tag is None)
+            assert text >= chars
+
+
+def test_a_long_article_gives_its_first_screen_and_a_short_one_none():
+    long = "<html><body><article>" + "".join(f"<p>Paragraph {i} " + "word " * 40 + "</p>" for i in range(60))
+    s = snapshot_from_html(long + "</article></body></html>", url="https://e.example/long")
+    bl = blocks_from_snapshot(s)
+    from native_host.pipeline.article import first_screen
+
+    head, _ = first_screen(s, bl, [True] * len(bl), 1000)
+    whole = build_article(s, bl, [True] * len(bl), {"html"}).html
+    assert whole.startswith(head) and 1000 < len(head) < len(whole) / 2
+    assert first_screen(s, bl, [True] * len(bl), 100_000) is None

@@ -158,6 +158,26 @@ def test_long_page_runs_in_windows(extractor):
     assert "Paragraph number 1499" in r.text and "Paragraph number 0 " in r.text
 
 
+def test_a_waited_on_page_runs_its_windows_at_once_with_the_same_scores(extractor):
+    """Two inference threads (the host's, for one page waited on) run a long page's windows at the same time;
+    the scores and the page type are those of the windows run one after the other, exactly."""
+    import numpy as np
+
+    from native_host.pipeline.blocks import blocks_from_snapshot
+    from native_host.pipeline.inference import windowed
+
+    paras = "".join(f"<p>Paragraph {i} tells a story about tides, {i % 7} harbours and ships.</p>" for i in range(1200))
+    snapshot = snapshot_from_html(
+        f"<html><body><nav><a href='/'>Home</a></nav><article>{paras}</article></body></html>"
+    )
+    two = Extractor(threads=2)
+    assert two.model._pool is not None and extractor.model._pool is None
+    inputs = two.featurize(snapshot, blocks_from_snapshot(snapshot))
+    assert len(windows(len(inputs))) > 2
+    (scores, types), (alone, alone_types) = two.model.predict(inputs), windowed(inputs, two.model._run)
+    assert np.array_equal(scores, alone) and np.array_equal(types, alone_types)
+
+
 def test_missing_model_dir_says_what_to_do(tmp_path):
     with pytest.raises(ModelError, match="reinstall pith"):
         Extractor(tmp_path)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import threading
 from pathlib import Path
@@ -133,6 +134,27 @@ def test_first_sends_those_wants_ahead_and_the_two_messages_make_the_whole_reply
     refused = host.request({**_extract(4, small_snapshot, ["outline"]), "first": ["article"]})
     assert refused["type"] == "error" and refused["error"]["code"] == "bad_request"
     assert '"first"' in refused["error"]["message"]
+
+
+def test_a_long_articles_part_holds_its_first_screen_and_the_rest_the_whole(host):
+    """The reader's part carries the article's first screen alone (`first_screen`), where the rest is long; the
+    result then carries the whole html, which starts with it, and the two joined are the reply without `first`."""
+    snapshot = snapshot_from_html(article_html(60), url="https://news.example/long")
+    want = ["outline", "article", "markdown", "text"]
+    whole = host.request(_extract(2, snapshot, want))
+    host.send({**_extract(3, snapshot, want), "first": ["outline", "article"]})
+    part, rest = host.receive(), host.receive()
+    assert part["article"]["first_screen"] is True and rest["article"]["first_screen"] is False
+    head = part["article"]["html"]
+    assert rest["article"]["html"] == whole["article"]["html"] and whole["article"]["html"].startswith(head)
+    assert (
+        len(re.sub("<[^>]*>", "", head)) >= limits.FIRST_SCREEN_CHARS and len(head) < len(rest["article"]["html"]) / 2
+    )
+    joined = {**part, **rest, "article": {**part["article"], **rest["article"]}}
+    del joined["article"]["first_screen"]
+    for reply in (joined, whole):
+        del reply["id"], reply["timings"]
+    assert joined == whole
 
 
 def test_pipelined_requests_are_answered_in_order_on_one_port(host, small_snapshot):

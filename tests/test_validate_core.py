@@ -134,3 +134,40 @@ def test_a_snapshot_gets_the_same_error_or_pass_whichever_validation_runs():
         want = [outcome(s) for s in snapshots]
     assert got == want
     assert 100 < sum(w is None for w in want) < len(want) - 100
+
+
+@needs_compiled
+def test_the_compiled_rows_make_the_nodes_the_loop_makes_and_refuse_what_it_refuses():
+    """The rows the extension sends (docs/snapshot.md) read by validate_core.nodes_from_rows as by the
+    reference loop in browser/protocol.py: the same nodes, key for key in order; None wherever the loop
+    raises, so that it names the row."""
+    from pathlib import Path
+
+    from native_host import snapshot_from_html
+    from native_host.browser import protocol
+
+    assert protocol.rows_core() is validate_core
+    pages = sorted((Path(__file__).parent / "pages").rglob("*.html"))[:12]
+    rng = random.Random(7)
+    for page in pages:
+        rows = protocol.rows_from_nodes(snapshot_from_html(page.read_bytes())["nodes"])
+        cases = [rows]
+        for _ in range(40):
+            bad = copy.deepcopy(rows)
+            i = rng.randrange(len(bad))
+            spot = rng.choice(["back", "tag", "fields", "row"])
+            value = rng.choice([-1, i + 1, 10**30, 1.0, True, 0, 1, "p", [], {}, {"id": 1}, {"k": 2}, None])
+            if spot == "row":
+                bad[i] = rng.choice([[], [0], [0, "a", {}, 1], (0, "a"), None])
+            elif spot == "fields":
+                bad[i] = [*bad[i][:2], value]
+            else:
+                bad[i][0 if spot == "back" else 1] = value
+            cases.append(bad)
+        for case in cases:
+            try:
+                want = [list(n.items()) for n in protocol._nodes_from_rows(case)]
+            except SnapshotError:
+                want = None
+            got = validate_core.nodes_from_rows(case)
+            assert (None if got is None else [list(n.items()) for n in got]) == want

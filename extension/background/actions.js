@@ -169,7 +169,9 @@ export function makeRunner(host) {
                      timings: { ...reply.timings, snapshot: Math.round(ms * 10) / 10 }, snapshot_bytes: bytes };
     if (action === "reader") {
       // What the first screen needs goes first; the text and Markdown (for Copy and Save) follow it.
-      const first = { ...summary, html: article.html || "", notice: reply.truncated ? TRUNCATED : "" };
+      // The first part's html may be the first screen's alone (`first_screen`): the whole comes with the rest.
+      const cut = article.first_screen === true;
+      const first = { ...summary, html: article.html || "", first_screen: cut, notice: reply.truncated ? TRUNCATED : "" };
       const shown = await showReader(tabId, first, await ready.reader);
       marks.shown = shown.shownAt;
       marks.drawn = clock();
@@ -177,7 +179,8 @@ export function makeRunner(host) {
       const full = reply.article || {};
       const { extra } = await clipping(tabId);  // Copy and Save in the reader name and head the file the same way
       await completeReader(tabId, { text: full.text || "", markdown: full.markdown || "",
-                                    markdown_blocks: full.markdown_blocks || [], ...extra });
+                                    markdown_blocks: full.markdown_blocks || [], ...extra,
+                                    ...(cut ? { html: full.html || "" } : {}) });
       answer.reader = true;
     }
     summary.text = (reply.article || {}).text || "";

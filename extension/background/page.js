@@ -272,7 +272,8 @@ export async function showReader(tabId, article, view) {
 }
 
 /** Give the reader view shown the rest of its article ({text, markdown, front_matter}: what Copy and Save
- * need, not the first screen); false when the user has closed it meanwhile. */
+ * need, not the first screen; the whole html where the view had the first screen's alone); false when the user
+ * has closed it meanwhile. */
 export function completeReader(tabId, rest) {
   const view = readers.get(tabId);
   return Boolean(view) && view.session.send({ type: "complete", rest });

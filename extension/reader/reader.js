@@ -43,7 +43,6 @@ const ATTRIBUTE = { readerFont: "font", readerWidth: "width", readerLineHeight: 
 const SETTINGS = [...Object.keys(CHOICES), "readerFontPx"];
 const LANG = /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/;
 const STATUS_MS = 4000;
-const FIRST_SCREEN_CHARS = 4000;  // more text than a screen holds: rendered before the first paint
 const AFTER_PAINT_MAX_MS = 100;
 const PRESS_MS = 2000;  // a button's press and its click, at most this far apart
 
@@ -51,7 +50,10 @@ const PRESS_MS = 2000;  // a button's press and its click, at most this far apar
 const token = window.name;
 window.name = "";
 const view = { root: document, box: null, article: null, settings: null, writer: Math.random().toString(36).slice(2),
-               writes: 0, statusTimer: null, port: null, template: undefined, pressed: null };
+               writes: 0, statusTimer: null, port: null, template: undefined, pressed: null,
+               completed: null, complete: null };
+// The rest of the article (`complete`), which Copy and Save, and a first screen sent alone, wait for.
+view.completed = new Promise((resolve) => { view.complete = resolve; });
 // The user's choices, and Save's template (for Copy and Save's file names and heads), read while the host works;
 // read again on any change, as a spare frame (content/frames.js) may wait long for its article.
 const readStored = () => api.storage.local.get(null);
@@ -234,6 +236,11 @@ async function copyCode(event) {
   }
 }
 
+/** The article's address where it is http(s), else null: its links and pictures resolve against it. */
+function articleSource(article) {
+  return article.url ? safeUrl(article.url, undefined, new Set(["http:", "https:"])) : null;
+}
+
 /** Render the header and the first screen of the article; returns a function that makes the rest (null when
  * nothing is left), to append after the first frame: a long article's sanitising and layout would otherwise
  * hold back the first screen's paint. */
@@ -243,15 +250,15 @@ function render(article) {
   if (article.lang && LANG.test(article.lang)) root.querySelector(".view").lang = article.lang;
   // The page's direction when the host read it; else each part finds its own from its first letters.
   if (article.dir === "rtl" || article.dir === "ltr") main.dir = article.dir;
-  const source = article.url ? safeUrl(article.url, undefined, new Set(["http:", "https:"])) : null;
+  const source = articleSource(article);
   renderHeader(article, source);
   // The host's article is the body alone: its headline, byline and dateline are the header above.
   // Only the part of the HTML that holds the first screen is parsed before the first paint; the rest after it.
   const html = String(article.html || "");
-  const cut = firstScreenEnd(html, FIRST_SCREEN_CHARS);
+  const cut = firstScreenEnd(html, L.FIRST_SCREEN_CHARS);
   const nodes = parseArticle(html.slice(0, cut));
   let split = 0;
-  for (let chars = 0; split < nodes.length && chars < FIRST_SCREEN_CHARS; split++) chars += nodes[split].textContent.length;
+  for (let chars = 0; split < nodes.length && chars < L.FIRST_SCREEN_CHARS; split++) chars += nodes[split].textContent.length;
   const body = root.getElementById("article");
   body.dataset.shape = SHAPES.includes(article.shape) ? article.shape : "article";  // the form: reader.css
   body.replaceChildren(articlePart(nodes.slice(0, split), source || undefined));
@@ -422,7 +429,8 @@ api.storage.onChanged.addListener((changes, area) => {
 
 /** Show `article` ({title, html, url, ...: the metadata; `notice`, a line for the status; markdown,
  * front_matter and text may follow in `complete`}): the header and the first screen at once, the rest after
- * the first frame. `data-shown` on the root once the first screen is in, `data-ready` once all of it is. */
+ * the first frame. `data-shown` on the root once the first screen is in, `data-ready` once all of it is. With
+ * `first_screen`, `html` is the first screen's alone: the rest is the whole html `complete` brings, past it. */
 async function open(article) {
   if (view.article) return;  // one article a frame
   view.article = article;
@@ -442,13 +450,23 @@ async function open(article) {
   view.port.postMessage({ type: "shown", shownAt: performance.timeOrigin + performance.now() });
   await afterPaint();
   const more = rest();
-  if (more) document.getElementById("article").append(more);
+  const body = document.getElementById("article");
+  if (more) body.append(more);
+  if (article.first_screen === true) {
+    const shown = String(article.html || "");
+    const whole = String((await view.completed).html ?? shown);
+    const base = articleSource(article) || undefined;
+    // The host's first screen is the whole's first top-level elements; were it not, the whole replaces it.
+    if (whole.startsWith(shown)) body.append(articlePart(parseArticle(whole.slice(shown.length)), base));
+    else if (!shown.startsWith(whole)) body.replaceChildren(articlePart(parseArticle(whole), base));
+  }
   document.documentElement.dataset.ready = "true";
 }
 
 /** The rest of the article shown ({text, markdown, front_matter}), for Copy and Save, which wait for it. */
 function complete(rest) {
   if (!view.article) return;
+  view.complete(rest || {});
   const { text, markdown, front_matter: frontMatter, markdown_blocks: blocks } = rest || {};
   Object.assign(view.article, { text: String(text ?? ""), markdown: String(markdown ?? ""),
                                 front_matter: String(frontMatter ?? ""), markdown_blocks: Array.isArray(blocks) ? blocks : [] });

@@ -25,6 +25,7 @@ from typing import BinaryIO, Protocol
 
 from .. import __version__, limits
 from ..errors import PithError, ProtocolError, TooLargeError
+from ..gc_pause import GcHold
 from .framing import READ_PIECE, OverCountError, StreamClosed, decode_message, encode_message, read_frame, write_frame
 from .identity import FIREFOX_EXTENSION_ID, chromium_origin
 from .logs import setup_logging
@@ -233,8 +234,19 @@ class Server:
             size = len(payload)
             # Handed over in one expression, so the reader keeps nothing of a request (the frame, its decoded
             # message) while it waits for the next: a request's memory is the worker's alone until answered.
-            self.inbox.put(self._decode(payload), size)
+            self.inbox.put(self._held(payload), size)
             del payload
+
+    def _held(self, payload: bytes | bytearray):
+        """`_decode(payload)`, the collector paused from before decoding: a request keeps the pause (its `hold`)
+        until its reply is out (`serve`)."""
+        hold = GcHold()
+        item = self._decode(payload)
+        if isinstance(item, Request):
+            item.hold = hold
+        else:
+            hold.end()
+        return item
 
     def _decode(self, payload: bytes | bytearray):
         """The request in `payload`, or the error reply it gets. A frame (a bytearray) is emptied once its text
@@ -300,6 +312,7 @@ class Server:
             if isinstance(item, Closed):
                 (log.info if item.clean else log.warning)("exiting: %s", item.reason)
                 return 0 if item.clean else 1
+            hold = item.hold if isinstance(item, Request) else None
             if isinstance(item, Request):
                 t0 = time.perf_counter()
                 reply = answer(item, self.engine, self.log_path, early=self._send_part)
@@ -319,6 +332,8 @@ class Server:
                 log.info("exiting: output closed (%s)", exc)
                 return 0
             del reply  # the request and its reply are let go before the reader may read the next
+            if hold is not None:
+                hold.end()  # the collector back, with the page gone
             self.inbox.done(size)
             self._touch()
 

@@ -10,6 +10,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,7 +24,8 @@ from ..errors import (
     UnsupportedVersionError,
     quoted,
 )
-from ..gc_pause import gc_paused
+from ..gc_pause import GcHold, gc_paused
+from ..pipeline.compiled import load_compiled
 from ..render.reply import (
     ARTICLE_FIELDS,
     DEFAULT_WANT,
@@ -47,12 +49,14 @@ Send = Callable[[dict], None]  # sends one reply message on its way (the host's 
 
 @dataclass
 class Request:
-    """A request that passed the envelope checks; `received` is its arrival time (perf_counter)."""
+    """A request that passed the envelope checks; `received` is its arrival time (perf_counter); `hold`, the
+    collector's pause the host keeps from its decoding to its reply sent."""
 
     id: int
     type: str
     message: dict
     received: float
+    hold: GcHold | None = None
 
 
 class LazyExtractor:
@@ -179,6 +183,15 @@ def nodes_from_rows(rows: Any) -> list[dict]:
         raise SnapshotError("must be a list of rows", "$.rows")
     if len(rows) > limits.MAX_NODES:
         raise SnapshotError(f"at most {limits.MAX_NODES} rows (nodes)", "$.rows")
+    core = rows_core()
+    nodes = core.nodes_from_rows(rows) if core is not None else None
+    return nodes if nodes is not None else _nodes_from_rows(rows)
+
+
+def _nodes_from_rows(rows: list) -> list[dict]:
+    """`nodes_from_rows`' loop in Python: the reference of validate_core.nodes_from_rows, which makes the same
+    nodes in half the time (3.2 against 6.1 ms of CPU at 3,898 elements) and leaves a malformed row to this
+    loop, to name it."""
     nodes: list[dict] = []
     depths: list[int] = []
     add, add_depth = nodes.append, depths.append
@@ -206,6 +219,43 @@ def nodes_from_rows(rows: Any) -> list[dict]:
             node.update(fields)
         add(node)
     return nodes
+
+
+# Rows the compiled loop must read as the reference does: nodes, or None where the reference raises.
+_PROBE_ROWS = (
+    [[0, "html"], [1, "body", {"classes": ["a"], "box": [0, 0, 1, 1]}], [1, 0, "x"], [2, "p"], [1, 0, ""]],
+    [[0, "a"], [1, 0]],
+    [[0, "a"], [1, 1, "x"]],
+    [[0, "a"], [1, True, "x"]],
+    [[0, "a"], [2, "b"]],
+    [[0, "a"], [-1, "b"]],
+    [[0, "a"], [1.0, "b"]],
+    [[0, "a"], [1, "b", {"id": 3}]],
+    [[0, "a"], [1, "b", []]],
+    [[0, "a"], (1, "b")],
+    [[0, "a"], [1, "b", {}, 4]],
+    [[0, "a"], [10**30, "b"]],
+)
+
+
+def _probe_rows(core) -> bool:
+    def reference(rows):
+        try:
+            return [list(n.items()) for n in _nodes_from_rows(rows)]
+        except SnapshotError:
+            return None
+
+    def compiled(rows):
+        nodes = core.nodes_from_rows(rows)
+        return None if nodes is None else [list(n.items()) for n in nodes]
+
+    return all(compiled(rows) == reference(rows) for rows in _PROBE_ROWS)
+
+
+@lru_cache(maxsize=1)
+def rows_core():
+    """validate_core where built and reading the probe rows as the reference does, else None."""
+    return load_compiled("validate_core", _probe_rows)
 
 
 def error_reply(rid: int | None, exc: PithError) -> dict:
@@ -298,12 +348,17 @@ def handle_extract(request: Request, engine: LazyExtractor, early: Send | None =
         result = engine.get().extract_snapshot(message["snapshot"], views)
         return _stamped(with_selection(shape_result(request.id, result, want), message["snapshot"], selection), request)
 
+    cut = []  # whether the part's html was the first screen's alone
+
     def ready(result) -> None:
+        cut.append(result.first_screen)
         early(_stamped(shape_part(request.id, result, first), request))
 
     shown = {v for v in views if ARTICLE_FIELDS[v] in first}
-    result = engine.get().extract_snapshot(message["snapshot"], shown, later=views - shown, ready=ready)
-    return _stamped(shape_rest(request.id, result, want, first), request)
+    result = engine.get().extract_snapshot(
+        message["snapshot"], shown, later=views - shown, ready=ready, first_chars=limits.FIRST_SCREEN_CHARS
+    )
+    return _stamped(shape_rest(request.id, result, want, first, html=any(cut)), request)
 
 
 def _stamped(reply: dict, request: Request) -> dict:

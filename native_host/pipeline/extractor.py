@@ -73,16 +73,20 @@ class Extractor:
         views: Collection[str] = READER_VIEWS,
         later: Collection[str] = (),
         ready: Callable[[Result], None] | None = None,
+        first_chars: int = 0,
     ) -> Result:
         """Extract from a snapshot that arrived from outside: it is validated first (SnapshotError). A
         highlight alone needs no reader views: at 5k nodes they were a seventh of the engine's time.
         `ready(result)`, when given, is called with the result as soon as `views` are built; the views in
         `later` are built after it returns, into the same result (the reader's Markdown, 13 ms at 5k nodes,
-        is made while its first screen is on the wire)."""
+        is made while its first screen is on the wire). With `ready` and `first_chars`, the html `ready` gets
+        may be the first screen's alone, its first top-level elements holding that much text
+        (`Result.first_screen`); the whole follows in the same result."""
         with gc_paused():
             t0 = time.perf_counter()
             validate_snapshot(snapshot)
-            return self._extract(snapshot, {"validate": (time.perf_counter() - t0) * 1000}, views, later, ready)
+            timings = {"validate": (time.perf_counter() - t0) * 1000}
+            return self._extract(snapshot, timings, views, later, ready, first_chars)
 
     def _extract(
         self,
@@ -91,6 +95,7 @@ class Extractor:
         views: Collection[str],
         later: Collection[str] = (),
         ready: Callable[[Result], None] | None = None,
+        first_chars: int = 0,
     ) -> Result:
         clock = time.perf_counter()
 
@@ -136,6 +141,7 @@ class Extractor:
             lap=lap,
             later=later,
             ready=first,
+            first_chars=first_chars,
         )
         stamp(result)
         return result
@@ -153,12 +159,14 @@ def result_from_scores(
     lap: Callable[[str], None] = lambda stage: None,
     later: Collection[str] = (),
     ready: Callable[[Result], None] | None = None,
+    first_chars: int = 0,
 ) -> Result:
     """Everything after the model: decisions, metadata and article from the blocks' scores ([N, len(labels)])
     and the model's page type (one of PAGE_TYPES, once it has that head) with its probability. Apart from the model so that it can
     be checked exactly on pinned scores, whichever CPU made them (tests/test_pinned_stages.py); `lap(stage)`
     is called as each stage ends, and the timings are the caller's. With `ready`, the result goes to it once
-    `views` are built, and the views in `later` are then added to it ("later views" in the timings)."""
+    `views` are built, and the views in `later` are then added to it ("later views" in the timings); its html
+    may then be the first screen's alone (`first_chars`: Extractor.extract_snapshot), the whole added after."""
     structured = read_structured(snapshot)  # the page's own word on its type decides the page-level rules
     stated_type = stated_page_type(structured)
     page_type = predicted_type or stated_type
@@ -171,7 +179,8 @@ def result_from_scores(
     plan = plan_shape(snapshot, blocks, body, page_type, type_confidence, stated_type)  # the reader's form
     if plan.hidden:  # a post's badges and signature, a product's buttons: the text says what the reader shows
         body = [m and i not in plan.hidden for i, m in enumerate(body)]
-    article = build_article(snapshot, blocks, body, views, plan.build)
+    build = plan.build if plan.own_tree else None
+    article = build_article(snapshot, blocks, body, views, build, first_chars if ready is not None else 0)
     lap("article")
     node_ids = sorted({i for b, m in zip(blocks, main) if m for i in b.node_ids})
     # Rounded by numpy in one call, not round() per score (a sixth of everything after the model): the same
@@ -196,8 +205,10 @@ def result_from_scores(
     )
     result.markdown_blocks = article.markdown_blocks
     if ready is not None:
+        result.first_screen = article.kept is not None
         ready(result)
-        add_views(article, snapshot, blocks, body, later, plan.build)
+        add_views(article, snapshot, blocks, body, {*later, "html"} if result.first_screen else later, build)
+        result.first_screen = False
         result.html, result.markdown = article.html, article.markdown
         result.markdown_blocks = article.markdown_blocks
         lap("later views")

@@ -134,6 +134,11 @@ class ShapePlan:
     # a product's button labels. The caller takes them out of the body, so that its text is what the reader shows.
     hidden: frozenset[int] = frozenset()
 
+    @property
+    def own_tree(self) -> bool:
+        """Whether the form builds a tree of its own (`build`), not article.build_tree's."""
+        return self.shape in ("forum", "listing") or (self.shape == "product" and self.product is not None)
+
     def build(self, snapshot: dict, blocks: list[Block], main: list[bool]) -> Element:
         if self.shape == "forum":
             return _thread_tree(snapshot, blocks, main, self.posts)

@@ -1,5 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
-"""Validation's two per-node loops in C (schema.py is the reference; docs/performance.md).
+"""Validation's two per-node loops in C (schema.py is the reference; docs/performance.md), and the nodes made
+from the rows the extension sends (`nodes_from_rows`; browser/protocol.py is the reference).
 
 `ItemAccept.first_refused` runs `schema._fast_accept`'s test over an array's items and says where the first
 item it does not accept sits; `tree_consistent` runs `validate_snapshot`'s tree rules over the nodes and says
@@ -186,5 +187,58 @@ cdef bint _tree_consistent(list nodes) except -1:
                 return False
             depths[i] = want
         return True
+    finally:
+        PyMem_Free(depths)
+
+
+def nodes_from_rows(list rows):
+    """`browser.protocol._nodes_from_rows` (the reference) for rows it reads without an error: the same node
+    dicts, key for key in the same order; None where a row is malformed, and the reference says which."""
+    cdef Py_ssize_t i, n = len(rows), back, parent, depth, size
+    cdef int overflow = 0
+    cdef object row, tag, fields
+    cdef list nodes = []
+    cdef dict node
+    cdef Py_ssize_t *depths = <Py_ssize_t *>PyMem_Malloc((n + 1) * sizeof(Py_ssize_t))
+    if depths is NULL:
+        raise MemoryError()
+    try:
+        for i in range(n):
+            row = rows[i]
+            if type(row) is not list:
+                return None
+            size = len(<list>row)
+            if size < 2 or size > 3:
+                return None
+            if type((<list>row)[0]) is not int:
+                return None
+            back = <Py_ssize_t>PyLong_AsLongLongAndOverflow((<list>row)[0], &overflow)
+            if overflow or back < 0 or back > i:
+                return None
+            if back:
+                parent = i - back
+                depth = depths[parent] + 1
+            else:
+                parent = -1
+                depth = 0
+            depths[i] = depth
+            tag = (<list>row)[1]
+            if type(tag) is int:
+                if size != 3 or tag != 0:
+                    return None
+                nodes.append({"id": i, "parent": parent, "depth": depth, "tag": "#text", "text": (<list>row)[2]})
+                continue
+            if type(tag) is not str:
+                return None
+            node = {"id": i, "parent": parent, "depth": depth, "tag": tag}
+            if size == 3:
+                fields = (<list>row)[2]
+                if type(fields) is not dict:
+                    return None
+                if "id" in fields or "parent" in fields or "depth" in fields or "tag" in fields:
+                    return None
+                node.update(<dict>fields)
+            nodes.append(node)
+        return nodes
     finally:
         PyMem_Free(depths)

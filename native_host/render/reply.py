@@ -46,15 +46,22 @@ def with_selection(reply: dict, snapshot: dict, selection: list[int]) -> dict:
 
 def shape_part(rid: int, result, first: frozenset[str]) -> dict:
     """The `part` of a reply: the fields of the wants in `first`, the article's metadata, `truncated` and
-    `timings` (docs/protocol.md, Parts)."""
-    return {**shape_result(rid, result, first), "type": "part"}
+    `timings` (docs/protocol.md, Parts); `first_screen: true` in its article where its html is the first
+    screen's alone (`Result.first_screen`)."""
+    reply = {**shape_result(rid, result, first), "type": "part"}
+    if result.first_screen and "html" in reply["article"]:
+        reply["article"]["first_screen"] = True
+    return reply
 
 
-def shape_rest(rid: int, result, want: frozenset[str], first: frozenset[str]) -> dict:
-    """The `result` that follows a `part`: the fields of the other wants, `truncated` and `timings`."""
+def shape_rest(rid: int, result, want: frozenset[str], first: frozenset[str], html: bool = False) -> dict:
+    """The `result` that follows a `part`: the fields of the other wants, `truncated` and `timings`; with
+    `html`, the article's whole html too (the part had the first screen's), and `first_screen: false`."""
     reply = shape_result(rid, result, want - first)
     for field in METADATA_FIELDS:
         del reply["article"][field]
+    if html:
+        reply["article"].update(html=result.html, first_screen=False)
     return reply
 
 

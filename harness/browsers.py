@@ -462,7 +462,10 @@ class ReaderView:
             except FrameMissing:
                 return None
 
-        return poll(probe, timeout, f"{function} in the reader over {self.page.url}")
+        try:
+            return poll(probe, timeout, f"{function} in the reader over {self.page.url}")
+        except TimeoutError as error:
+            raise TimeoutError(f"{error}; {self.describe()}") from None
 
     def text(self, selector: str) -> str:
         return self.evaluate("(root, s) => root.querySelector(s).innerText", selector)
@@ -492,7 +495,35 @@ class ReaderView:
             return False
 
     def wait_closed(self) -> None:
-        poll(lambda: not self.shown(), WAIT_TIMEOUT_S, f"the reader over {self.page.url} to close")
+        try:
+            poll(lambda: not self.shown(), WAIT_TIMEOUT_S, f"the reader over {self.page.url} to close")
+        except TimeoutError as error:
+            raise TimeoutError(f"{error}; {self.describe()}") from None
+
+    def describe(self) -> str:
+        """What a failed wait saw: Pith's frames over the page (inert: a spare) and each frame the driver lists,
+        with the state of the reader pages (shown, ready, the view built and hidden, the test's `window.mark`)."""
+        state = (
+            "() => ({shown: document.documentElement.dataset.shown ?? null, ready: document.documentElement.dataset.ready"
+            " ?? null, view: document.querySelector('.view') ? (document.querySelector('.view').hidden ? 'hidden'"
+            " : 'shown') : null, mark: window.mark ?? null})"
+        )
+        try:
+            hosts = self.page.evaluate(
+                "() => [...document.documentElement.children].filter((e) => e.matches('[popover]'))"
+                ".map((e) => (e.inert ? 'inert' : 'live'))"
+            )
+        except Exception as error:  # noqa: BLE001 - a description, not a check
+            hosts = f"unreadable ({error})"
+        frames = []
+        for frame, url in self.b._frames(self.page):
+            if url.startswith(f"{self.b.origin}/{READER_PAGE}"):
+                try:
+                    url = f"{url} {self.b._evaluate_in(frame, state, None)}"
+                except Exception as error:  # noqa: BLE001
+                    url = f"{url} (gone: {str(error)[:80]})"
+            frames.append(url)
+        return f"Pith's frames over the page: {hosts}; frames listed: {frames or 'none'}"
 
     def wait_ready(self) -> ReaderView:
         """Wait until the whole article is in the view (`data-ready` on the frame's root)."""
@@ -715,6 +746,10 @@ class ChromiumBrowser(ExtensionBrowser):
         return self._evaluate_in(tab.handle, function, arg)
 
     def _frames(self, tab: Tab) -> list[tuple[Any, str]]:
+        # Playwright's sync client reads the driver's events only while a call is in flight: `page.frames` is the
+        # tree as of the last call. A frame laid after it (the spare reader frame, laid once `pith.run` has
+        # answered) stays unlisted while `poll` sleeps between probes that make no call. One round trip first.
+        tab.handle.wait_for_timeout(0)
         return [
             (frame, frame.url or self._address(frame)) for frame in tab.handle.frames if frame.parent_frame is not None
         ]

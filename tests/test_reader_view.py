@@ -631,3 +631,25 @@ def test_a_reader_over_a_page_read_before_walks_it_in_its_own_world_and_a_page_i
     reader.press("Escape")
     reader.wait_closed()
     close(page)
+
+
+def test_a_spare_frame_the_page_took_off_before_it_loaded_is_laid_again_by_the_next_reader(browser):
+    """A page that takes Pith's spare frame off as soon as it is laid (a script that keeps its own children of
+    <html>) leaves no fast reader behind, but the next Reader view still shows: its frame is laid afresh."""
+    page = browser.open("reader/news.html")
+    _, reader = open_reader(browser, page)
+    page.evaluate(
+        """() => { window.removed = 0; const watch = new MutationObserver((records) => {
+        for (const r of records) for (const n of r.addedNodes)
+          if (n.nodeType === 1 && n.matches('[popover]') && n.inert) { n.remove(); window.removed++; watch.disconnect(); }
+        }); watch.observe(document.documentElement, {childList: true}); }"""
+    )
+    reader.press("Escape")
+    reader.wait_closed()
+    page.wait_for("() => window.removed === 1")  # the spare, gone before its frame loaded
+    assert page.evaluate(INERT) == 0
+    reply, reader = open_reader(browser, page)
+    assert reply["reader"] is True and reader.text("h1")
+    assert page.evaluate(INERT) == 0 and len(browser.frames_of(page, READER_PAGE)) == 1
+    assert page.errors() == []
+    close(page)

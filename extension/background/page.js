@@ -224,7 +224,8 @@ export function readerView(tabId) {
 
 /** Lay a reader frame over tab `tabId`'s page for the next Reader view there, inert and out of sight until then:
  * the click finds its page loaded and its port open (docs/extension.md, "Instant from the first click"). Best
- * effort: a page that cannot take it gets none, and the next click lays a frame as it would have. */
+ * effort: a page that cannot take it gets none, said in the console, and the next click lays a frame as it
+ * would have. */
 export async function placeSpare(tabId) {
   const old = spares.get(tabId);
   if (old) old.session.end();
@@ -232,10 +233,12 @@ export async function placeSpare(tabId) {
   spares.set(tabId, view);
   try {
     if (!await frames(tabId, "spare", view.session.token)) throw new Error("not placed");
-  } catch {  // (a click may have taken the view meanwhile: its frame is then the one laid with the snapshot)
+  } catch (error) {  // (a click may have taken the view meanwhile: its frame is then the one laid with the snapshot)
     if (spares.get(tabId) === view) {
       spares.delete(tabId);
       view.session.end();
+      console.warn(`pith: no spare reader frame in tab ${tabId}, the next Reader view lays its own: ${
+        (error && error.message) || error}`);
     }
   }
 }

@@ -85,7 +85,9 @@
   function place(kind, token) {
     let taken = null;
     if (kind === "reader" && spare) {
-      if (spare.token === token) taken = spare;
+      // The spare is taken only while it is still over the page: one the page took off before its frame connected
+      // is laid afresh for the same token, which no frame has used yet.
+      if (spare.token === token && spare.host.isConnected) taken = spare;
       else spare.host.remove();
       spare = null;
     }

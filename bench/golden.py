@@ -203,8 +203,7 @@ def pinned(extractor) -> dict:
             scores,
             extractor.model.labels,
             extractor.threshold,
-            predicted_type=predicted,
-            type_confidence=None if types is None else float(np.max(types)),
+            type_scores=types,
         ).to_dict()
         del stages["result"]
         out["pages"][page.name] = stages

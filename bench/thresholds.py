@@ -44,7 +44,7 @@ def f1_by_type(
         scores, types = extractor.model.predict(extractor.featurize(snapshot, blocks))
         predicted = PAGE_TYPES[int(np.argmax(types))] if types is not None else None
         for t in thresholds:
-            text = result_from_scores(snapshot, blocks, scores, extractor.model.labels, t, ("text",), predicted).text
+            text = result_from_scores(snapshot, blocks, scores, extractor.model.labels, t, ("text",), types).text
             f1 = word_prf(text, r["main_text"])[2]
             for group in ("all", predicted or "none"):
                 out[group][t].append(f1)

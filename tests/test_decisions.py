@@ -11,7 +11,7 @@ from host_support import write_standin_model
 
 from native_host import Extractor, snapshot_from_html
 from native_host.pipeline.blocks import blocks_from_snapshot
-from native_host.pipeline.decisions import main_blocks, one_article, units, whole_units
+from native_host.pipeline.decisions import PRODUCT_ASIDE_SHARE, main_blocks, one_article, units, whole_units
 
 
 @pytest.fixture(scope="module")
@@ -290,6 +290,10 @@ def test_a_product_page_keeps_its_description_and_not_its_reviews_or_pop_ups(pag
     main = main_blocks(snapshot, blocks, everything(blocks), 0.5, "product")
     assert all(main[i] for i in product) and not any(main[i] for i in reviews + boxes)
     assert all(main_blocks(snapshot, blocks, everything(blocks), 0.5, "article")[i] for i in reviews)
+    # a page the type head calls a collection but gives a fifth or more of being a product gets the rule too
+    for share, dropped in ((0.1, False), (PRODUCT_ASIDE_SHARE, True), (0.45, True)):
+        main = main_blocks(snapshot, blocks, everything(blocks), 0.5, "collection", share)
+        assert all(main[i] for i in product) and all(main[i] != dropped for i in reviews + boxes), share
     r = Extractor().extract_html(page("product-reviews"), url="https://noust.example/kettles/tidewater")
     assert r.page_type == "product" and "Customer reviews" not in r.text
     assert "Capacity: 1.6 litres" in r.text and "ten years against chipping" in r.text

@@ -96,15 +96,8 @@ def test_the_expected_files_follow_from_the_pinned_scores(name, pin):
     snapshot = snapshot_from_html(files.source.read_bytes(), url=files.url)
     blocks = blocks_from_snapshot(snapshot)
     scores = np.asarray(page["scores"], dtype=np.float32).reshape(len(blocks), -1)
-    types = page["page_type_scores"]
     result = result_from_scores(
-        snapshot,
-        blocks,
-        scores,
-        pin["labels"],
-        pin["threshold"],
-        predicted_type=page["predicted_type"],
-        type_confidence=None if types is None else float(np.max(np.asarray(types, dtype=np.float32))),
+        snapshot, blocks, scores, pin["labels"], pin["threshold"], type_scores=page["page_type_scores"]
     ).to_dict()
     markdown, metadata = expected(result)
     assert markdown == files.expected_md.read_text(encoding="utf-8")

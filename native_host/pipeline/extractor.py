@@ -110,8 +110,6 @@ class Extractor:
         inputs = self.featurize(snapshot, blocks)
         lap("features")
         scores, types = self.model.predict(inputs)
-        predicted_type = PAGE_TYPES[int(np.argmax(types))] if types is not None else None
-        type_confidence = float(np.max(types)) if types is not None else None
         lap("inference")
 
         def stamp(result: Result) -> None:
@@ -136,8 +134,7 @@ class Extractor:
             self.model.labels,
             self.threshold,
             views,
-            predicted_type,
-            type_confidence,
+            types,
             lap=lap,
             later=later,
             ready=first,
@@ -154,23 +151,28 @@ def result_from_scores(
     labels: Sequence[str],
     threshold: float,
     views: Collection[str] = READER_VIEWS,
-    predicted_type: str | None = None,
-    type_confidence: float | None = None,
+    type_scores: Sequence[float] | np.ndarray | None = None,
     lap: Callable[[str], None] = lambda stage: None,
     later: Collection[str] = (),
     ready: Callable[[Result], None] | None = None,
     first_chars: int = 0,
 ) -> Result:
     """Everything after the model: decisions, metadata and article from the blocks' scores ([N, len(labels)])
-    and the model's page type (one of PAGE_TYPES, once it has that head) with its probability. Apart from the model so that it can
+    and the page type head's probabilities over PAGE_TYPES (`type_scores`; None for a model without that
+    head). Apart from the model so that it can
     be checked exactly on pinned scores, whichever CPU made them (tests/test_pinned_stages.py); `lap(stage)`
     is called as each stage ends, and the timings are the caller's. With `ready`, the result goes to it once
     `views` are built, and the views in `later` are then added to it ("later views" in the timings); its html
     may then be the first screen's alone (`first_chars`: Extractor.extract_snapshot), the whole added after."""
     structured = read_structured(snapshot)  # the page's own word on its type decides the page-level rules
     stated_type = stated_page_type(structured)
+    predicted_type, type_confidence, product_share = None, None, 0.0
+    if type_scores is not None:
+        types = np.asarray(type_scores, dtype=np.float32)
+        predicted_type, type_confidence = PAGE_TYPES[int(np.argmax(types))], float(np.max(types))
+        product_share = float(types[PAGE_TYPES.index("product")])
     page_type = predicted_type or stated_type
-    main = main_blocks(snapshot, blocks, scores, threshold, page_type)
+    main = main_blocks(snapshot, blocks, scores, threshold, page_type, product_share)
     lap("decisions")
     meta = read_metadata(snapshot, blocks, main, scores, labels, predicted_type, structured)
     lap("metadata")

@@ -181,7 +181,7 @@ def result_from_scores(
     plan = plan_shape(snapshot, blocks, body, page_type, type_confidence, stated_type)  # the reader's form
     if plan.hidden:  # a post's badges and signature, a product's buttons: the text says what the reader shows
         body = [m and i not in plan.hidden for i, m in enumerate(body)]
-    build = plan.build if plan.own_tree else None
+    build = plan.own_builder
     article = build_article(snapshot, blocks, body, views, build, first_chars if ready is not None else 0)
     lap("article")
     node_ids = sorted({i for b, m in zip(blocks, main) if m for i in b.node_ids})

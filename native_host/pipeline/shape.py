@@ -33,7 +33,7 @@ from ..limits import (
     SHAPE_UNIT_LEVELS,
     SHAPE_UNIT_SHARE,
 )
-from .article import Element, build_tree, safe_url, subtree_ends
+from .article import Element, TreeBuilder, build_tree, safe_url, subtree_ends
 from .blocks import Block
 from .page_values import join_url
 
@@ -135,18 +135,20 @@ class ShapePlan:
     hidden: frozenset[int] = frozenset()
 
     @property
-    def own_tree(self) -> bool:
-        """Whether the form builds a tree of its own (`build`), not article.build_tree's."""
-        return self.shape in ("forum", "listing") or (self.shape == "product" and self.product is not None)
+    def own_builder(self) -> TreeBuilder | None:
+        """The form's own tree builder, or None where its tree is article.build_tree's (the article and
+        documentation forms, a product whose parts were not found)."""
+        if self.shape == "forum":
+            return lambda snapshot, blocks, main: _thread_tree(snapshot, blocks, main, self.posts)
+        if self.shape == "listing":
+            return lambda snapshot, blocks, main: _listing_tree(snapshot, blocks, main, self.items)
+        if self.shape == "product" and self.product is not None:
+            product = self.product
+            return lambda snapshot, blocks, main: _product_tree(snapshot, blocks, main, product)
+        return None
 
     def build(self, snapshot: dict, blocks: list[Block], main: list[bool]) -> Element:
-        if self.shape == "forum":
-            return _thread_tree(snapshot, blocks, main, self.posts)
-        if self.shape == "listing":
-            return _listing_tree(snapshot, blocks, main, self.items)
-        if self.shape == "product" and self.product is not None:
-            return _product_tree(snapshot, blocks, main, self.product)
-        return build_tree(snapshot, blocks, main)
+        return (self.own_builder or build_tree)(snapshot, blocks, main)
 
 
 def plan_shape(

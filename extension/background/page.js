@@ -34,9 +34,16 @@ function callInPage(object, method, params) {
 }
 
 async function call(tabId, object, method, ...params) {
+  return callIn("ISOLATED", tabId, object, method, params);
+}
+
+/** `globalThis[object][method](...params)` in the page's `world` ("ISOLATED": the content scripts'; "MAIN": the
+ * page's own): {value} or {error}; a page we cannot enter, or no answer, is a page_unreadable failure. */
+async function callIn(world, tabId, object, method, params) {
   let results;
   try {
-    results = await api.scripting.executeScript({ target: { tabId }, func: callInPage, args: [object, method, params] });
+    results = await api.scripting.executeScript({ target: { tabId }, world, func: callInPage,
+                                                  args: [object, method, params] });
   } catch (error) {
     throw new PithFailure("page_unreadable", error && error.message);
   }
@@ -45,12 +52,27 @@ async function call(tabId, object, method, ...params) {
   return outcome;
 }
 
-export async function injectContentScripts(tabId) {
+/** `callIn`, with the scripts `files` injected into `world` first where the object is missing there (at once
+ * where `present` is false: known to be missing). */
+async function callInjected(world, files, tabId, object, method, params, present = true) {
+  let outcome = present ? await callIn(world, tabId, object, method, params) : { error: "missing" };
+  if (outcome.error === "missing") {
+    await inject(world, files, tabId);
+    outcome = await callIn(world, tabId, object, method, params);
+  }
+  return outcome;
+}
+
+async function inject(world, files, tabId) {
   try {
-    await api.scripting.executeScript({ target: { tabId }, files: CONTENT_FILES });
+    await api.scripting.executeScript({ target: { tabId }, world, files });
   } catch (error) {
     throw new PithFailure("page_unreadable", error && error.message);
   }
+}
+
+export async function injectContentScripts(tabId) {
+  await inject("ISOLATED", CONTENT_FILES, tabId);
 }
 
 const utf8 = new TextEncoder();
@@ -72,11 +94,7 @@ export async function takeSnapshot(tabId, reader = null, scripts = false) {
   const token = reader ? reader.session.token : null;
   // The content scripts are injected unless the page is known to have them (`scripts`, from `inPage`: a page
   // clicked before keeps them), which saves a call into the page on every later click.
-  let outcome = scripts ? await call(tabId, "__pithSnapshot", "take", token) : { error: "missing" };
-  if (outcome.error === "missing") {
-    await injectContentScripts(tabId);
-    outcome = await call(tabId, "__pithSnapshot", "take", token);
-  }
+  const outcome = await callInjected("ISOLATED", CONTENT_FILES, tabId, "__pithSnapshot", "take", [token], scripts);
   if (outcome.error) throw new PithFailure("internal", `reading the page: ${outcome.error}`);
   return { ...outcome.value, bytes: utf8Bytes(outcome.value.json) };
 }
@@ -85,14 +103,8 @@ export async function takeSnapshot(tabId, reader = null, scripts = false) {
  * isolated walk's) and without the reader's token; null where the page's world could not give one of the right
  * shape (a page's script in the way, a page we cannot enter): the caller walks in the isolated world then. */
 async function takeInPageWorld(tabId) {
-  const run = (details) => api.scripting.executeScript({ target: { tabId }, world: "MAIN", ...details });
   try {
-    let [done] = await run({ func: callInPage, args: ["__pithSnapshot", "take", [null, false]] });
-    if (done && done.result && done.result.error === "missing") {
-      await run({ files: PAGE_WORLD_FILES });
-      [done] = await run({ func: callInPage, args: ["__pithSnapshot", "take", [null, false]] });
-    }
-    const value = done && done.result && done.result.value;
+    const { value } = await callInjected("MAIN", PAGE_WORLD_FILES, tabId, "__pithSnapshot", "take", [null, false]);
     if (!value || typeof value.json !== "string") return null;
     const { json, nodes, takenAt, ms, json_ms: jsonMs, doneAt } = value;
     if (![nodes, takenAt, ms, jsonMs, doneAt].every(Number.isFinite)) return null;

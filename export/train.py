@@ -129,6 +129,9 @@ def _collate(batch, rng: np.random.Generator | None = None, device: str = "cpu")
         for arr, src in zip(arrays, (w.text_ids, w.tag_ids, w.class_ids, w.class_level, w.numeric)):
             arr[i, :k] = src
         labels[i, :k] = p.labels[start:stop]
+        soft = TEACHER.get(p.id) if TEACHER is not None and p.source == "html" else None
+        if soft is not None and len(soft) == len(p.labels):  # distillation: the teacher's score mixed in
+            labels[i, :k, 0] = TEACHER_WEIGHT * soft[start:stop] + (1 - TEACHER_WEIGHT) * labels[i, :k, 0]
         known[i] = p.known
         page_type[i] = p.page_type_id
         if WORD_WEIGHT:
@@ -163,6 +166,8 @@ class Batch:
 
 
 _WORD_WEIGHTS: dict[tuple[str, str], np.ndarray] = {}
+TEACHER: dict[str, np.ndarray] | None = None  # page id -> a teacher's main score per block (--teacher)
+TEACHER_WEIGHT = 0.5  # the teacher's share of the main target
 
 
 def _word_weights(page: Page) -> np.ndarray:
@@ -549,7 +554,7 @@ def parse_sets(items: list[str]) -> dict:
 
 
 def main(argv=None) -> None:
-    global TOKEN_DROPOUT, WORD_WEIGHT, PAGE_WEIGHT, SITE_PAGES, CLASS_DROP, TEXT_DROP
+    global TOKEN_DROPOUT, WORD_WEIGHT, PAGE_WEIGHT, SITE_PAGES, CLASS_DROP, TEXT_DROP, SEED, TEACHER, TEACHER_WEIGHT
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", type=Path, default=Path("runs/data"))
     ap.add_argument("--out", type=Path, default=Path("runs/model"))
@@ -585,6 +590,9 @@ def main(argv=None) -> None:
     ap.add_argument("--text-drop", type=float, default=TEXT_DROP, help="share of pages without text tokens")
     ap.add_argument("--word-weight", action="store_true", help="weight the main loss by log(1 + words)")
     ap.add_argument("--page-weight", action="store_true", help="weigh every page the same in the main loss")
+    ap.add_argument("--teacher", type=Path, default=None, help="distil: a pickle of {fold: {page id: main scores}}")
+    ap.add_argument("--teacher-weight", type=float, default=TEACHER_WEIGHT, help="the teacher's share of the target")
+    ap.add_argument("--seed", type=int, default=SEED, help="another seed: what a recipe's figures owe to chance")
     ap.add_argument(
         "--device", default="auto", help="where to train: cpu, cuda, cuda:1 ... (auto: cuda when torch sees one)"
     )
@@ -604,7 +612,13 @@ def main(argv=None) -> None:
         OVERSAMPLE.clear()
         OVERSAMPLE.update(parse_sets(args.oversample))
     TOKEN_DROPOUT, WORD_WEIGHT, PAGE_WEIGHT = args.token_dropout, args.word_weight, args.page_weight
-    SITE_PAGES, CLASS_DROP, TEXT_DROP = args.site_pages, args.class_drop, args.text_drop
+    SITE_PAGES, CLASS_DROP, TEXT_DROP, SEED = args.site_pages, args.class_drop, args.text_drop, args.seed
+    if args.teacher is not None:
+        import pickle
+
+        with open(args.teacher, "rb") as f:
+            TEACHER = pickle.load(f)[args.fold]
+        TEACHER_WEIGHT = args.teacher_weight
     if args.threads:
         torch.set_num_threads(args.threads)
     config = ModelConfig(**parse_sets(args.set))

@@ -4,7 +4,7 @@
     python -m export.ensemble teacher runs/gpu/a runs/gpu/b --data runs/data --out runs/gpu/teacher.pkl
     python -m bench.by_type F --extractor a+b --versus a
 
-Each recipe folder holds `fold-K/model.pt` and `fold-K/train.json` for K in 0..4 (`export.train --folds 5
+Each recipe folder holds `fold-K/model.pt` and `fold-K/train.json` for every fold K (`export.train --folds 5
 --fold K`). `held-out` scores every fold's held-out pages with each recipe alone and with the mean of their
 main scores (block selection alone, as `export.held_out`), a row per page and recipe, the mean named by
 joining the recipes' names with "+". How much of a recipe's figure is chance shows in two seeds of it; what
@@ -32,8 +32,6 @@ from .model import ContentModel, ModelConfig
 from .prepare import Page, load_pages
 from .train import THRESHOLDS, f1_at, page_scores, resplit, shipped_threshold
 
-FOLDS = 5
-
 
 def _model(folder: Path) -> ContentModel:
     """A fold's model on the CPU, its weights as trained (a half-precision copy is read as float)."""
@@ -45,20 +43,22 @@ def _model(folder: Path) -> ContentModel:
     return model
 
 
-def _folds(pages: list[Page], recipes: list[Path], split: str) -> Iterator[tuple[int, list[Page], list]]:
+def _folds(
+    pages: list[Page], recipes: list[Path], split: str, folds: int
+) -> Iterator[tuple[int, list[Page], list[ContentModel]]]:
     """Per fold: its pages of `split` ("dev": held out; "train": trained on) and each recipe's model."""
-    for k in range(FOLDS):
-        resplit(pages, fold_buckets(k, FOLDS))
+    for k in range(folds):
+        resplit(pages, fold_buckets(k, folds))
         chosen = [p for p in pages if p.split == split]
         yield k, chosen, [_model(r / f"fold-{k}") for r in recipes]
 
 
-def held_out(pages: list[Page], recipes: list[Path]) -> list[dict]:
+def held_out(pages: list[Page], recipes: list[Path], folds: int) -> list[dict]:
     names = [r.name for r in recipes]
     mean = "+".join(names)
     at = THRESHOLDS.index(shipped_threshold())
     rows = []
-    for k, chosen, models in _folds(pages, recipes, "dev"):
+    for k, chosen, models in _folds(pages, recipes, "dev", folds):
         scored = [p for p in chosen if p.gold]
         for p in progress(scored, desc=f"fold {k}"):
             scores = [page_scores(m, p)[:, 0] for m in models]
@@ -68,9 +68,9 @@ def held_out(pages: list[Page], recipes: list[Path]) -> list[dict]:
     return rows
 
 
-def teacher(pages: list[Page], recipes: list[Path]) -> dict[int, dict[str, np.ndarray]]:
+def teacher(pages: list[Page], recipes: list[Path], folds: int) -> dict[int, dict[str, np.ndarray]]:
     out: dict[int, dict[str, np.ndarray]] = {}
-    for k, chosen, models in _folds(pages, recipes, "train"):
+    for k, chosen, models in _folds(pages, recipes, "train", folds):
         out[k] = {
             p.id: np.mean([page_scores(m, p)[:, 0] for m in models], 0).astype(np.float16)
             for p in progress([p for p in chosen if p.source == "html"], desc=f"fold {k}")
@@ -85,26 +85,27 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--data", type=Path, default=Path("runs/data"), help="the prepared pages the folds trained on")
     ap.add_argument("--jsonl", type=Path, help="held-out: where the rows go")
     ap.add_argument("--out", type=Path, help="teacher: where the pickle goes")
+    ap.add_argument("--folds", type=int, default=5, help="the folds the recipes were trained on (default 5)")
     ap.add_argument("--threads", type=int, default=None)
     args = ap.parse_args(argv)
     if args.threads:
         torch.set_num_threads(args.threads)
-    missing = [str(r / f"fold-{k}") for r in args.recipes for k in range(FOLDS) if not (r / f"fold-{k}").is_dir()]
+    missing = [str(r / f"fold-{k}") for r in args.recipes for k in range(args.folds) if not (r / f"fold-{k}").is_dir()]
     if missing:
         ap.error(f"no fold model in {', '.join(missing[:3])}: train every fold first (docs/model.md)")
     pages = load_pages(args.data)
     if args.what == "held-out":
         if args.jsonl is None:
             ap.error("held-out writes rows: give --jsonl FILE")
-        rows = held_out(pages, args.recipes)
+        rows = held_out(pages, args.recipes, args.folds)
         args.jsonl.write_text("".join(json.dumps(r) + "\n" for r in rows))
         print(f"{len(rows)} rows in {args.jsonl}", file=sys.stderr)
     else:
         if args.out is None:
             ap.error("teacher writes a pickle: give --out FILE")
         with open(args.out, "wb") as f:
-            pickle.dump(teacher(pages, args.recipes), f)
-        print(f"teacher scores for {FOLDS} folds in {args.out}", file=sys.stderr)
+            pickle.dump(teacher(pages, args.recipes, args.folds), f)
+        print(f"teacher scores for {args.folds} folds in {args.out}", file=sys.stderr)
     return 0
 
 

@@ -85,3 +85,75 @@ def test_prepare_train_export_serve(tmp_path, real_data):
 
     r = Extractor(assets).extract_html((ROOT / "tests/pages/article/source.html").read_bytes())
     assert len(r.blocks) > 10 and all(0.0 <= b.scores["main"] <= 1.0 for b in r.blocks)
+
+
+@pytest.mark.slow  # about a minute on two cores: five one-epoch trainings on a few pages
+def test_seeds_ensembles_of_folds_and_a_teacher_to_distil(tmp_path, real_data):
+    import pickle
+
+    import torch
+
+    from export.data import fold_buckets
+    from export.prepare import load_pages
+    from export.train import resplit
+
+    data, cv = tmp_path / "data", tmp_path / "cv"
+    run("export.prepare", "--out", str(data), "--limit", "8", "--workers", "2")
+    for seed in ("1234", "7"):
+        for fold in ("0", "1"):
+            out = cv / f"s{seed}" / f"fold-{fold}"
+            run(
+                *("export.train", "--data", str(data), "--out", str(out), "--folds", "2", "--fold", fold),
+                "--epochs",
+                "1",
+                "--seed",
+                seed,
+            )
+    a, b = (torch.load(cv / s / "fold-0/model.pt") for s in ("s1234", "s7"))
+    assert any(not torch.equal(a[k], b[k]) for k in a)  # another seed, another model
+
+    # Each recipe alone scores its held-out pages as its training did; their mean is a third row per page.
+    members = (str(cv / "s1234"), str(cv / "s7"), "--data", str(data), "--folds", "2")
+    rows_file = tmp_path / "rows.jsonl"
+    run("export.ensemble", "held-out", *members, "--jsonl", str(rows_file))
+    rows = [json.loads(line) for line in rows_file.read_text().splitlines()]
+    names = {r["extractor"] for r in rows}
+    assert names == {"s1234", "s7", "s1234+s7"}
+    by = {(r["extractor"], r["id"]): r["f1"] for r in rows}
+    for recipe in ("s1234", "s7"):
+        for fold in ("0", "1"):
+            held = json.loads((cv / recipe / f"fold-{fold}" / "train.json").read_text())["held_out"]
+            at = held["thresholds"].index(held["threshold"])
+            for key, row in held["pages"].items():
+                assert by[(recipe, key.rpartition("@")[0])] == pytest.approx(row["f1"][at], abs=2e-3)
+    assert len(rows) == 3 * sum(1 for r in rows if r["extractor"] == "s7")
+
+    # The teacher: each fold's members' mean score on every page they trained on, one per block.
+    teacher = tmp_path / "teacher.pkl"
+    run("export.ensemble", "teacher", *members, "--out", str(teacher))
+    with open(teacher, "rb") as f:
+        soft = pickle.load(f)
+    pages = load_pages(data)
+    for fold in (0, 1):
+        resplit(pages, fold_buckets(fold, 2))
+        trained = {p.id: p for p in pages if p.split == "train" and p.source == "html"}
+        assert set(soft[fold]) == set(trained)
+        assert all(len(s) == len(trained[i].labels) and 0 <= s.min() <= s.max() <= 1 for i, s in soft[fold].items())
+    distilled = tmp_path / "distilled"
+    run(
+        "export.train",
+        "--data",
+        str(data),
+        "--out",
+        str(distilled),
+        "--folds",
+        "2",
+        "--fold",
+        "0",
+        "--epochs",
+        "1",
+        "--teacher",
+        str(teacher),
+    )
+    plain = json.loads((cv / "s1234/fold-0/train.json").read_text())["history"][0]["loss"]
+    assert json.loads((distilled / "train.json").read_text())["history"][0]["loss"] != plain

@@ -154,7 +154,10 @@ BYTE_TOKENS = [f"<0x{b:02X}>" for b in range(256)]  # the names BPE's byte_fallb
 def write_class_vocab(sites: collections.Counter, path: Path, size: int = CLASS_VOCAB) -> None:
     """The class words most sites use (`sites`: word -> number of sites using it); a word fewer than
     CLASS_MIN_SITES sites use is unknown to the model, so it cannot learn one site's names."""
-    vocab = ["<pad>", "<unk>"] + [w for w, c in sites.most_common(size - 2) if c >= CLASS_MIN_SITES]
+    # Ties go by the word: the counts come from sets, whose order changes with each run's string hashes, and
+    # most_common keeps that order among equals, so the ids (and every model input) changed from run to run.
+    ranked = sorted(sites.items(), key=lambda wc: (-wc[1], wc[0]))
+    vocab = ["<pad>", "<unk>"] + [w for w, c in ranked[: size - 2] if c >= CLASS_MIN_SITES]
     path.write_text(json.dumps(vocab), "utf-8")
 
 
@@ -245,7 +248,7 @@ def prepare(
             texts_of[site] |= texts
             class_of[site] |= words
             tokens_of[site].update(tokens)
-    train_tokenizer((t for texts in texts_of.values() for t in texts), out / F.TOKENIZER_FILE)
+    train_tokenizer((t for texts in texts_of.values() for t in sorted(texts)), out / F.TOKENIZER_FILE)
     write_class_vocab(collections.Counter(w for words in class_of.values() for w in words), out / F.CLASS_VOCAB_FILE)
     write_common_words(tokens_of, out / F.COMMON_WORDS_FILE)
     pages: list[Page] = []

@@ -616,8 +616,16 @@ def main(argv=None) -> None:
     if args.teacher is not None:
         import pickle
 
-        with open(args.teacher, "rb") as f:
-            TEACHER = pickle.load(f)[args.fold]
+        if args.fold is None:
+            ap.error("--teacher holds scores per fold (export.ensemble teacher): give --folds and --fold with it")
+        try:
+            with open(args.teacher, "rb") as f:
+                TEACHER = pickle.load(f)[args.fold]
+        except (OSError, pickle.UnpicklingError, EOFError, KeyError, TypeError) as exc:
+            ap.error(
+                f"no teacher scores for fold {args.fold} in {args.teacher} ({exc!r}): write them with "
+                "`python -m export.ensemble teacher RECIPES --folds N --out FILE`"
+            )
         TEACHER_WEIGHT = args.teacher_weight
     if args.threads:
         torch.set_num_threads(args.threads)

@@ -28,19 +28,9 @@ import torch
 from native_host.progress import progress
 
 from .data import fold_buckets
-from .model import ContentModel, ModelConfig
+from .model import ContentModel
 from .prepare import Page, load_pages
-from .train import THRESHOLDS, f1_at, page_scores, resplit, shipped_threshold
-
-
-def _model(folder: Path) -> ContentModel:
-    """A fold's model on the CPU, its weights as trained (a half-precision copy is read as float)."""
-    config = json.loads((folder / "train.json").read_text())["config"]
-    model = ContentModel(ModelConfig(**config))
-    state = torch.load(folder / "model.pt", weights_only=True)
-    model.load_state_dict({k: v.float() if v.is_floating_point() else v for k, v in state.items()})
-    model.eval()
-    return model
+from .train import THRESHOLDS, f1_at, load_trained, page_scores, resplit, shipped_threshold
 
 
 def _folds(
@@ -50,7 +40,7 @@ def _folds(
     for k in range(folds):
         resplit(pages, fold_buckets(k, folds))
         chosen = [p for p in pages if p.split == split]
-        yield k, chosen, [_model(r / f"fold-{k}") for r in recipes]
+        yield k, chosen, [load_trained(r / f"fold-{k}")[0] for r in recipes]
 
 
 def held_out(pages: list[Page], recipes: list[Path], folds: int) -> list[dict]:

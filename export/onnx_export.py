@@ -27,9 +27,9 @@ from native_host.pipeline.inference import CONFIG_FILE, INPUT_NAMES, MODEL_FILE,
 from native_host.result import LABELS, PAGE_TYPES
 
 from .graph import simplify_file
-from .model import ContentModel, ModelConfig
+from .model import ContentModel
 from .prepare import load_pages
-from .train import evaluate, page_scores, resplit
+from .train import evaluate, load_trained, page_scores, resplit
 
 MAX_PARITY_DROP = 0.005
 OPSET = 17
@@ -84,11 +84,7 @@ def main(argv=None) -> int:
     )
     args = ap.parse_args(argv)
 
-    summary = json.loads((args.run / "train.json").read_text())
-    config = ModelConfig(**summary["config"])
-    model = ContentModel(config)
-    model.load_state_dict(torch.load(args.run / "model.pt", weights_only=True))
-    model.eval()
+    model, summary = load_trained(args.run)
     threshold = summary["threshold"]
     pages = load_pages(args.data)
     if summary.get("dev_buckets") is not None:  # a run that held out other sites: its parity is on them

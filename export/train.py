@@ -352,6 +352,17 @@ def _save(model: ContentModel, path: Path) -> None:
     torch.save({k: v.detach().cpu() for k, v in model.state_dict().items()}, path)
 
 
+def load_trained(run: Path) -> tuple[ContentModel, dict]:
+    """A trained run's model on the CPU, ready to score, and its train.json; weights saved in half precision
+    (to carry them from another machine) are read as float."""
+    summary = json.loads((run / "train.json").read_text())
+    model = ContentModel(ModelConfig(**summary["config"]))
+    state = torch.load(run / "model.pt", weights_only=True)
+    model.load_state_dict({k: v.float() if v.is_floating_point() else v for k, v in state.items()})
+    model.eval()
+    return model, summary
+
+
 def held_out_scores(model: ContentModel, pages: list[Page], threshold: float) -> dict:
     """Word-F1 of the block selection alone (no article builder) on the held-out pages that carry texts (a
     pack may hold texts of some datasets only), at every threshold of THRESHOLDS, page by page: a fold's quick

@@ -10,6 +10,7 @@
 #   bash scripts/cv.sh table           # the table from the folds scored so far
 #   bash scripts/cv.sh peers 3         # the peers alone on fold 3 (then PEERS= bash scripts/cv.sh score 3)
 #   bash scripts/cv.sh recipes FILE   # several recipes, every fold (a GPU machine: export.train --device)
+#   bash scripts/cv.sh rules NAME      # the folds' models through the working tree's rules, as NAME
 #
 # DATA (runs/data), OUT (runs/cv), FOLDS (5), EPOCHS (the epochs each fold trains), DATASETS (the datasets
 # scored, comma-separated; default all), PEERS (trafilatura,readability-lxml) and JOBS (1) can be set.
@@ -63,6 +64,20 @@ recipes() {
     wait
 }
 
+# Each fold's exported model ($OUT/fold-K/assets) on its held-out pages through the rules of the working
+# tree, Pith alone, pooled into $OUT/rules/NAME.jsonl with the rows named NAME: no training, about a minute
+# for WCXB's pages on 2 cores. Two such runs compared, paired by page:
+#   python -m bench.by_type $OUT/rules/base.jsonl $OUT/rules/NAME.jsonl --extractor NAME --versus base
+rules() {
+    local k
+    mkdir -p "$OUT/rules"
+    for ((k = 0; k < FOLDS; k++)); do
+        evaluate "$k" "pith:$OUT/fold-$k/assets" "$OUT/rules/$1-$k" >/dev/null  # the report is in the .md
+    done
+    cat "$OUT/rules/$1"-[0-9]*.jsonl | sed -E "s/\"extractor\": \"pith:[^\"]*\"/\"extractor\": \"$1\"/" \
+        >"$OUT/rules/$1.jsonl"
+}
+
 table() {
     python3 -m bench.by_type "$OUT"/fold-*.jsonl
 }
@@ -74,13 +89,14 @@ case "${1:-all}" in
     fold) train "$2" && score "$2" ;;
     table) table ;;
     recipes) recipes "$2" ;;
+    rules) rules "$2" ;;
     all)
         [ -f "$DATA/pages.pkl" ] || python3 -m export.prepare --out "$DATA"
         for ((k = 0; k < FOLDS; k++)); do train "$k" && score "$k"; done
         table
         ;;
     *)
-        echo "cv.sh: unknown step '$1'; use all, fold K, train K, score K, peers K, recipes FILE or table" >&2
+        echo "cv.sh: unknown step '$1'; use all, fold K, train K, score K, peers K, recipes FILE, rules NAME or table" >&2
         exit 2
         ;;
 esac

@@ -182,12 +182,15 @@ def _featurizer(assets: Path) -> F.Featurizer:
 
 
 def make_page(record: dict, assets: Path) -> Page | None:
-    """Segment, label and featurize one record; None when its gold text is empty."""
+    """Segment, label and featurize one record; None when its gold text is empty, or when it is a recording
+    that did not render (`recordings.rendered`): its labels would teach that nothing on the page is content."""
     gold = record.get("main_text") or ""
     if not gold.strip():
         return None
     snapshot = page_snapshot(record)
     blocks = blocks_from_snapshot(snapshot)
+    if "snapshot_at" in record and not recordings.rendered(snapshot, gold, blocks):
+        return None
     labs = label_blocks(blocks, gold, record.get("title"))
     for lab, meta in zip(labs, labelled_metadata(blocks, record.get("author"), record.get("date"))):
         lab.update(meta)

@@ -7,14 +7,23 @@ A resumed recorder cuts a truncated last record off before appending more.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import msgpack
 
 from native_host.recorded import CorpusRecord, read, read_one, scan  # noqa: F401 (re-exported)
 
+if TYPE_CHECKING:
+    from native_host.pipeline.blocks import Block
+
 CORPUS_NAME = "snapshots-{split}.msgpack"
 LIVE_FIELDS = ("visible", "box", "font_size", "font_weight", "display")  # what only a rendered page has
+# A recording that holds under this share of its gold's words did not render offline (an app whose scripts
+# cannot load, e.g. a Discourse forum shows no post): it says nothing of what a reader's browser shows, so it is
+# neither trained on (export.prepare) nor scored (bench.live).
+RENDERED_GOLD_SHARE = 0.5
 
 
 def default_dir() -> Path:
@@ -44,6 +53,23 @@ def load_at(path: Path, span: tuple[int, int]) -> CorpusRecord:
     with open(path, "rb") as f:
         f.seek(span[0])
         return msgpack.unpackb(f.read(span[1] - span[0]), raw=False, strict_map_key=False)
+
+
+def rendered_share(snapshot: dict, gold: str, blocks: Sequence[Block] | None = None) -> float:
+    """The share of the gold's words (each occurrence) that the snapshot's text (its `blocks`, where the
+    caller has them) holds anywhere."""
+    from native_host.pipeline.blocks import blocks_from_snapshot
+
+    from .metric import words
+
+    page = {w for b in (blocks if blocks is not None else blocks_from_snapshot(snapshot)) for w in words(b.text)}
+    gold_words = words(gold)
+    return sum(w in page for w in gold_words) / len(gold_words) if gold_words else 1.0
+
+
+def rendered(snapshot: dict, gold: str, blocks: Sequence[Block] | None = None) -> bool:
+    """Whether a recorded snapshot shows the page's content (RENDERED_GOLD_SHARE)."""
+    return rendered_share(snapshot, gold, blocks) >= RENDERED_GOLD_SHARE
 
 
 def strip_live(snapshot: dict) -> dict:

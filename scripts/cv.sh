@@ -11,9 +11,11 @@
 #   bash scripts/cv.sh peers 3         # the peers alone on fold 3 (then PEERS= bash scripts/cv.sh score 3)
 #   bash scripts/cv.sh recipes FILE   # several recipes, every fold (a GPU machine: export.train --device)
 #   bash scripts/cv.sh rules NAME      # the folds' models through the working tree's rules, as NAME
+#   bash scripts/cv.sh live NAME       # the same on the live snapshots (SNAPSHOTS, recorded --split all)
 #
 # DATA (runs/data), OUT (runs/cv), FOLDS (5), EPOCHS (the epochs each fold trains), DATASETS (the datasets
-# scored, comma-separated; default all), PEERS (trafilatura,readability-lxml) and JOBS (1) can be set.
+# scored, comma-separated; default all), PEERS (trafilatura,readability-lxml), JOBS (1) and SNAPSHOTS (the
+# recorded corpus; default the user cache's snapshots-all.msgpack) can be set.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DATA=${DATA:-runs/data}
@@ -78,6 +80,21 @@ rules() {
         >"$OUT/rules/$1.jsonl"
 }
 
+# The folds' models on the live snapshots of their held-out pages, beside the same pages' HTML (bench.live),
+# pooled into $OUT/live/NAME.jsonl (extractors "NAME@html", "NAME@live", "NAME@live, stripped"):
+#   python -m bench.by_type $OUT/live/NAME.jsonl --extractor NAME@live --versus NAME@html
+live() {
+    local k snapshots
+    snapshots=${SNAPSHOTS:-$(python3 -c "from export import recordings; print(recordings.default_path('all'))")}
+    mkdir -p "$OUT/live"
+    for ((k = 0; k < FOLDS; k++)); do
+        python3 -m bench.live --snapshots "$snapshots" --model "$1=$OUT/fold-$k/assets" --folds "$FOLDS" \
+            --fold "$k" ${DATASETS:+--datasets "$DATASETS"} --jsonl "$OUT/live/$1-$k.jsonl" --out "$OUT/live/$1-$k.md" \
+            >/dev/null
+    done
+    cat "$OUT/live/$1"-[0-9]*.jsonl >"$OUT/live/$1.jsonl"
+}
+
 table() {
     python3 -m bench.by_type "$OUT"/fold-*.jsonl
 }
@@ -90,13 +107,14 @@ case "${1:-all}" in
     table) table ;;
     recipes) recipes "$2" ;;
     rules) rules "$2" ;;
+    live) live "$2" ;;
     all)
         [ -f "$DATA/pages.pkl" ] || python3 -m export.prepare --out "$DATA"
         for ((k = 0; k < FOLDS; k++)); do train "$k" && score "$k"; done
         table
         ;;
     *)
-        echo "cv.sh: unknown step '$1'; use all, fold K, train K, score K, peers K, recipes FILE, rules NAME or table" >&2
+        echo "cv.sh: unknown step '$1'; use all, fold K, train K, score K, peers K, recipes FILE, rules NAME, live NAME or table" >&2
         exit 2
         ;;
 esac

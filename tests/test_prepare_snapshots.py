@@ -77,3 +77,19 @@ def test_mix_keeps_the_html_page_and_adds_the_recorded_one(tmp_path, monkeypatch
     # the tokenizer is learnt from the HTML pages alone, so recording pages never changes the text ids
     prepare(tmp_path / "out-html", workers=1)
     assert (tmp_path / "out" / "tokenizer.json").read_text() == (tmp_path / "out-html" / "tokenizer.json").read_text()
+
+
+def test_a_recording_that_did_not_render_is_not_trained_on(tmp_path, monkeypatch):
+    """An app shell recorded offline (its scripts could not load) holds none of the gold: labelled, it would
+    teach that nothing on the page is content. Mixed, the page's HTML snapshot stays."""
+    monkeypatch.setenv("PITH_DATA", str(write_tiny_data(tmp_path / "data")))
+    recorded = tmp_path / "train.msgpack"
+    shell = snapshot_from_html("<html><head><title>Growing tomatoes</title></head><body><div>Loading…</div></body>")
+    with recordings.Writer(recorded) as w:
+        w.add({"id": "cleaneval/train-1", "snapshot": shell})
+    from export.prepare import prepare
+
+    pages = prepare(tmp_path / "out", workers=1, snapshots={"train": recorded}, mix=True)
+    assert [p.source for p in pages if p.id == "cleaneval/train-1"] == ["html"]
+    assert not recordings.rendered(shell, "\n".join(GARDEN))
+    assert recordings.rendered(snapshot_from_html(article_page("Growing tomatoes", GARDEN)), "\n".join(GARDEN))

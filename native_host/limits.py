@@ -115,6 +115,12 @@ DOCTOR_ROUNDTRIP_TIMEOUT_S = 60.0  # the whole round trip through the launcher, 
 # is right on .893 of them against .909 (the others read as articles). See docs/extension.md.
 SHAPE_MIN_CONFIDENCE = 0.8
 SHAPE_MIN_POSTS = 2  # posts with an author, for a thread's form
+# Under SHAPE_MIN_CONFIDENCE and with no type the page states, a page the head gives at least this probability of
+# being a forum tries the thread's form, which takes only where SHAPE_MIN_POSTS posts with authors are found: a
+# thread whose markup the model has not seen (a forum app rendered in the browser) splits its vote between
+# forum and listing. On WCXB's pages out of fold it gives the thread's form to 2 more threads and to no page
+# of another type (docs/extension.md).
+SHAPE_FORUM_SHARE = 0.2
 SHAPE_MIN_ITEMS = 3  # entries with a linked title, for a listing's form
 SHAPE_UNIT_SHARE = 0.4  # of the main blocks the posts or entries hold together (the rest stays, around them)
 # Runs of other main content between a thread's posts: each is built from the whole page (a pass over its nodes),

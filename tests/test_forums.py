@@ -65,3 +65,20 @@ def test_a_boards_notices_and_a_quotes_expand_link_are_not_content(page):
     assert not any(main[i] for i in notices + expand)
     assert all(main[i] for i in kept)
     assert all(main_blocks(snapshot, blocks, scores, 0.5, "article")[i] for i in notices + expand)
+
+
+def test_a_forum_app_rendered_in_the_browser_reads_as_its_posts(page):
+    """A Discourse topic as the browser renders it (its app's markup, which no recording holds: offline the
+    app does not load). The shipped model is unsure of its type, forum or listing, so the posts it finds
+    make it a thread (limits.SHAPE_FORUM_SHARE): each post under its author and date; the suggested topics,
+    the timeline and the buttons are not read."""
+    from native_host import Extractor
+
+    r = Extractor().extract_html(page("discourse-topic"), url="https://forum.example/t/restic-backups/4471")
+    assert r.shape == "forum", (r.page_type, r.shape)
+    md = r.markdown
+    assert [line[4:] for line in md.splitlines() if line.startswith("### ")] == ["marta_k", "devon", "marta_k", "lee.p"]
+    for said in ("two hours each night", "metadata cache is warm", "eleven minutes", "sixty-four megabytes"):
+        assert said in md, said
+    for furniture in ("Suggested Topics", "Which NAS", "1 / 4", "Reply", "Powered by Discourse"):
+        assert furniture not in r.text, furniture

@@ -16,7 +16,7 @@ from host_support import write_standin_model
 from test_article import unshown
 
 from native_host import Extractor, snapshot_from_html
-from native_host.limits import SHAPE_MAX_GAPS, SHAPE_MIN_CONFIDENCE
+from native_host.limits import SHAPE_FORUM_SHARE, SHAPE_MAX_GAPS, SHAPE_MIN_CONFIDENCE
 from native_host.pipeline.article import build_article
 from native_host.pipeline.blocks import blocks_from_snapshot
 from native_host.pipeline.shape import SHAPES, plan_shape, reader_shape
@@ -130,6 +130,41 @@ def test_an_unsure_type_reads_as_an_article_unless_the_page_states_its_own():
     assert plan.shape == "article" and not plan.posts
     html = build_article(snapshot, blocks, main, build=plan.build).html
     assert "pith-post" not in html and html == build_article(snapshot, blocks, main).html
+
+
+def test_an_unsure_page_the_head_gives_some_chance_of_a_forum_tries_the_thread_form():
+    """A thread whose markup the model has not seen splits its vote (forum .36, listing .37 on the rendered
+    Discourse topic of tests/pages/discourse-topic/): with the posts found, it reads as a thread; a page
+    without posts, or one that states its own type, is not moved by the forum's share."""
+    unsure = SHAPE_MIN_CONFIDENCE - 0.01
+    snapshot, blocks, main = page("forum.html")
+    assert plan_shape(snapshot, blocks, main, "listing", unsure, forum_share=SHAPE_FORUM_SHARE).shape == "forum"
+    below = SHAPE_FORUM_SHARE - 0.01
+    assert plan_shape(snapshot, blocks, main, "listing", unsure, forum_share=below).shape == "article"
+    assert plan_shape(snapshot, blocks, main, "article", unsure, "article", SHAPE_FORUM_SHARE).shape == "article"
+    assert plan_shape(snapshot, blocks, main, "listing", 1.0, forum_share=0.99).shape != "forum"  # a sure type
+    news = page("news.html")
+    assert plan_shape(*news, "article", unsure, forum_share=0.99).shape == "article"  # no posts: no thread
+
+
+def test_a_posts_dateline_is_read_once_in_its_header():
+    """A post whose date sits in its body, outside any author box, is headed by that date: the body does
+    not say it again."""
+    html = (
+        "<ul>"
+        + "".join(
+            f'<li class="post"><a class="username" href="/u/{n}">{n}</a><div class="content"><p class="postdate">Jan {d}, 2026</p>'
+            f"<p>{n} writes a reply long enough to be main content on day {d} of the thread.</p></div></li>"
+            for n, d in (("ana", 3), ("ben", 4))
+        )
+        + "</ul>"
+    )
+    snapshot, blocks, _ = inline(html)
+    main = [True] * len(blocks)
+    plan = plan_shape(snapshot, blocks, main, "forum", 1.0)
+    assert [p.date for p in plan.posts] == ["Jan 3, 2026", "Jan 4, 2026"]
+    md = build_article(snapshot, blocks, main, build=plan.build).markdown
+    assert md.count("Jan 3, 2026") == 1 and md.count("Jan 4, 2026") == 1, md
 
 
 def test_a_page_without_the_structure_of_its_type_reads_as_an_article():

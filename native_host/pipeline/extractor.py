@@ -166,11 +166,12 @@ def result_from_scores(
     may then be the first screen's alone (`first_chars`: Extractor.extract_snapshot), the whole added after."""
     structured = read_structured(snapshot)  # the page's own word on its type decides the page-level rules
     stated_type = stated_page_type(structured)
-    predicted_type, type_confidence, product_share = None, None, 0.0
+    predicted_type, type_confidence, product_share, forum_share = None, None, 0.0, 0.0
     if type_scores is not None:
         types = np.asarray(type_scores, dtype=np.float32)
         predicted_type, type_confidence = PAGE_TYPES[int(np.argmax(types))], float(np.max(types))
         product_share = float(types[PAGE_TYPES.index("product")])
+        forum_share = float(types[PAGE_TYPES.index("forum")])
     page_type = predicted_type or stated_type
     main = main_blocks(snapshot, blocks, scores, threshold, page_type, product_share)
     lap("decisions")
@@ -178,7 +179,7 @@ def result_from_scores(
     lap("metadata")
     header = meta.header_blocks()
     body = [m and i not in header for i, m in enumerate(main)]  # the header shows those, not the body
-    plan = plan_shape(snapshot, blocks, body, page_type, type_confidence, stated_type)  # the reader's form
+    plan = plan_shape(snapshot, blocks, body, page_type, type_confidence, stated_type, forum_share)  # reader's form
     if plan.hidden:  # a post's badges and signature, a product's buttons: the text says what the reader shows
         body = [m and i not in plan.hidden for i, m in enumerate(body)]
     build = plan.own_builder

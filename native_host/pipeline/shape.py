@@ -23,6 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from ..limits import (
+    SHAPE_FORUM_SHARE,
     SHAPE_MAX_GAPS,
     SHAPE_MAX_IMAGES,
     SHAPE_MAX_TRIES,
@@ -158,10 +159,15 @@ def plan_shape(
     page_type: str | None,
     confidence: float | None = None,
     stated: str | None = None,
+    forum_share: float = 0.0,
 ) -> ShapePlan:
     """The form the page's article takes (`reader_shape`), and its parts; the article form where the type is
-    unsure or the page lacks the structure of its type."""
+    unsure or the page lacks the structure of its type. `forum_share`: the head's probability of a forum,
+    with which an unsure page that states no type tries the thread's form (SHAPE_FORUM_SHARE)."""
     shape = reader_shape(page_type, confidence, stated)
+    unsure = confidence is not None and confidence < SHAPE_MIN_CONFIDENCE and not stated
+    if shape == "article" and unsure and forum_share >= SHAPE_FORUM_SHARE:
+        shape = "forum"  # taken only where its posts are found, below
     if shape in ("article", "documentation"):
         return ShapePlan(shape)
     page = _Page(snapshot["nodes"])
@@ -563,6 +569,9 @@ def _post_section(snapshot: dict, page: _Page, found: _Main, post: Post) -> Elem
         and not QUOTE_PART_WORDS.intersection(page.words(i))
     }
     sub_blocks, sub_main = _sub_blocks(found, post.start, post.end, chrome)
+    if post.date:  # a dateline in the post's body says what its header says: once is enough
+        date = _letters(post.date)
+        sub_main = [m and _letters(b.text) != date for b, m in zip(sub_blocks, sub_main)]
     body = build_tree(_sub_snapshot(snapshot, post.start, post.end, retag), sub_blocks, sub_main)
     head = [Element("h3", children=[_text_el(post.author)])]
     if post.date:

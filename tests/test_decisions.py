@@ -11,7 +11,14 @@ from host_support import write_standin_model
 
 from native_host import Extractor, snapshot_from_html
 from native_host.pipeline.blocks import blocks_from_snapshot
-from native_host.pipeline.decisions import PRODUCT_ASIDE_SHARE, main_blocks, one_article, units, whole_units
+from native_host.pipeline.decisions import (
+    PRODUCT_ASIDE_SHARE,
+    SIGNATURE_LEVELS,
+    main_blocks,
+    one_article,
+    units,
+    whole_units,
+)
 
 
 @pytest.fixture(scope="module")
@@ -297,6 +304,28 @@ def test_a_product_page_keeps_its_description_and_not_its_reviews_or_pop_ups(pag
     r = Extractor().extract_html(page("product-reviews"), url="https://noust.example/kettles/tidewater")
     assert r.page_type == "product" and "Customer reviews" not in r.text
     assert "Capacity: 1.6 litres" in r.text and "ten years against chipping" in r.text
+
+
+def test_a_review_nested_under_classes_of_its_own_is_still_a_review():
+    """A shop's review text sits a few classed levels below the box that names it ("review-list" > "a-section"
+    > "a-row" > "a-text"): on a product page it goes too (PRODUCT_ASIDE_LEVELS), the description stays."""
+    review = "<div class='a-section'><div class='a-row'><span class='a-text'>{0}</span></div></div>"
+    html = (
+        "<main><h1>Tidewater kettle</h1><div class='desc'><p>A stovetop kettle of enamelled steel that holds 1.6"
+        " litres and whistles when it boils, with a beech handle that stays cool on the hob.</p></div>"
+        "<div class='review-list'><div class='cm-list'>"
+        + review.format("Boils fast on our gas hob and the whistle is loud enough to hear from the garden.")
+        + review.format("The enamel chipped after a month of daily use, which is a shame for the price.")
+        + "</div></div></main>"
+    )
+    snapshot, blocks = page_blocks(html)
+    said = [b.index for b in blocks if b.text.startswith(("Boils fast", "The enamel"))]
+    desc = [b.index for b in blocks if b.text.startswith("A stovetop kettle")]
+    assert len(said) == 2 and all(len(b.class_path) >= 4 for b in (blocks[i] for i in said))
+    assert not any("review" in e for i in said for e in blocks[i].class_path[-SIGNATURE_LEVELS:])
+    main = main_blocks(snapshot, blocks, everything(blocks), 0.5, "product")
+    assert all(main[i] for i in desc) and not any(main[i] for i in said)
+    assert all(main_blocks(snapshot, blocks, everything(blocks), 0.5, "article")[i] for i in said)
 
 
 def test_a_consent_banner_is_not_content_on_any_page(page):

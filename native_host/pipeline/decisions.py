@@ -127,6 +127,13 @@ PRODUCT_TYPES = ("product",)
 # out-of-fold models: product +.0076 (+.0014 to +.0154; 5 pages up, none down), service −.0009 (1 down), all
 # +.0004; at .3 product +.0062, at .4 +.0020; the shipped model on dev: one product page up, no other page changed.
 PRODUCT_ASIDE_SHARE = 0.2
+# The classed ancestors read for these words (the others read SIGNATURE_LEVELS): a review's text sits under
+# classes of its own ("a-row", "review-data"...) a level or two below the one naming it. With 12-epoch
+# out-of-fold models, against 2 levels: product +.0148 (+.0064 to +.0249; 12 pages up, none down), service
+# −.0001 (1 down), all +.0009; 6 levels: product +.0174 (13 up, 1 down); 12: product +.0207 but collections
+# −.0108 (a page-wide wrapper names a modal). Shipped model: WCXB's training products +.0115 (5 up, 1 down), dev
+# unchanged.
+PRODUCT_ASIDE_LEVELS = 4
 # * readers' comments under an article (WordPress's comment list, Disqus's dsq-comment) on an article page; a
 #   class naming a commentary or a commentator names the article itself. With 12-epoch out-of-fold models: WCXB
 #   +.0005 (5 pages up, 1 down; forum +.0013: a thread the model calls an article keeps posts whose classes
@@ -380,9 +387,10 @@ def read_once(blocks: Sequence[Block], main: list[bool]) -> list[bool]:
     return out
 
 
-def _class_names(block: Block, words: tuple[str, ...]) -> bool:
-    """Whether a class of the block's owner or of its nearest classed ancestor holds one of `words`."""
-    return any(_entry_names(entry, words) for entry in block.class_path[-SIGNATURE_LEVELS:])
+def _class_names(block: Block, words: tuple[str, ...], levels: int = SIGNATURE_LEVELS) -> bool:
+    """Whether a class of the block's owner or of its nearest classed ancestors (`levels` of the class path)
+    holds one of `words`."""
+    return any(_entry_names(entry, words) for entry in block.class_path[-levels:])
 
 
 # A page's blocks share their ancestors' entries ("div.post#p12"), so each entry is read once: a few thousand
@@ -405,8 +413,10 @@ def not_boxes(
     forum its notices; on a product page, or one that may be (`product_share`), its reviews and pop-ups; on an
     article its readers' comments), unless that leaves next to nothing."""
     product = page_type in PRODUCT_TYPES or product_share >= PRODUCT_ASIDE_SHARE
-    words = POSTER_CARDS + (BOARD_NOTICES if page_type in SIGNATURE_TYPES else ()) + (PRODUCT_ASIDES if product else ())
+    words = POSTER_CARDS + (BOARD_NOTICES if page_type in SIGNATURE_TYPES else ())
     out = [m and not _class_names(b, words) and not _in_consent_box(b) for b, m in zip(blocks, main)]
+    if product:
+        out = [m and not _class_names(b, PRODUCT_ASIDES, PRODUCT_ASIDE_LEVELS) for b, m in zip(blocks, out)]
     if page_type == "article":
         out = [m and not _readers_comment(b) for b, m in zip(blocks, out)]
     if _body_chars(blocks, out) < NEARLY_EMPTY_CHARS <= _body_chars(blocks, main):

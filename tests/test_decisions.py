@@ -308,7 +308,8 @@ def test_a_product_page_keeps_its_description_and_not_its_reviews_or_pop_ups(pag
 
 def test_a_review_nested_under_classes_of_its_own_is_still_a_review():
     """A shop's review text sits a few classed levels below the box that names it ("review-list" > "a-section"
-    > "a-row" > "a-text"): on a product page it goes too (PRODUCT_ASIDE_LEVELS), the description stays."""
+    > "a-row" > "a-text"): on a product page it goes too (PRODUCT_ASIDE_LEVELS), and so do the shop's other
+    products (a "related" box); the description stays."""
     review = "<div class='a-section'><div class='a-row'><span class='a-text'>{0}</span></div></div>"
     html = (
         "<main><h1>Tidewater kettle</h1><div class='desc'><p>A stovetop kettle of enamelled steel that holds 1.6"
@@ -316,13 +317,16 @@ def test_a_review_nested_under_classes_of_its_own_is_still_a_review():
         "<div class='review-list'><div class='cm-list'>"
         + review.format("Boils fast on our gas hob and the whistle is loud enough to hear from the garden.")
         + review.format("The enamel chipped after a month of daily use, which is a shame for the price.")
-        + "</div></div></main>"
+        + "</div></div><div class='related-products'><div class='grid'><div class='card'><p>The Harbour kettle,"
+        " two litres of brushed steel for a family that drinks a pot of tea an hour.</p></div></div></div></main>"
     )
     snapshot, blocks = page_blocks(html)
-    said = [b.index for b in blocks if b.text.startswith(("Boils fast", "The enamel"))]
+    said = [b.index for b in blocks if b.text.startswith(("Boils fast", "The enamel", "The Harbour"))]
     desc = [b.index for b in blocks if b.text.startswith("A stovetop kettle")]
-    assert len(said) == 2 and all(len(b.class_path) >= 4 for b in (blocks[i] for i in said))
-    assert not any("review" in e for i in said for e in blocks[i].class_path[-SIGNATURE_LEVELS:])
+    assert len(said) == 3 and all(len(b.class_path) >= 3 for b in (blocks[i] for i in said))
+    assert not any(
+        w in e for i in said for e in blocks[i].class_path[-SIGNATURE_LEVELS:] for w in ("review", "related")
+    )
     main = main_blocks(snapshot, blocks, everything(blocks), 0.5, "product")
     assert all(main[i] for i in desc) and not any(main[i] for i in said)
     assert all(main_blocks(snapshot, blocks, everything(blocks), 0.5, "article")[i] for i in said)

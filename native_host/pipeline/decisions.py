@@ -120,7 +120,20 @@ BOARD_NOTICES = ("notice", "warning", "blockstatus")  # blockStatus: "Not open f
 # * the buyers' reviews and the shop's pop-up boxes (a dialog, a tooltip, a lightbox) on a product page, whose
 #   golds hold the product's own description and specifications: product +.030, 34 up, 4 down. Testimonials
 #   were measured too and are content: shops quote them as their pitch, and service pages lost .006.
-PRODUCT_ASIDES = ("review", "modal", "popup", "dialog", "lightbox", "popover", "tooltip")
+# Read four levels up (PRODUCT_ASIDE_LEVELS), a shop's other products too ("related", "recommend", "upsell"):
+# products +.0025 (+.0006 to +.0051; 5 up, none down), WCXB's training products +.0006 (3 up), dev unchanged.
+PRODUCT_ASIDES = (
+    "review",
+    "modal",
+    "popup",
+    "dialog",
+    "lightbox",
+    "popover",
+    "tooltip",
+    "related",
+    "recommend",
+    "upsell",
+)
 PRODUCT_TYPES = ("product",)
 # ... and on a page the type head gives at least this share of being a product, whatever it calls it: on new
 # sites the head calls only half of WCXB's products products (collections and services the rest). With 12-epoch

@@ -87,7 +87,7 @@ def score(
     split's, or with `buckets` those sites' pages of both splits (a cross-validation fold, `fold_buckets`)."""
     spans = recordings.index(snapshots)
     extractors = {name: Extractor(folder) for name, folder in models.items()}
-    chosen = iter_records(datasets, split=None, buckets=buckets) if buckets else iter_records(datasets, split="dev")
+    chosen = iter_records(datasets, split=None if buckets else "dev", buckets=buckets)
     todo = [r for r in chosen if r["id"] in spans and words(r["main_text"])]
     rows = []
     unrendered = []

@@ -5,8 +5,8 @@ leave for an extractor that cannot read the annotator's mind?
     python -m bench.thread_golds --out runs/thread-golds.md
 
 Per thread, from the gold's alignment to Pith's own blocks (`export.labels`, as training labels them): the
-post bodies are the blocks of the shape that holds most of the gold's words (a block's tag under the classes of
-its two nearest classed ancestors), and the thread's coverage is the share of those blocks the gold keeps. The
+post bodies are the blocks of the shape that holds most of the gold's words (`decisions.record_shape`, as the
+record rule groups a listing's items), and the thread's coverage is the share of those blocks the gold keeps. The
 sweep then scores, against every gold, the oracle (the blocks the gold keeps, which knows where each gold
 stops) and each policy "the gold's other blocks, plus the first K post bodies of the thread": the best any
 extractor can do that keeps or drops a post body by its markup and its place in the thread, whatever K.
@@ -23,13 +23,13 @@ from pathlib import Path
 from export.data import iter_records
 from export.labels import label_blocks
 from export.metric import word_prf
-from native_host.pipeline.blocks import Block, blocks_from_snapshot
+from native_host.pipeline.blocks import blocks_from_snapshot
+from native_host.pipeline.decisions import record_shape
 from native_host.pipeline.snapshot import snapshot_from_html
 from native_host.progress import progress
 
 CUT = 0.8  # a thread whose gold keeps under this share of its post bodies is cut short
 KEPT_FIRST = (1, 2, 3, 5, 8, 10, 15, 20, 30, 50, None)  # post bodies kept from the top; None: all
-LEVELS = 2  # the classed ancestors that make a block's shape
 
 
 @dataclass
@@ -45,19 +45,17 @@ class Thread:
         return sum(posts) / len(posts) if posts else None
 
 
-def _shape(block: Block) -> tuple:
-    return (tuple(block.tag_path[-1:]), tuple(entry.split("#", 1)[0] for entry in block.class_path[-LEVELS:]))
-
-
 def read_thread(record: dict) -> Thread:
     blocks = blocks_from_snapshot(snapshot_from_html(record["html"], url=record.get("url")))
     kept = [bool(lab["main"]) for lab in label_blocks(blocks, record["main_text"], record.get("title"))]
     words: Counter = Counter()
     for b, k in zip(blocks, kept):
         if k:
-            words[_shape(b)] += len(b.text.split())
+            words[record_shape(b)] += len(b.text.split())
     post = words.most_common(1)[0][0] if words else None
-    return Thread(record["id"], record["main_text"], [(b.text, k, _shape(b) == post) for b, k in zip(blocks, kept)])
+    return Thread(
+        record["id"], record["main_text"], [(b.text, k, record_shape(b) == post) for b, k in zip(blocks, kept)]
+    )
 
 
 def policy_f1(thread: Thread, first: int | None) -> float:

@@ -101,14 +101,12 @@ def test_folds_and_fold_go_together(tmp_path, capsys):
 def test_a_page_the_recorder_did_not_render_is_set_aside_and_named(tmp_path, monkeypatch, capsys):
     """An app whose scripts cannot load offline records an empty shell: it measures the recorder, not the
     reader, so it is left out of the table and named; --keep-unrendered scores it."""
-    from export.data import iter_records
-
     monkeypatch.setenv("PITH_DATA", str(write_tiny_data(tmp_path / "data")))
     recorded = tmp_path / "dev.msgpack"
     shell = "<html><head><title>A bridge opens</title></head><body><div id=app>Loading…</div></body></html>"
     with recordings.Writer(recorded) as w:
         w.add({"id": "wcxb/dev-1", "snapshot": snapshot_from_html(shell)})
-        w.add({"id": "wcxb/dev-2", "snapshot": snapshot_from_html(_html_of("wcxb/dev-2", iter_records))})
+        w.add({"id": "wcxb/dev-2", "snapshot": snapshot_from_html(_html_of("wcxb/dev-2"))})
     rows, _, unrendered = bench_live.score(recorded, bench_live.parse_models([]))
     assert unrendered == ["wcxb/dev-1"] and len(rows) == 1
     rows, _, unrendered = bench_live.score(recorded, bench_live.parse_models([]), keep_unrendered=True)
@@ -118,5 +116,7 @@ def test_a_page_the_recorder_did_not_render_is_set_aside_and_named(tmp_path, mon
     assert "1 page(s) set aside" in err and "wcxb/dev-1" in err
 
 
-def _html_of(page_id, iter_records) -> str:
+def _html_of(page_id: str) -> str:
+    from export.data import iter_records
+
     return next(r["html"] for r in iter_records() if r["id"] == page_id)

@@ -466,13 +466,18 @@ def _consent_entry(entry: str) -> bool:
     )
 
 
+def record_shape(block: Block) -> tuple[str, ...]:
+    """The block's tag and the classes (ids aside) of its nearest RECORD_LEVELS classed ancestors: the blocks of
+    one shape on a page are the items of one record list, or the bodies of a thread's posts."""
+    return (*block.tag_path[-1:], *(entry.split("#", 1)[0] for entry in block.class_path[-RECORD_LEVELS:]))
+
+
 def whole_records(blocks: Sequence[Block], main: list[bool]) -> list[bool]:
     """`main` with every block of a repeated record shape main where at least RECORD_SHARE of them are."""
     shapes: dict[tuple, list[int]] = {}
     for b in blocks:
         if b.class_path and b.tag_path:
-            shape = (b.tag_path[-1], *(entry.split("#", 1)[0] for entry in b.class_path[-RECORD_LEVELS:]))
-            shapes.setdefault(shape, []).append(b.index)
+            shapes.setdefault(record_shape(b), []).append(b.index)
     out = list(main)
     for ids in shapes.values():
         if (

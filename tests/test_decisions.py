@@ -13,6 +13,7 @@ from native_host import Extractor, snapshot_from_html
 from native_host.pipeline.blocks import blocks_from_snapshot
 from native_host.pipeline.decisions import (
     PRODUCT_ASIDE_SHARE,
+    PRODUCT_REGION_SHARE,
     SIGNATURE_LEVELS,
     main_blocks,
     one_article,
@@ -330,6 +331,48 @@ def test_a_review_nested_under_classes_of_its_own_is_still_a_review():
     main = main_blocks(snapshot, blocks, everything(blocks), 0.5, "product")
     assert all(main[i] for i in desc) and not any(main[i] for i in said)
     assert all(main_blocks(snapshot, blocks, everything(blocks), 0.5, "article")[i] for i in said)
+
+
+def test_a_product_page_keeps_the_region_of_its_headline():
+    """A shop's other products and its legal small print sit away from the product's headline: on a product page
+    (or one the type head gives a fifth of being one) the blocks outside the nearest ancestor of the <h1> that holds
+    PRODUCT_REGION_SHARE of the main words go; the description and specifications stay. A page whose <h1> stands
+    alone in a banner keeps everything (its region is the page), and so does an article."""
+    words = "a stovetop kettle of enamelled steel that whistles when it boils on gas, electric or induction hobs"
+    product = (
+        "<main><div class='pdp'><div class='buy'><h1>Tidewater kettle</h1><p>Price: 64 pounds, in stock.</p></div>"
+        f"<div class='about'><p>The Tidewater is {words}.</p><p>Its handle is beech, {words}.</p>"
+        f"<p>Its lid is steel, {words}.</p><p>Its base is flat, {words}.</p>"
+        f"<ul><li>Capacity: 1.6 litres, {words}</li><li>Weight: 1.1 kilograms, {words}</li></ul></div></div></main>"
+    )
+    others = (
+        "<section class='more'><h2>Also in the shop</h2>"
+        + "".join(
+            f"<div class='card'><p>The {name} kettle, two litres of brushed steel.</p></div>"
+            for name in ("Harbour", "Slipway", "Jetty")
+        )
+        + "</section><div class='legal'><p>Prices include VAT. Delivery times are estimates and may vary by"
+        " region; see our terms of sale for returns.</p></div>"
+    )
+    snapshot, blocks = page_blocks(f"<body>{product}{others}</body>")
+    own = [b.index for b in blocks if b.text.startswith(("The Tidewater", "Its ", "Capacity", "Weight"))]
+    away = [b.index for b in blocks if b.text.startswith(("The Harbour", "The Slipway", "The Jetty", "Prices include"))]
+    assert len(own) == 6 and len(away) == 4
+    # the product's box holds more than PRODUCT_REGION_SHARE of the page's words, the rest less
+    total = sum(len(b.text.split()) for b in blocks)
+    assert total - sum(len(blocks[i].text.split()) for i in away) > PRODUCT_REGION_SHARE * total
+    for page_type, share, dropped in (
+        ("product", 0.0, True),
+        ("collection", PRODUCT_ASIDE_SHARE, True),
+        ("collection", 0.1, False),
+        ("article", 0.0, False),
+    ):
+        main = main_blocks(snapshot, blocks, everything(blocks), 0.5, page_type, share)
+        assert all(main[i] for i in own) and all(main[i] != dropped for i in away), (page_type, share)
+    # the headline in a banner of its own: no ancestor but the page holds the share, so nothing goes
+    alone = product.replace("<h1>Tidewater kettle</h1>", "")
+    snapshot, blocks = page_blocks(f"<body><div class='hero'><h1>Tidewater kettle</h1></div>{alone}{others}</body>")
+    assert all(main_blocks(snapshot, blocks, everything(blocks), 0.5, "product"))
 
 
 def test_a_consent_banner_is_not_content_on_any_page(page):

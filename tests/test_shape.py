@@ -222,3 +222,34 @@ def test_a_thread_broken_up_by_other_main_content_again_and_again_reads_as_an_ar
 
     assert plan_shape(*inline(thread(SHAPE_MAX_GAPS)), "forum", 1.0).shape == "forum"
     assert plan_shape(*inline(thread(SHAPE_MAX_GAPS + 1)), "forum", 1.0).shape == "article"
+
+
+def test_a_specification_whose_value_was_not_kept_keeps_its_name_in_an_empty_row():
+    """A definition list of specifications becomes a table; a name kept without its value (the model's score
+    for "23'' H" a hair under the threshold) is a row with an empty value, not a name lost between rows."""
+    from native_host.pipeline.article import Element
+    from native_host.pipeline.shape import _spec_tables
+
+    def cell(tag: str, text: str) -> Element:
+        return Element(tag, children=[Element(None, text=text)])
+
+    dl = Element(
+        "dl",
+        children=[
+            cell("dt", "Seat"),
+            cell("dd", "20'' H x 24'' W"),
+            cell("dt", "Adjustable seat maximum"),  # its <dd> was not kept
+            cell("dt", "Base"),
+            cell("dd", "27'' W x 27'' D"),
+            cell("dt", "Back height"),  # nor this one's, the list's last
+        ],
+    )
+    root = Element("div", children=[dl])
+    _spec_tables(root)
+    rows = [[c.children[0].text if c.children else "" for c in tr.children] for tr in dl.children[0].children]
+    assert dl.tag == "table" and rows == [
+        ["Seat", "20'' H x 24'' W"],
+        ["Adjustable seat maximum", ""],
+        ["Base", "27'' W x 27'' D"],
+        ["Back height", ""],
+    ]

@@ -663,10 +663,14 @@ def _spec_tables(root: Element) -> None:
             name = None
             for c in el.children:
                 if c.tag == "dt":
+                    if name is not None:  # a name whose value was not kept: its row, the value empty
+                        rows.append((name, ""))
                     name = _plain(c)
                 elif c.tag == "dd" and name is not None:
                     rows.append((name, _plain(c)))
                     name = None
+            if name is not None:
+                rows.append((name, ""))
             if any(n.endswith("?") for n, _ in rows):
                 rows = []  # questions and answers, not specifications
         if len(rows) >= 2:

@@ -78,13 +78,14 @@ def outputs(extractor, html: str | bytes, url: str | None) -> dict:
     snapshot = snapshot_from_html(html, url=url)
     blocks = blocks_from_snapshot(snapshot)
     inputs = extractor.featurize(snapshot, blocks)
-    _, types = extractor.model.predict(inputs)
+    scores, types = extractor.model.predict(inputs)
     result = extractor.extract_html(html, url=url).to_dict()
     result.pop("timings")
     return {
         "snapshot": snapshot,
         "blocks": [asdict(b) for b in blocks],
         "inputs": {name: getattr(inputs, name) for name in ARRAYS},
+        "scores": scores,  # the model's own: the result's main column is the trees' where they ran (rescore.py)
         "result": result,
         "page_type_scores": None if types is None else types,
     }
@@ -94,9 +95,13 @@ def asset_digests(model_dir: Path) -> dict[str, str]:
     """sha256 of each asset file the ids and scores depend on."""
     from native_host.pipeline.features import FILES as FEATURIZER_FILES
     from native_host.pipeline.inference import MODEL_FILE
+    from native_host.pipeline.rescore import RESCORE_FILE
 
+    names = (MODEL_FILE, *FEATURIZER_FILES, RESCORE_FILE)
     return {
-        name: hashlib.sha256((model_dir / name).read_bytes()).hexdigest() for name in (MODEL_FILE, *FEATURIZER_FILES)
+        name: hashlib.sha256((model_dir / name).read_bytes()).hexdigest()
+        for name in names
+        if (model_dir / name).is_file()
     }
 
 
@@ -204,6 +209,7 @@ def pinned(extractor) -> dict:
             extractor.model.labels,
             extractor.threshold,
             type_scores=types,
+            rescorer=extractor.rescorer,
         ).to_dict()
         del stages["result"]
         out["pages"][page.name] = stages

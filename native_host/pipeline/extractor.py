@@ -22,6 +22,7 @@ from .decisions import main_blocks
 from .features import Featurizer
 from .inference import OnnxModel
 from .metadata import length, read_metadata, read_structured, stated_page_type
+from .rescore import Rescorer
 from .schema import validate_snapshot
 from .shape import plan_shape
 from .snapshot import snapshot_from_html
@@ -34,6 +35,7 @@ class Extractor:
     def __init__(self, model_dir: str | Path | None = None, providers: list[str] | None = None, threads: int = 1):
         self.model = OnnxModel(model_dir, providers, threads)
         self.featurize = Featurizer(self.model.dir, threads)
+        self.rescorer = Rescorer.load(self.model.dir)  # None for a model folder without rescore.json
 
     @property
     def threshold(self) -> float:
@@ -139,6 +141,7 @@ class Extractor:
             later=later,
             ready=first,
             first_chars=first_chars,
+            rescorer=self.rescorer,
         )
         stamp(result)
         return result
@@ -156,6 +159,7 @@ def result_from_scores(
     later: Collection[str] = (),
     ready: Callable[[Result], None] | None = None,
     first_chars: int = 0,
+    rescorer: Rescorer | None = None,
 ) -> Result:
     """Everything after the model: decisions, metadata and article from the blocks' scores ([N, len(labels)])
     and the page type head's probabilities over PAGE_TYPES (`type_scores`; None for a model without that
@@ -163,7 +167,9 @@ def result_from_scores(
     be checked exactly on pinned scores, whichever CPU made them (tests/test_pinned_stages.py); `lap(stage)`
     is called as each stage ends, and the timings are the caller's. With `ready`, the result goes to it once
     `views` are built, and the views in `later` are then added to it ("later views" in the timings); its html
-    may then be the first screen's alone (`first_chars`: Extractor.extract_snapshot), the whole added after."""
+    may then be the first screen's alone (`first_chars`: Extractor.extract_snapshot), the whole added after.
+    `rescorer`: the trees that read the main column again beside its page (rescore.py), where the model's
+    folder has them."""
     structured = read_structured(snapshot)  # the page's own word on its type decides the page-level rules
     stated_type = stated_page_type(structured)
     predicted_type, type_confidence, product_share, forum_share = None, None, 0.0, 0.0
@@ -173,6 +179,8 @@ def result_from_scores(
         product_share = float(types[PAGE_TYPES.index("product")])
         forum_share = float(types[PAGE_TYPES.index("forum")])
     page_type = predicted_type or stated_type
+    if rescorer is not None:
+        scores = rescorer(blocks, scores, type_scores, predicted_type, stated_type)
     main = main_blocks(snapshot, blocks, scores, threshold, page_type, product_share)
     lap("decisions")
     meta = read_metadata(snapshot, blocks, main, scores, labels, predicted_type, structured)

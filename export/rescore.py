@@ -9,9 +9,9 @@ errs on new sites, which is what they will meet.
 `--folds` is scripts/cv.sh's OUT (fold-K/assets, five folds). With `--per-fold` each fold's trees are trained
 on the other folds' pages and written beside that fold's model (fold-K/assets/rescore.onnx), so `cv.sh rules`
 scores every page with trees that never saw its site either. With `--out` the trees learn from every page
-outside the data's dev split, as the shipped model did, so dev figures stay a new site's. `--datasets` chooses the pages the trees learn
-from (default: WCXB's, the only dataset with page types other than articles; docs/model.md). Needs lightgbm
-(the `train` extra); the runtime reads the trees with numpy alone.
+outside the data's dev split, as the shipped model did, so dev figures stay a new site's. `--datasets` chooses
+the pages the trees learn from (default: WCXB's, the only dataset with page types other than articles;
+docs/model.md). Needs lightgbm (the `train` extra); the runtime reads the trees as ONNX, with onnxruntime alone.
 """
 
 from __future__ import annotations
@@ -78,13 +78,14 @@ def collect(folds: Path, datasets: list[str] | None, threads: int, snapshots: Pa
             r for r in iter_records(datasets, buckets=fold_buckets(k, FOLDS)) if (r.get("main_text") or "").strip()
         ]
         for r in progress(records, desc=f"fold {k}"):
-            inputs = [snapshot_from_html(r["html"], url=r.get("url"))]
+            html = snapshot_from_html(r["html"], url=r.get("url"))
+            inputs = [(html, blocks_from_snapshot(html))]
             if r["id"] in spans:
                 live = recordings.load_at(snapshots, spans[r["id"]])["snapshot"]  # type: ignore[arg-type]
-                if recordings.rendered(live, r["main_text"]):
-                    inputs.append(live)
-            for snapshot in inputs:
-                blocks = blocks_from_snapshot(snapshot)
+                live_blocks = blocks_from_snapshot(live)
+                if recordings.rendered(live, r["main_text"], live_blocks):
+                    inputs.append((live, live_blocks))
+            for snapshot, blocks in inputs:
                 if not blocks:
                     continue
                 scores, types = model.predict(featurize(snapshot, blocks))
@@ -132,11 +133,9 @@ def flatten(dump: dict) -> dict:
     or below goes to node `left[i]`, else `right[i]`) or, where `feature[i]` is -1, is a leaf worth `value[i]`;
     each tree's nodes follow its root (`roots`), depth first."""
     nodes: dict[str, list] = {"feature": [], "threshold": [], "left": [], "right": [], "value": []}
-    roots, depth = [], 0
+    roots = []
 
-    def add(node: dict, level: int) -> int:
-        nonlocal depth
-        depth = max(depth, level)
+    def add(node: dict) -> int:
         i = len(nodes["feature"])
         for key in nodes:
             nodes[key].append(0)
@@ -146,13 +145,13 @@ def flatten(dump: dict) -> dict:
         if node.get("decision_type", "<=") != "<=":
             raise SystemExit(f"rescore: a split of kind {node['decision_type']} cannot be flattened")
         nodes["feature"][i], nodes["threshold"][i] = int(node["split_feature"]), float(node["threshold"])
-        nodes["left"][i] = add(node["left_child"], level + 1)
-        nodes["right"][i] = add(node["right_child"], level + 1)
+        nodes["left"][i] = add(node["left_child"])
+        nodes["right"][i] = add(node["right_child"])
         return i
 
     for tree in dump["tree_info"]:
-        roots.append(add(tree["tree_structure"], 0))
-    return {**nodes, "roots": roots, "depth": depth}
+        roots.append(add(tree["tree_structure"]))
+    return {**nodes, "roots": roots}
 
 
 def to_onnx(trees: dict, about: dict | None = None) -> bytes:

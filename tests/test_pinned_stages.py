@@ -56,6 +56,12 @@ def extractor():
 
 
 @pytest.fixture(scope="module")
+def rescorer():
+    """The shipped trees (asset_digests pins them with the model), read once for every page."""
+    return Rescorer.load(default_model_dir())
+
+
+@pytest.fixture(scope="module")
 def current(extractor, pin):
     return {name: outputs(extractor, REPO_PAGES[name].source.read_bytes(), REPO_PAGES[name].url) for name in PAGES}
 
@@ -91,7 +97,7 @@ def test_every_page_of_the_repository_is_pinned():
 
 
 @pytest.mark.parametrize("name", PAGES)
-def test_the_expected_files_follow_from_the_pinned_scores(name, pin):
+def test_the_expected_files_follow_from_the_pinned_scores(name, pin, rescorer):
     """No model: the decisions, metadata and article from the pinned scores are exactly the page's expected.md
     and expected-metadata.json."""
     page, files = pin["pages"][name], REPO_PAGES[name]
@@ -105,7 +111,7 @@ def test_the_expected_files_follow_from_the_pinned_scores(name, pin):
         pin["labels"],
         pin["threshold"],
         type_scores=page["page_type_scores"],
-        rescorer=Rescorer.load(default_model_dir()),  # the shipped trees: asset_digests pins them with the model
+        rescorer=rescorer,
     ).to_dict()
     markdown, metadata = expected(result)
     assert markdown == files.expected_md.read_text(encoding="utf-8")

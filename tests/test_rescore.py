@@ -36,7 +36,7 @@ def trees(*specs: tuple[int, float, float, float]) -> dict:
         ):
             for key, value in zip(nodes, (f, t, left, right, v)):
                 nodes[key].append(value)
-    return {**nodes, "roots": roots, "depth": 1}
+    return {**nodes, "roots": roots}
 
 
 def rescorer(folder, *specs: tuple[int, float, float, float]) -> Rescorer:

@@ -10,8 +10,8 @@ sites, which is what a user's page is.
 
 They run only on pages that are not articles or threads by the type head's word nor by their own (structured
 data): on news sites, whose golds differ in what they keep (comments, captions, teasers), they cost as much as
-they gain, and a thread has a form of its own (docs/model.md, "Reading the scores again"). A model folder without `rescore.onnx` is served as it
-was trained.
+they gain, and a thread has a form of its own (docs/model.md, "Reading the scores again"). A model folder
+without `rescore.onnx` is served as it was trained.
 """
 
 from __future__ import annotations
@@ -52,7 +52,8 @@ FEATURES = (
     "position",
     "page_log_blocks",
 )
-KEPT = 0.3  # a score counted as kept in the shape's and the page's shares (the shipped threshold)
+KEPT = 0.3  # a score counted as kept in the shape's and the page's shares: part of what the trees learnt, so
+# fixed here, not read from a model's threshold (the shipped one is the same .3)
 NEAR = 3  # blocks each side in the neighbourhood's mean score
 # Pages the trees leave as the model scored them: articles, whose golds differ across news sites, and threads,
 # whose form (shape.py) reads posts by their markup (the trees gained nothing there, live: forum -.0009).

@@ -393,6 +393,13 @@ def test_a_consent_banner_is_not_content_on_any_page(page):
     policy = "<div class='cookie-policy'><h1>Cookies</h1><p>" + "We set one cookie to count visits. " * 8 + "</p></div>"
     snapshot, blocks = page_blocks(policy)
     assert all(main_blocks(snapshot, blocks, everything(blocks), 0.5, "article"))
+    # a consent manager named by its vendor alone (iubenda, Didomi, Usercentrics, Complianz, Quantcast)
+    body = "<main><h1>Tide tables</h1>" + "<p>High water at the harbour mouth comes an hour late. </p>" * 6 + "</main>"
+    for box in ("iubenda-cs-banner", "didomi-popup", "uc-banner-usercentrics", "cmplz-cookiebanner", "qc-cmp2-ui"):
+        pane = f"<div class='{box}'><div class='inner'><p>{'We and selected partners store data. ' * 6}</p></div></div>"
+        snapshot, blocks = page_blocks(body + pane)
+        main = main_blocks(snapshot, blocks, everything(blocks), 0.5, "article")
+        assert main[0] and not main[-1], box
     section = "<section id='cookies'><h2>Cookies</h2><p>Read a request's cookies from its cookies attribute.</p>"
     snapshot, blocks = page_blocks("<main><p>" + "A web framework's guide. " * 8 + "</p>" + section + "</main>")
     assert all(main_blocks(snapshot, blocks, everything(blocks), 0.5, "documentation"))

@@ -112,8 +112,13 @@ BOARD_BOX_TYPES = ("forum", "listing", "collection")
 # (the shipped model's type head is right on 96% of dev snapshots; docs/model.md, "Page types"):
 # * a cookie or consent banner, on every page type, under a class or id of any ancestor (a consent manager nests
 #   its panes deep below its box, `_in_consent_box`): on the two nearest classed ancestors 19 pages up, 1 down;
-#   at any depth 20 more up, 4 down (forum +.0125);
-CONSENT_BOXES = ("cookie", "consent", "gdpr", "onetrust")
+#   at any depth 20 more up, 4 down (forum +.0125); the consent managers that name their box by the vendor
+#   alone (iubenda, Didomi, Usercentrics, Complianz, Quantcast, Sourcepoint, Evidon, TrustArc; "truste" only
+#   with its separator, not to read "trusted"): all thirteen datasets, 1 page up, none down;
+CONSENT_BOXES = (
+    *("cookie", "consent", "gdpr", "onetrust", "iubenda", "didomi", "usercentrics", "cmplz", "qc-cmp"),
+    *("sp_message", "evidon", "trustarc", "truste-", "truste_"),
+)
 # * a poster's card (XenForo's userExtras, userTitle and userBanner, phpBB's postprofile, vBulletin's userinfo:
 #   rank, join date, message count, location), on every page type (a thread typed as an article keeps them
 #   too): forum +.007, 15 pages up, none down;

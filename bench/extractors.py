@@ -225,15 +225,20 @@ def _load_pith_with_header(model_dir: str | None):
     return read, f"{info['version']} {info['model_id']}"
 
 
-def _load_oracle(arg: str | None):
-    _no_argument("oracle", arg)
-    try:
-        from export.labels import oracle_text
-    except ImportError as exc:
-        raise Unavailable(f"export.labels.oracle_text not importable ({exc})") from exc
-    from native_host import __version__
+def _gold_reader(name: str, function: str):
+    """The loader of extractor `name`: export.labels' `function`, a ceiling that reads the record's gold."""
 
-    return oracle_text, __version__
+    def load(arg: str | None):
+        _no_argument(name, arg)
+        try:
+            from export import labels
+        except ImportError as exc:
+            raise Unavailable(f"export.labels not importable ({exc})") from exc
+        from native_host import __version__
+
+        return getattr(labels, function), __version__
+
+    return load
 
 
 register("trafilatura", _load_trafilatura, about="trafilatura.extract(html, url=url), default settings")
@@ -253,7 +258,13 @@ register(
 )
 register(
     "oracle",
-    _load_oracle,
+    _gold_reader("oracle", "oracle_text"),
     uses_gold=True,
     about="the blocks the gold alignment labels main (an upper bound for Pith's block classifier)",
+)
+register(
+    "shape-oracle",
+    _gold_reader("shape-oracle", "shape_oracle_text"),
+    uses_gold=True,
+    about="every record shape whose words the gold alignment labels main for half or more, kept whole",
 )

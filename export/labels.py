@@ -87,6 +87,27 @@ def oracle_text(record: dict) -> str:
     return "\n\n".join(b.text for b, lab in zip(blocks, labels) if lab["main"])
 
 
+def shape_oracle_text(record: dict) -> str:
+    """The best a classifier that keeps or drops each record shape whole can extract (`decisions.record_shape`:
+    a list's items, a thread's posts, an article's paragraphs under one container): the blocks of every shape
+    whose words the alignment labels main for at least half. Beside `oracle_text`, it says how much of a
+    type's gap a reading of whole shapes would close, and how much is a gold that keeps part of one shape."""
+    from native_host.pipeline.blocks import blocks_from_snapshot
+    from native_host.pipeline.decisions import record_shape
+    from native_host.pipeline.snapshot import snapshot_from_html
+
+    blocks = blocks_from_snapshot(snapshot_from_html(record["html"], url=record.get("url")))
+    labels = label_blocks(blocks, record.get("main_text") or "", record.get("title"))
+    words: dict[tuple[str, ...], list[int]] = {}
+    for b, lab in zip(blocks, labels):
+        kept_all = words.setdefault(record_shape(b), [0, 0])
+        n = len(b.text.split())
+        kept_all[0] += n * lab["main"]
+        kept_all[1] += n
+    kept = {shape for shape, (main, every) in words.items() if every and 2 * main >= every}
+    return "\n\n".join(b.text for b in blocks if record_shape(b) in kept)
+
+
 def _numbers(text: str) -> set[int]:
     return {int(n) for n in re.findall(r"\d{1,4}", text)}
 

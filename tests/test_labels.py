@@ -1,6 +1,6 @@
 """Gold labels: an ordered alignment, not a bag of words, decides which blocks are main content."""
 
-from export.labels import aligned_counts, label_blocks, oracle_text
+from export.labels import aligned_counts, label_blocks, oracle_text, shape_oracle_text
 from native_host import snapshot_from_html
 from native_host.pipeline.blocks import blocks_from_snapshot
 
@@ -57,3 +57,19 @@ def test_oracle_text_on_a_record(page):
     text = oracle_text({"html": html, "main_text": gold, "title": "How Tides Work", "url": None})
     assert text.startswith("How Tides Work\n\nTwice a day")
     assert "Advertisement" not in text and "Sport" not in text
+
+
+def test_the_shape_oracle_keeps_a_shape_whole_when_the_gold_keeps_half_its_words():
+    """A gold that keeps the first three of five items of one list: the block oracle stops where the gold does,
+    the shape oracle keeps the list whole; a shape the gold keeps under half of (the menu) goes whole."""
+    items = "".join(
+        f"<li class='item'><p>Item {n} of the list is a plain sentence about harbours.</p></li>" for n in "12345"
+    )
+    menu = "<ul class='menu'><li><a href='/a'>Home</a></li><li><a href='/b'>About us here</a></li></ul>"
+    html = f"<body>{menu}<main><h1>Harbours</h1><ul class='list'>{items}</ul></main></body>"
+    gold = "Harbours\n" + "\n".join(f"Item {n} of the list is a plain sentence about harbours." for n in "123")
+    record = {"html": html, "main_text": gold, "title": "Harbours", "url": None}
+    assert "Item 4" not in oracle_text(record) and "Item 3" in oracle_text(record)
+    whole = shape_oracle_text(record)
+    assert all(f"Item {n}" in whole for n in "12345") and "Harbours" in whole and "Home" not in whole
+    assert "Item" not in shape_oracle_text({**record, "main_text": "Harbours\nItem 1 of the list is a plain"})

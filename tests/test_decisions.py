@@ -435,3 +435,22 @@ def test_an_article_drops_its_readers_comments_but_not_a_commentary(page):
     r = Extractor().extract_html(page("news-comments"), url="https://courier.example/opinion/night-ferry")
     assert r.page_type == "article" and "half past one boat" not in r.text and "Leave a comment" not in r.text
     assert "publish the numbers every month" in r.text
+
+
+def test_a_paragraph_the_model_left_out_inside_the_body_is_filled_in():
+    """A hole in an article's body (a paragraph between two kept ones, of their element and shape) is filled;
+    not a paragraph of links, not after the last kept one, and not in an element whose paragraphs the model
+    mostly left out (readers' replies, two of six kept)."""
+    text = "The tide turns twice a day along this coast, and the harbour empties at low water."
+    links = "<p><a href='/a'>Tide tables for every harbour on the coast</a></p>"
+    body = "".join(links if n == 5 else f"<p>Part {n}. {text}</p>" for n in range(1, 8))
+    replies = "".join(f"<p>Reply {n}. {text}</p>" for n in range(1, 7))
+    html = (
+        f"<body><main><h1>Tides</h1><div class='story'>{body}</div><div class='replies'>{replies}</div></main></body>"
+    )
+    snapshot, blocks = page_blocks(html)
+    high = ("Tides", "Part 1.", "Part 3.", "Part 4.", "Part 6.", "Reply 2.", "Reply 5.")
+    scores = np.array([[0.9 if b.text.startswith(high) else 0.1] for b in blocks], dtype=np.float32)
+    main = main_blocks(snapshot, blocks, scores, 0.5, "article")
+    kept = [" ".join(b.text.split()[:2]) for b in blocks if main[b.index]]
+    assert kept == ["Tides", "Part 1.", "Part 2.", "Part 3.", "Part 4.", "Part 6.", "Reply 2.", "Reply 5."]

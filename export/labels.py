@@ -14,6 +14,7 @@ Fundus, zh-cwce): cues a page's metadata falls back on when its structured data 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from difflib import SequenceMatcher
 
 from native_host.pipeline.blocks import Block
@@ -77,13 +78,18 @@ def label_blocks(blocks: list[Block], gold_text: str, page_title: str | None = N
     return labels
 
 
-def oracle_text(record: dict) -> str:
-    """The best a perfect block classifier can extract: exactly the blocks the alignment labels main."""
+def _labelled_blocks(record: dict) -> tuple[list[Block], list[dict]]:
+    """The record's page as Pith's blocks, each with the labels its gold gives it (`label_blocks`)."""
     from native_host.pipeline.blocks import blocks_from_snapshot
     from native_host.pipeline.snapshot import snapshot_from_html
 
     blocks = blocks_from_snapshot(snapshot_from_html(record["html"], url=record.get("url")))
-    labels = label_blocks(blocks, record.get("main_text") or "", record.get("title"))
+    return blocks, label_blocks(blocks, record.get("main_text") or "", record.get("title"))
+
+
+def oracle_text(record: dict) -> str:
+    """The best a perfect block classifier can extract: exactly the blocks the alignment labels main."""
+    blocks, labels = _labelled_blocks(record)
     return "\n\n".join(b.text for b, lab in zip(blocks, labels) if lab["main"])
 
 
@@ -92,20 +98,17 @@ def shape_oracle_text(record: dict) -> str:
     a list's items, a thread's posts, an article's paragraphs under one container): the blocks of every shape
     whose words the alignment labels main for at least half. Beside `oracle_text`, it says how much of a
     type's gap a reading of whole shapes would close, and how much is a gold that keeps part of one shape."""
-    from native_host.pipeline.blocks import blocks_from_snapshot
     from native_host.pipeline.decisions import record_shape
-    from native_host.pipeline.snapshot import snapshot_from_html
 
-    blocks = blocks_from_snapshot(snapshot_from_html(record["html"], url=record.get("url")))
-    labels = label_blocks(blocks, record.get("main_text") or "", record.get("title"))
-    words: dict[tuple[str, ...], list[int]] = {}
-    for b, lab in zip(blocks, labels):
-        kept_all = words.setdefault(record_shape(b), [0, 0])
+    blocks, labels = _labelled_blocks(record)
+    shapes = [record_shape(b) for b in blocks]
+    main: Counter = Counter()
+    every: Counter = Counter()
+    for b, lab, shape in zip(blocks, labels, shapes):
         n = len(b.text.split())
-        kept_all[0] += n * lab["main"]
-        kept_all[1] += n
-    kept = {shape for shape, (main, every) in words.items() if every and 2 * main >= every}
-    return "\n\n".join(b.text for b in blocks if record_shape(b) in kept)
+        main[shape] += n * lab["main"]
+        every[shape] += n
+    return "\n\n".join(b.text for b, shape in zip(blocks, shapes) if every[shape] and 2 * main[shape] >= every[shape])
 
 
 def _numbers(text: str) -> set[int]:

@@ -35,7 +35,7 @@ class Extractor:
     def __init__(self, model_dir: str | Path | None = None, providers: list[str] | None = None, threads: int = 1):
         self.model = OnnxModel(model_dir, providers, threads)
         self.featurize = Featurizer(self.model.dir, threads)
-        self.rescorer = Rescorer.load(self.model.dir)  # None for a model folder without rescore.json
+        self.rescorer = Rescorer.load(self.model.dir)  # None for a model folder without rescore.onnx
 
     @property
     def threshold(self) -> float:

@@ -12,6 +12,7 @@ from host_support import write_standin_model
 from native_host import Extractor, snapshot_from_html
 from native_host.pipeline.blocks import blocks_from_snapshot
 from native_host.pipeline.decisions import (
+    BARE_CHARS,
     PRODUCT_ASIDE_SHARE,
     PRODUCT_REGION_SHARE,
     SIGNATURE_LEVELS,
@@ -267,6 +268,56 @@ def test_a_shape_of_fewer_words_than_a_title_is_not_a_record(page):
     assert len(counts) == 5
     scores = np.array([[1.0 if b.index in counts[:4] else 0.0] for b in blocks], dtype=np.float32)
     assert not main_blocks(snapshot, blocks, scores, 0.5, "listing")[counts[4]]
+
+
+def _story_list(intro_lines: int) -> str:
+    """A page of newest stories: a bar of links, a line of intro, twelve stories (a title and a line of points
+    under it) and a footer of links."""
+    intro = " ".join(["Stories the readers sent in during the last hour, newest first."] * intro_lines)
+    stories = "".join(
+        f"<tr class='athing'><td class='title'><a href='/s/{n}'>Story {n}: a harbour town rebuilds its sea"
+        " wall</a></td></tr><tr><td class='subtext'>{n} points by reader{n} | hide |"
+        " discuss</td></tr>"
+        for n in range(1, 13)
+    )
+    bar = "".join(f"<a href='/{w}'>{w}</a> | " for w in ("new", "past", "comments", "ask", "show", "jobs"))
+    foot = "".join(f"<li class='link'><a href='/{w}'>{w}</a></li>" for w in ("Guidelines", "FAQ", "Legal", "Contact"))
+    return (
+        f"<body><header><nav class='top'>{bar}</nav></header><main><h1>New stories</h1>"
+        f"<p class='intro'>{intro}</p><table class='itemlist'>{stories}</table></main>"
+        f"<footer><ul class='links'>{foot}</ul></footer></body>"
+    )
+
+
+def test_a_bare_page_keeps_the_list_the_model_was_unsure_of():
+    """A page whose kept text is next to nothing (a heading and a line of intro) but that holds a list of
+    stories the model scored under the threshold yet not as navigation: the list is kept, whatever the type
+    head called the page (it called two of such pages articles); the points under each story, scored as
+    navigation, are not. Not where the kept text is already a body of its own, nor where the model was sure
+    the list is not content."""
+
+    def decide(html: str, title_score: float, page_type: str | None) -> tuple[list[int], list[int], list[bool]]:
+        snapshot, blocks = page_blocks(html)
+        titles = [b.index for b in blocks if b.text.startswith("Story ")]
+        points = [b.index for b in blocks if b.class_path[-1:] == ["td.subtext"]]
+        score = {"h1": 0.9, "p": 0.9}
+        scores = np.array(
+            [
+                [title_score if b.index in titles else 0.05 if b.index in points else score.get(b.tag_path[-1], 0.01)]
+                for b in blocks
+            ],
+            dtype=np.float32,
+        )
+        return titles, points, main_blocks(snapshot, blocks, scores, 0.3, page_type)
+
+    for page_type in ("article", "listing", None):
+        titles, points, main = decide(_story_list(2), 0.2, page_type)
+        assert len(titles) == len(points) == 12
+        assert all(main[i] for i in titles) and not any(main[i] for i in points), page_type
+    titles, _, main = decide(_story_list(2), 0.05, "listing")  # the model was sure: not content
+    assert not any(main[i] for i in titles)
+    titles, _, main = decide(_story_list(BARE_CHARS // 60), 0.2, "listing")  # the page has a body of its own
+    assert not any(main[i] for i in titles)
 
 
 def test_a_forum_index_keeps_its_forums_and_not_its_statistics(page):

@@ -276,7 +276,7 @@ def _story_list(intro_lines: int) -> str:
     intro = " ".join(["Stories the readers sent in during the last hour, newest first."] * intro_lines)
     stories = "".join(
         f"<tr class='athing'><td class='title'><a href='/s/{n}'>Story {n}: a harbour town rebuilds its sea"
-        " wall</a></td></tr><tr><td class='subtext'>{n} points by reader{n} | hide |"
+        f" wall</a></td></tr><tr><td class='subtext'>{n} points by reader{n} | hide |"
         " discuss</td></tr>"
         for n in range(1, 13)
     )

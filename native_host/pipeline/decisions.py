@@ -53,7 +53,7 @@ The model decides block by block. Things it cannot see that way, each measured o
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from .blocks import HEADINGS as ANY_HEADING
@@ -429,13 +429,9 @@ def bare_page_list(blocks: Sequence[Block], scores, main: list[bool], threshold:
     kept = sum(len(b.text) for b, m in zip(blocks, main) if m)
     if not page or kept > BARE_CHARS or kept >= BARE_SHARE * page:
         return main
-    shapes: dict[tuple, list[int]] = {}
-    for b in blocks:
-        if b.class_path and b.tag_path and not _in_consent_box(b):
-            shapes.setdefault(record_shape(b), []).append(b.index)
     best: list[int] = []
     best_score = BARE_MIN_SCORE
-    for shape, ids in shapes.items():
+    for shape, ids in _record_shapes(blocks, skip=_in_consent_box).items():
         words = sum(_words(blocks[i]) for i in ids)
         if (
             len(ids) < BARE_MIN_BLOCKS
@@ -444,7 +440,7 @@ def bare_page_list(blocks: Sequence[Block], scores, main: list[bool], threshold:
             or any(READERS_COMMENT.search(entry) for entry in blocks[ids[0]].class_path)
         ):
             continue
-        mean = float(sum(float(scores[i, 0]) for i in ids)) / len(ids)
+        mean = sum(float(scores[i, 0]) for i in ids) / len(ids)
         if best_score <= mean < threshold:
             best, best_score = ids, mean
     out = list(main)
@@ -612,14 +608,20 @@ def record_shape(block: Block) -> tuple[str, ...]:
     return (*block.tag_path[-1:], *(entry.split("#", 1)[0] for entry in block.class_path[-RECORD_LEVELS:]))
 
 
-def whole_records(blocks: Sequence[Block], main: list[bool]) -> list[bool]:
-    """`main` with every block of a repeated record shape main where at least RECORD_SHARE of them are."""
+def _record_shapes(blocks: Sequence[Block], skip: Callable[[Block], bool] | None = None) -> dict[tuple, list[int]]:
+    """The indices of the blocks of each record shape, in page order, of the blocks with a tag and a classed
+    ancestor that `skip` (where given) does not name."""
     shapes: dict[tuple, list[int]] = {}
     for b in blocks:
-        if b.class_path and b.tag_path:
+        if b.class_path and b.tag_path and not (skip is not None and skip(b)):
             shapes.setdefault(record_shape(b), []).append(b.index)
+    return shapes
+
+
+def whole_records(blocks: Sequence[Block], main: list[bool]) -> list[bool]:
+    """`main` with every block of a repeated record shape main where at least RECORD_SHARE of them are."""
     out = list(main)
-    for ids in shapes.values():
+    for ids in _record_shapes(blocks).values():
         if (
             len(ids) >= RECORD_MIN_BLOCKS
             and sum(main[i] for i in ids) >= RECORD_SHARE * len(ids)

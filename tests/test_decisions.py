@@ -16,6 +16,8 @@ from native_host.pipeline.decisions import (
     PRODUCT_ASIDE_SHARE,
     PRODUCT_REGION_SHARE,
     SIGNATURE_LEVELS,
+    TEASER_HEADING_SCORE,
+    TEASER_WORDS,
     main_blocks,
     one_article,
     units,
@@ -68,6 +70,31 @@ def test_teasers_after_the_article_are_not_main(extractor, page):
     listed = main_blocks(snapshot, blocks, scores, 0.5, "listing")
     assert any(listed[i] and "ferryman" in blocks[i].text for i in range(len(blocks)))
     assert one_article(blocks, listed) == main_blocks(snapshot, blocks, scores, 0.5, "article")
+
+
+def test_a_section_the_model_was_sure_of_is_no_teaser():
+    """A tutorial's later section, cut off from the body by steps the model was unsure of, opens with a heading
+    and holds few words, as a teaser does; the model's confidence in its heading tells them apart."""
+    steps = "".join(f"<li><p>Step {n}: click the tool and drag.</p></li>" for n in range(6))
+    snapshot, blocks = page_blocks(
+        "<h1>Model a pair of headphones</h1>"
+        "<p>This tutorial builds a speaker shell, a padding ring and a headband from a few profile curves, one "
+        "surface at a time, and it ends with the bracket that joins them all together into a single piece.</p>"
+        f"<ol>{steps}</ol><h2>Create the headband</h2><p>The headband is a series of ellipses swept along "
+        "a path.</p><p>Other people read</p>"
+    )
+    head = next(b.index for b in blocks if b.text == "Create the headband")
+    section = [head, head + 1]
+    assert sum(len(blocks[i].text.split()) for i in section) < TEASER_WORDS
+
+    def decide(heading: float) -> list[bool]:
+        scores = np.array([[0.1 if "li" in b.tag_path else 0.95] for b in blocks], dtype=np.float32)
+        scores[head, 0] = heading
+        scores[-1, 0] = 0.0
+        return main_blocks(snapshot, blocks, scores, 0.5, "article")
+
+    assert all(decide(min(1.0, TEASER_HEADING_SCORE + 0.05))[i] for i in section)
+    assert not any(decide(TEASER_HEADING_SCORE - 0.3)[i] for i in section)  # a teaser's headline half believed
 
 
 def test_every_post_of_a_forum_thread_stays(extractor, page):

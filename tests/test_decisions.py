@@ -515,6 +515,21 @@ def test_an_article_drops_its_readers_comments_but_not_a_commentary(page):
     assert "publish the numbers every month" in r.text
 
 
+def test_a_class_that_states_an_articles_comment_status_is_no_comment():
+    """Blog engines state on the article itself whether it has comments ("commented", "comments-open",
+    "has-comments"): those classes name the article, which stays, while its readers' comments below go."""
+    body = "".join(f"<p>Part {n}. The rocket landed on the barge at dawn, upright and whole.</p>" for n in range(4))
+    replies = "".join(f"<li class='comment'><p>Reply {n}: what a sight that was.</p></li>" for n in range(3))
+    for status in ("commented", "commentable", "comments-open", "has-comments", "no_comments"):
+        snapshot, blocks = page_blocks(
+            f"<article class='post {status}'><h1>Barge landing</h1><div class='entry'>{body}</div></article>"
+            f"<ol class='commentlist'>{replies}</ol>"
+        )
+        main = main_blocks(snapshot, blocks, everything(blocks), 0.5, "article")
+        assert all(main[b.index] for b in blocks if b.text.startswith(("Barge", "Part"))), status
+        assert not any(main[b.index] for b in blocks if b.text.startswith("Reply")), status
+
+
 def test_a_paragraph_the_model_left_out_inside_the_body_is_filled_in():
     """A hole in an article's body (a paragraph between two kept ones, of their element and shape) is filled;
     not a paragraph of links, not after the last kept one, and not in an element whose paragraphs the model

@@ -10,6 +10,15 @@ def test_a_title_left_open_ends_before_the_first_tag_after_it():
     )
 
 
+def test_an_end_tag_mangled_into_another_name_does_not_close_the_title():
+    """A template engine wrote `</titlevalue="true" -->`: no end tag for the tokenizer, so the page was one
+    long title until the title is closed before it."""
+    html = '<title id="t">Oil prices</titlevalue="true" -->\n</head><body><p>The story.</p>'
+    assert close_open_title(html) == html.replace("</titlevalue", "</title></titlevalue")
+    assert "The story." in Extractor().extract_html(html).text
+    assert close_open_title("<title>Oil</title\n><p>x") == "<title>Oil</title\n><p>x"
+
+
 def test_a_closed_title_or_one_with_no_tag_after_it_is_left_as_it_is():
     closed = "<TITLE>Ferries</Title><p>a <title> in the text</p>"
     assert close_open_title(closed) == closed

@@ -144,7 +144,7 @@ class _Stack:
 
 
 _TITLE_START = re.compile(r"<title\b[^>]*>", re.I)
-_TITLE_END = re.compile(r"</title", re.I)
+_TITLE_END = re.compile(r"</title[\t\n\f\r />]", re.I)  # the end tag the tokenizer takes: "</titlevalue" is none
 _MARKUP = re.compile(r"<[a-zA-Z!/]")
 
 
@@ -152,7 +152,8 @@ def close_open_title(html: str) -> str:
     """`html` with a `</title>` put before the first tag after a `<title>` that no end tag closes. The title's
     text is raw to its end tag, so a crawled page whose `</title>` was lost (cut or mangled in the archive)
     reads as one long title and nothing else: the whole page gone. A browser shows that page blank too, but
-    a file or a crawl is read for its text, as libxml2-based tools read it."""
+    a file or a crawl is read for its text, as libxml2-based tools read it. An end tag mangled into another
+    name (`</titlevalue="true" -->`) closes nothing, in the tokenizer as here."""
     start = _TITLE_START.search(html)
     if start is None or _TITLE_END.search(html, start.end()):
         return html

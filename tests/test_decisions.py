@@ -15,6 +15,7 @@ from native_host.pipeline.decisions import (
     BARE_CHARS,
     PRODUCT_ASIDE_SHARE,
     PRODUCT_REGION_SHARE,
+    RUNNING_TEXT_CHARS,
     SIGNATURE_LEVELS,
     TEASER_HEADING_SCORE,
     TEASER_WORDS,
@@ -130,6 +131,23 @@ def test_a_page_whose_scores_are_low_all_over_still_has_its_text():
         story + [b.index for b in blocks if b.tag_path[-1] == "h1"]
     )
     assert not any(main_blocks(snapshot, blocks, np.zeros_like(scores), 0.3, "article"))
+
+
+def test_a_long_headline_does_not_set_the_safety_nets_threshold_alone():
+    """A headline of running length scored .5 set the lowered threshold at .25, above the whole body (.08-.14),
+    and the page showed its headline alone; the net then lowers again from the blocks still left out."""
+    headline = "Scientists expect a powerful preventive drug against the virus to reach trials soon"
+    body = "".join(
+        f"<p>Paragraph {i} of the report, long enough to be running text for a reader.</p>" for i in range(3)
+    )
+    snapshot, blocks = page_blocks(f"<nav><a href='/'>Home</a></nav><h1>{headline}</h1>{body}<p>Share this</p>")
+    assert len(headline) >= RUNNING_TEXT_CHARS
+    story = [b.index for b in blocks if b.text.startswith("Paragraph")]
+    scores = np.full((len(blocks), 1), 0.01, dtype=np.float32)
+    scores[[b.index for b in blocks if b.tag_path[-1] == "h1"], 0] = 0.5
+    scores[story, 0] = [0.14, 0.1, 0.08]
+    main = main_blocks(snapshot, blocks, scores, 0.3, "article")
+    assert all(main[i] for i in story) and not any(main[b.index] for b in blocks if b.text in ("Home", "Share this"))
 
 
 def test_text_inside_navigation_or_a_footer_is_not_content_unless_it_is_all_there_is():

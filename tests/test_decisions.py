@@ -98,6 +98,23 @@ def test_a_section_the_model_was_sure_of_is_no_teaser():
     assert not any(decide(TEASER_HEADING_SCORE - 0.3)[i] for i in section)  # a teaser's headline half believed
 
 
+def test_a_chinese_article_outweighs_a_slogan_of_spaced_phrases():
+    """Chinese puts no spaces between words: split on spaces, each paragraph of the article was one word and the
+    site's slogan of six spaced phrases six, so the slogan was the article and the article a teaser after it."""
+    slogan = "内蒙古日报 传媒集团 主管主办 新闻首页 最具影响力 网络媒体"
+    para = "会议指出各地要发挥工资保障金和应急周转金的保障作用对已缴纳工资保障金的建筑企业拖欠的工资要及时支付。"
+    snapshot, blocks = page_blocks(
+        f"<div class='top'><p>{slogan}</p></div><div class='nav'>"
+        + "".join(f"<p>栏目{n}</p>" for n in range(5))
+        + f"</div><div class='story'><h3>九部门确保工资无拖欠</h3>{''.join(f'<p>{para}{n}</p>' for n in range(3))}</div>"
+    )
+    assert len(slogan.split()) > 3  # each paragraph below is one "word" to a split
+    scores = np.array([[0.01 if b.text.startswith("栏目") else 0.95] for b in blocks], dtype=np.float32)
+    scores[[b.index for b in blocks if b.tag_path[-1] == "h3"], 0] = 0.6  # a headline the model half believed
+    main = main_blocks(snapshot, blocks, scores, 0.5, "article")
+    assert all(main[b.index] for b in blocks if b.text.startswith("会议"))
+
+
 def test_every_post_of_a_forum_thread_stays(extractor, page):
     r = extractor.extract_html(page("metadata/forum-thread"))
     assert r.page_type == "forum" and r.byline == "gearwright" and r.title == "Winding a turret clock by hand"

@@ -143,8 +143,8 @@ _PUNCT = re.compile(f"[{re.escape(PUNCT_MARKS)}]")
 _SENT = re.compile(f"[{re.escape(SENTENCE_MARKS)}](?:\\s|$)")
 # Common-word tokens: a run of letters, but each CJK character (and kana, hangul) alone, as those scripts write
 # no spaces between words.
-_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
-_TOKEN = re.compile(rf"[{_CJK}]|[^\W\d_{_CJK}]+")
+CJK_LETTERS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+_TOKEN = re.compile(rf"[{CJK_LETTERS}]|[^\W\d_{CJK_LETTERS}]+")
 
 
 def class_words(name: str) -> list[str]:
@@ -611,7 +611,7 @@ _CORE_RULES = dict(
     tag_ids=TAG_IDS,
     punct=PUNCT_MARKS,
     sentence_ends=SENTENCE_MARKS,
-    cjk=_CJK,
+    cjk=CJK_LETTERS,
     live_inline=_LIVE_INLINE,
     tag_path=TAG_PATH,
     class_levels=CLASS_LEVELS,

@@ -54,6 +54,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from contextvars import ContextVar
 from functools import lru_cache
 
 from .blocks import HEADINGS as ANY_HEADING
@@ -220,6 +221,11 @@ BARE_SHARE = 0.25
 BARE_MIN_BLOCKS = 10
 BARE_ITEM_WORDS = 10
 BARE_MIN_SCORE = 0.15
+
+
+# Who watches the rules at work (`bench.rule_audit`): called with each step's name and the decision after it; a
+# step named "threshold" starts the rules over (at a lowered threshold, `fallback_threshold`). None in serving.
+RULE_TRACE: ContextVar[Callable[[str, list[bool]], None] | None] = ContextVar("RULE_TRACE", default=None)
 
 
 def units(snapshot: dict, blocks: Sequence[Block]) -> list[list[int]]:
@@ -453,7 +459,11 @@ def main_blocks(
             break
         main = _decide(snapshot, blocks, scores, lower, page_type, product_share)
         at, lower = lower, fallback_threshold(blocks, scores, main, lower, below=lower)
-    return bare_page_list(blocks, scores, main, at)
+    main = bare_page_list(blocks, scores, main, at)
+    tracer = RULE_TRACE.get()
+    if tracer is not None:
+        tracer("bare_page_list", main)
+    return main
 
 
 def bare_page_list(blocks: Sequence[Block], scores, main: list[bool], threshold: float) -> list[bool]:
@@ -505,21 +515,32 @@ def fallback_threshold(
 def _decide(
     snapshot: dict, blocks: Sequence[Block], scores, threshold: float, page_type: str | None, product_share: float
 ) -> list[bool]:
-    main = [bool(s) for s in scores[:, 0] >= threshold] if len(blocks) else []
-    main = questions_with_answers(snapshot, blocks, whole_units(snapshot, blocks, main))
+    tracer = RULE_TRACE.get()
+
+    def step(name: str, main: list[bool]) -> list[bool]:
+        if tracer is not None:
+            tracer(name, main)
+        return main
+
+    main = step("threshold", [bool(s) for s in scores[:, 0] >= threshold] if len(blocks) else [])
+    main = step("whole_units", whole_units(snapshot, blocks, main))
+    main = step("questions_with_answers", questions_with_answers(snapshot, blocks, main))
     if page_type in ONE_ARTICLE_TYPES:
-        main = one_article(blocks, body_paragraphs(snapshot, blocks, main), scores)
-    main = outside_navigation(snapshot, blocks, main)
+        main = step("body_paragraphs", body_paragraphs(snapshot, blocks, main))
+        main = step("one_article", one_article(blocks, main, scores))
+    main = step("outside_navigation", outside_navigation(snapshot, blocks, main))
     if page_type in SIGNATURE_TYPES:
-        main = post_furniture(snapshot, blocks, [m and not _class_names(b, (SIGNATURE,)) for b, m in zip(blocks, main)])
+        signed = [m and not _class_names(b, (SIGNATURE,)) for b, m in zip(blocks, main)]
+        main = step("post_furniture", post_furniture(snapshot, blocks, signed))
     if page_type in BOARD_BOX_TYPES:
-        main = [m and not _class_names(b, BOARD_BOXES) for b, m in zip(blocks, main)]
+        main = step("board_boxes", [m and not _class_names(b, BOARD_BOXES) for b, m in zip(blocks, main)])
     if page_type in RECORD_TYPES:
-        main = whole_records(blocks, main)
-    main = not_boxes(blocks, main, page_type, product_share)
+        main = step("whole_records", whole_records(blocks, main))
+    main = step("not_boxes", not_boxes(blocks, main, page_type, product_share))
     if page_type in PRODUCT_TYPES or product_share >= PRODUCT_ASIDE_SHARE:
-        main = one_product(snapshot, blocks, main)
-    return read_once(blocks, no_heading_over_links(blocks, main))
+        main = step("one_product", one_product(snapshot, blocks, main))
+    main = step("no_heading_over_links", no_heading_over_links(blocks, main))
+    return step("read_once", read_once(blocks, main))
 
 
 def read_once(blocks: Sequence[Block], main: list[bool]) -> list[bool]:

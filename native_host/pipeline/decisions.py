@@ -353,9 +353,9 @@ def runs(main: Sequence[bool], gap: int = RUN_GAP) -> list[list[int]]:
 def one_article(blocks: Sequence[Block], main: list[bool], scores=None) -> list[bool]:
     """Drop the teaser runs after the article's own run (the run with the most words, `_reading_words`: all
     thirteen datasets out of fold, two Chinese articles from 0 to .65 and .92 that lost to a slogan of spaced
-    phrases, 4 pages up, 1 down), and the links that
-    end its own run. With the model's `scores`, a run whose heading it scored TEASER_HEADING_SCORE or more is
-    a section of the article, not a teaser (unless it is mostly links)."""
+    phrases, 4 pages up, 1 down), and the links that end its own run. With the model's `scores`, a run whose
+    heading it scored TEASER_HEADING_SCORE or more is a section of the article, not a teaser (unless it is
+    mostly links)."""
     found = runs(main)
     if not found:
         return main
@@ -459,10 +459,14 @@ def main_blocks(
             break
         main = _decide(snapshot, blocks, scores, lower, page_type, product_share)
         at, lower = lower, fallback_threshold(blocks, scores, main, lower, below=lower)
-    main = bare_page_list(blocks, scores, main, at)
+    return _traced("bare_page_list", bare_page_list(blocks, scores, main, at))
+
+
+def _traced(step: str, main: list[bool]) -> list[bool]:
+    """`main`, shown to RULE_TRACE's tracer (where one is set) as the decision after `step`."""
     tracer = RULE_TRACE.get()
     if tracer is not None:
-        tracer("bare_page_list", main)
+        tracer(step, main)
     return main
 
 
@@ -515,32 +519,25 @@ def fallback_threshold(
 def _decide(
     snapshot: dict, blocks: Sequence[Block], scores, threshold: float, page_type: str | None, product_share: float
 ) -> list[bool]:
-    tracer = RULE_TRACE.get()
-
-    def step(name: str, main: list[bool]) -> list[bool]:
-        if tracer is not None:
-            tracer(name, main)
-        return main
-
-    main = step("threshold", [bool(s) for s in scores[:, 0] >= threshold] if len(blocks) else [])
-    main = step("whole_units", whole_units(snapshot, blocks, main))
-    main = step("questions_with_answers", questions_with_answers(snapshot, blocks, main))
+    main = _traced("threshold", [bool(s) for s in scores[:, 0] >= threshold] if len(blocks) else [])
+    main = _traced("whole_units", whole_units(snapshot, blocks, main))
+    main = _traced("questions_with_answers", questions_with_answers(snapshot, blocks, main))
     if page_type in ONE_ARTICLE_TYPES:
-        main = step("body_paragraphs", body_paragraphs(snapshot, blocks, main))
-        main = step("one_article", one_article(blocks, main, scores))
-    main = step("outside_navigation", outside_navigation(snapshot, blocks, main))
+        main = _traced("body_paragraphs", body_paragraphs(snapshot, blocks, main))
+        main = _traced("one_article", one_article(blocks, main, scores))
+    main = _traced("outside_navigation", outside_navigation(snapshot, blocks, main))
     if page_type in SIGNATURE_TYPES:
         signed = [m and not _class_names(b, (SIGNATURE,)) for b, m in zip(blocks, main)]
-        main = step("post_furniture", post_furniture(snapshot, blocks, signed))
+        main = _traced("post_furniture", post_furniture(snapshot, blocks, signed))
     if page_type in BOARD_BOX_TYPES:
-        main = step("board_boxes", [m and not _class_names(b, BOARD_BOXES) for b, m in zip(blocks, main)])
+        main = _traced("board_boxes", [m and not _class_names(b, BOARD_BOXES) for b, m in zip(blocks, main)])
     if page_type in RECORD_TYPES:
-        main = step("whole_records", whole_records(blocks, main))
-    main = step("not_boxes", not_boxes(blocks, main, page_type, product_share))
+        main = _traced("whole_records", whole_records(blocks, main))
+    main = _traced("not_boxes", not_boxes(blocks, main, page_type, product_share))
     if page_type in PRODUCT_TYPES or product_share >= PRODUCT_ASIDE_SHARE:
-        main = step("one_product", one_product(snapshot, blocks, main))
-    main = step("no_heading_over_links", no_heading_over_links(blocks, main))
-    return step("read_once", read_once(blocks, main))
+        main = _traced("one_product", one_product(snapshot, blocks, main))
+    main = _traced("no_heading_over_links", no_heading_over_links(blocks, main))
+    return _traced("read_once", read_once(blocks, main))
 
 
 def read_once(blocks: Sequence[Block], main: list[bool]) -> list[bool]:

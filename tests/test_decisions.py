@@ -3,6 +3,7 @@ keeps its own article and not the teasers after it; a forum thread keeps every p
 
 from __future__ import annotations
 
+import json
 from types import SimpleNamespace
 
 import numpy as np
@@ -13,6 +14,8 @@ from native_host import Extractor, snapshot_from_html
 from native_host.pipeline.blocks import blocks_from_snapshot
 from native_host.pipeline.decisions import (
     BARE_CHARS,
+    DESCRIPTION_TYPES,
+    FAQ_TYPES,
     PRODUCT_ASIDE_SHARE,
     PRODUCT_REGION_SHARE,
     RUNNING_TEXT_CHARS,
@@ -24,6 +27,7 @@ from native_host.pipeline.decisions import (
     units,
     whole_units,
 )
+from native_host.pipeline.metadata import read_stated, read_structured, stated_page_type
 
 
 @pytest.fixture(scope="module")
@@ -582,3 +586,77 @@ def test_a_paragraph_the_model_left_out_inside_the_body_is_filled_in():
     main = main_blocks(snapshot, blocks, scores, 0.5, "article")
     kept = [" ".join(b.text.split()[:2]) for b in blocks if main[b.index]]
     assert kept == ["Tides", "Part 1.", "Part 2.", "Part 3.", "Part 4.", "Part 6.", "Reply 2.", "Reply 5."]
+
+
+def test_a_product_page_keeps_the_description_its_structured_data_states():
+    """A shop states its product's description in JSON-LD; the block that is that text, or one the text holds,
+    stays on a product page though the model left it out, unless the same text is kept already. A block that
+    holds the description in much more text is not taken for it, nor is text the page does not state, and on
+    other page types the description adds nothing."""
+    said = "A stovetop kettle of enamelled steel that whistles when it boils, on gas, electric or induction hobs."
+    ld = json.dumps({"@context": "https://schema.org", "@type": "Product", "name": "Tidewater", "description": said})
+    page = (
+        f"<head><script type='application/ld+json'>{ld}</script></head><body><main><h1>Tidewater kettle</h1>"
+        "<p>Price: 64 pounds, in stock, dispatched within two working days of your order.</p>"
+        f"<div class='lede'>{said.upper()}</div><p>Enamelled steel that whistles when it boils, on gas, electric or induction hobs.</p>"
+        f"<p>{said} Ours since 1921, and {' '.join(['made by hand in a small workshop by the sea'] * 3)}.</p>"
+        f"<p>Care: wipe it dry after use, never scour the enamel, descale it once a month.</p></main></body>"
+    )
+    snapshot, blocks = page_blocks(page)
+    stated = read_stated(read_structured(snapshot))
+    assert stated.description == said
+    lede, part, longer, care = (
+        next(b.index for b in blocks if b.text.startswith(start))
+        for start in ("A STOVETOP", "Enamelled", f"{said} Ours", "Care")
+    )
+    scores = everything(blocks, but={lede, part, longer, care})
+    assert "product" in DESCRIPTION_TYPES and "article" not in DESCRIPTION_TYPES
+    main = main_blocks(snapshot, blocks, scores, 0.5, "product", stated=stated)
+    assert main[lede] and main[part] and not main[longer] and not main[care]
+    assert not any(main_blocks(snapshot, blocks, scores, 0.5, "article", stated=stated)[i] for i in (lede, part))
+    # the same text kept already (a copy the model chose) is not added again
+    snapshot, blocks = page_blocks(page.replace("<h1>", f"<p class='copy'>{said}</p><h1>"))
+    lede, part = (next(b.index for b in blocks if b.text.startswith(start)) for start in ("A STOVETOP", "Enamelled"))
+    main = main_blocks(snapshot, blocks, everything(blocks, but={lede, part}), 0.5, "product", stated=stated)
+    assert not main[lede] and main[part] and main[lede - 2]
+
+
+def test_a_faq_the_page_states_keeps_its_questions_and_answers():
+    """Questions folded into buttons and their answers the model left out stay where the page's JSON-LD states
+    them as its FAQ (on every page type but a forum's); a FAQ's questions are neither a forum thread nor the
+    page's headline, while a Q&A page's question is."""
+    faq = [
+        ("How long does a move take?", "A flat of two rooms takes a crew of three about <b>five hours</b>."),
+        ("Do you pack for us?", "Yes: our packers bring boxes, tape and blankets, and pack every room for you."),
+    ]
+    ld = json.dumps(
+        {
+            "@context": "https://schema.org",
+            "@type": "FAQPage",
+            "mainEntity": [
+                {"@type": "Question", "name": q, "acceptedAnswer": {"@type": "Answer", "text": a}} for q, a in faq
+            ],
+        }
+    )
+    page = (
+        f"<head><title>Movers in Harbourtown</title><script type='application/ld+json'>{ld}</script></head>"
+        "<body><main><h1>Movers in Harbourtown</h1><p>Local and long-distance moves, packed and insured.</p>"
+        + "".join(f"<div class='faq'><button>{q}</button><div class='panel'><p>{a}</p></div></div>" for q, a in faq)
+        + "<p>Call us for a quote: our lines are open every day from eight in the morning.</p></main></body>"
+    )
+    snapshot, blocks = page_blocks(page)
+    structured = read_structured(snapshot)
+    stated = read_stated(structured)
+    assert len(stated.faq) == 4 and stated.faq[2:] == faq[1] and "<b>" not in stated.faq[1]
+    assert stated_page_type(structured) != "forum" and structured["json_ld"].get("title") is None
+    folded = [b.index for b in blocks if "button" in b.tag_path or "panel" in " ".join(b.class_path)]
+    call = next(b.index for b in blocks if b.text.startswith("Call us"))
+    assert len(folded) == 4
+    scores = everything(blocks, but={*folded, call})
+    for page_type in FAQ_TYPES:
+        main = main_blocks(snapshot, blocks, scores, 0.5, page_type, stated=stated)
+        assert all(main[i] for i in folded) and not main[call], page_type
+    assert "forum" not in FAQ_TYPES
+    assert not any(main_blocks(snapshot, blocks, scores, 0.5, "forum", stated=stated)[i] for i in folded)
+    qa = ld.replace('"FAQPage"', '"QAPage"')
+    assert stated_page_type(read_structured(page_blocks(page.replace(ld, qa))[0])) == "forum"

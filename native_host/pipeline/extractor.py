@@ -21,7 +21,7 @@ from .blocks import Block, blocks_from_snapshot
 from .decisions import main_blocks
 from .features import Featurizer
 from .inference import OnnxModel
-from .metadata import length, read_metadata, read_structured, stated_page_type
+from .metadata import length, read_metadata, read_stated, read_structured, stated_page_type
 from .rescore import Rescorer
 from .schema import validate_snapshot
 from .shape import plan_shape
@@ -181,7 +181,7 @@ def result_from_scores(
     page_type = predicted_type or stated_type
     if rescorer is not None:
         scores = rescorer(blocks, scores, type_scores, predicted_type, stated_type)
-    main = main_blocks(snapshot, blocks, scores, threshold, page_type, product_share)
+    main = main_blocks(snapshot, blocks, scores, threshold, page_type, product_share, read_stated(structured))
     lap("decisions")
     meta = read_metadata(snapshot, blocks, main, scores, labels, predicted_type, structured)
     lap("metadata")

@@ -27,7 +27,7 @@ from typing import Any, TypeVar, cast
 from ..result import LABELS, PAGE_TYPES, Image
 from .blocks import Block
 from .dates import MONTHS, parse_date
-from .decisions import READERS_COMMENT, RECORD_TYPES
+from .decisions import READERS_COMMENT, RECORD_TYPES, Stated
 from .page_values import join_url, url_host, url_scheme
 
 log = logging.getLogger(__name__)
@@ -59,6 +59,7 @@ MAX_NAME_WORDS = 8  # an "author" longer than this is a sentence, not a name
 NAME_CHARS = 50  # and one name longer than this (a CJK sentence has no spaces to count)
 TITLE_CHARS = 300
 MAX_TAGS = 10  # keywords kept as tags: the article's own few, not a page's SEO list of 60
+MAX_FAQ = 100  # a FAQ's questions read from JSON-LD (`Stated`): a page's own questions, not a whole help centre
 TAG_CHARS = 40  # a longer "keyword" is a phrase or a sentence: left out, not cut
 
 # schema.org types, lower-case, without the "schema:" or URL prefix.
@@ -83,7 +84,9 @@ WORK_TYPES = frozenset(
 videogame podcastseries podcastepisode course event softwareapplication""".split()
 )
 ORGANIZATION_TYPES = frozenset({"organization", "newsmediaorganization", "corporation", "localbusiness"})
-LIST_TYPES = frozenset({"itemlist", "listitem", "breadcrumblist"})
+# Objects whose parts are its items, not the page's own entity: a FAQ's questions are no forum posts (a page
+# with FAQ markup stated itself a forum, and so went unread by the trees), nor is the first of them its headline.
+LIST_TYPES = frozenset({"itemlist", "listitem", "breadcrumblist", "faqpage"})
 OG_PAGE_TYPES = {
     "article": "article",
     "product": "product",
@@ -678,6 +681,24 @@ def _image(value: Any, by_id: dict[str, dict], depth: int = 0) -> Image | None:
     return None
 
 
+_MARKUP = re.compile(r"<[^>]*>")
+
+
+def _faq(found: Sequence[_Found]) -> tuple[str, ...]:
+    """Each question of the page's JSON-LD and the text of its accepted answer (markup dropped), in order."""
+    texts: list[str] = []
+    for f in found:
+        if "question" not in f.types or len(texts) >= 2 * MAX_FAQ:
+            continue
+        answer = f.obj.get("acceptedAnswer")
+        answer = answer[0] if isinstance(answer, list) and answer else answer
+        said = answer.get("text") if isinstance(answer, dict) else None
+        for text in (f.obj.get("name"), _MARKUP.sub(" ", said) if isinstance(said, str) else None):
+            if (text := clean_text(text)) is not None:
+                texts.append(text)
+    return tuple(texts)
+
+
 def _page_type_of(types: set[str]) -> str | None:
     if types & FORUM_TYPES:
         return "forum"
@@ -749,6 +770,7 @@ def from_json_ld(scripts: Sequence[str], url: str | None) -> dict[str, Any]:
         put("tags", clean_tags(islice(keywords, MAX_TAGS * 4) if isinstance(keywords, list) else [keywords]))
     if site is not None:
         put("site_name", clean_text(site.get("name")))
+    out["faq"] = _faq(found)
     types = set().union(*(f.types for f in found if not f.in_list))
     out["page_type"] = _page_type_of(types)
     return {k: v for k, v in out.items() if v}
@@ -1347,6 +1369,13 @@ def read_structured(snapshot: dict) -> dict[str, dict[str, Any]]:
         "microdata": _guarded("source microdata", lambda: from_microdata(snapshot, props), {}),
         "html": _guarded("source html", lambda: from_html(snapshot), {}),
     }
+
+
+def read_stated(structured: dict[str, dict[str, Any]]) -> Stated:
+    """The text the page's structured data states as its own, for `decisions.stated_text`: its description
+    (JSON-LD's, else microdata's) and its FAQ's questions and answers."""
+    description = structured["json_ld"].get("description") or structured["microdata"].get("description")
+    return Stated(description, structured["json_ld"].get("faq", ()))
 
 
 def stated_page_type(structured: dict[str, dict[str, Any]]) -> str | None:

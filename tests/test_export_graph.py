@@ -1,5 +1,5 @@
 """export/graph.py: the padding-mask multiply is dropped only where it changes no value, and then the graph's
-outputs are the same bit for bit."""
+outputs are the same bit for bit; int8 weights stored unsigned give the exact integer product on every CPU."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ onnx = pytest.importorskip("onnx")
 ort = pytest.importorskip("onnxruntime")
 from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 
-from export.graph import drop_exact_padding_masks  # noqa: E402
+from export.graph import drop_exact_padding_masks, unsigned_matmul_weights  # noqa: E402
 from native_host.pipeline.inference import MODEL_FILE, default_model_dir  # noqa: E402
 
 VOCAB, DIM, TOKENS = 50, 8, 6
@@ -59,7 +59,9 @@ def bag_model(row0_zero: bool = True, add_before_mask: bool = False):
         [helper.make_tensor_value_info("mean", TensorProto.FLOAT, [1, "n", DIM])],
         inits,
     )
-    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8  # what onnxruntime reads: a newer onnx writes its own newer IR by default
+    return model
 
 
 def run(model, ids):
@@ -103,6 +105,46 @@ def test_a_mask_that_matters_is_kept(kwargs):
 
 
 def test_the_shipped_model_has_had_the_pass():
-    """export/onnx_export.py applies it to every model it writes; the shipped one has nothing left to drop."""
+    """export/onnx_export.py applies both to every model it writes; the shipped one has nothing left to rewrite."""
     model = onnx.load(str(default_model_dir() / MODEL_FILE))
     assert drop_exact_padding_masks(model) == 0
+    assert unsigned_matmul_weights(model) == 0
+    weights = {i.name: i.data_type for i in model.graph.initializer}
+    matmuls = [n for n in model.graph.node if n.op_type == "MatMulInteger"]
+    assert matmuls and all(weights[n.input[1]] == TensorProto.UINT8 for n in matmuls)
+
+
+def matmul_model(k: int):
+    """uint8 activations [2, k] times int8 weights [k, 3] with a zero point per column, as the quantizer writes."""
+    rng = np.random.default_rng(11)
+    weights = rng.integers(100, 128, (k, 3), dtype=np.int8)  # large products: where 16-bit pair sums saturate
+    weights[:, 1] = -weights[:, 1]
+    zero = np.array([0, -3, 5], dtype=np.int8)
+    graph = helper.make_graph(
+        [helper.make_node("MatMulInteger", ["a", "w", "a_zero", "w_zero"], ["y"])],
+        "matmul",
+        [helper.make_tensor_value_info("a", TensorProto.UINT8, [2, k])],
+        [helper.make_tensor_value_info("y", TensorProto.INT32, [2, 3])],
+        [
+            numpy_helper.from_array(weights, "w"),
+            numpy_helper.from_array(zero, "w_zero"),
+            numpy_helper.from_array(np.uint8(0), "a_zero"),
+        ],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    model.ir_version = 8  # as bag_model
+    return model, weights.astype(np.int64) - zero.astype(np.int64)
+
+
+def test_unsigned_weights_give_the_exact_integer_product():
+    """Activations near 255 against weights near ±127: an AVX2 CPU's signed kernel saturates its 16-bit pair sums
+    here; with the weights stored unsigned (value and zero point + 128) every CPU gives the exact product."""
+    model, exact_weights = matmul_model(64)
+    a = np.full((2, 64), 250, dtype=np.uint8)
+    a[1, ::2] = 3
+    assert unsigned_matmul_weights(model) == 2
+    assert {i.name: i.data_type for i in model.graph.initializer}["w"] == TensorProto.UINT8
+    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    (y,) = session.run(None, {"a": a})
+    np.testing.assert_array_equal(y, a.astype(np.int64) @ exact_weights)
+    assert unsigned_matmul_weights(model) == 0  # nothing signed is left

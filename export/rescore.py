@@ -63,7 +63,9 @@ class Page:
     w: np.ndarray
 
 
-def collect(folds: Path, datasets: list[str] | None, threads: int, snapshots: Path | None = None) -> list[Page]:
+def collect(
+    folds: Path, datasets: list[str] | None, threads: int, snapshots: Path | None = None, fold_count: int = FOLDS
+) -> list[Page]:
     """Every page with a gold of `datasets`, scored by the model of the fold that held its site out; with
     `snapshots` (the recorded corpus), each page's rendered snapshot too, as a page of its own: the model reads
     a live page's DOM differently, and the trees must know both."""
@@ -71,11 +73,11 @@ def collect(folds: Path, datasets: list[str] | None, threads: int, snapshots: Pa
 
     spans = recordings.index(snapshots) if snapshots else {}
     pages = []
-    for k in range(FOLDS):
+    for k in range(fold_count):
         assets = folds / f"fold-{k}" / "assets"
         model, featurize = OnnxModel(assets, threads=threads), Featurizer(assets, threads)
         records = [
-            r for r in iter_records(datasets, buckets=fold_buckets(k, FOLDS)) if (r.get("main_text") or "").strip()
+            r for r in iter_records(datasets, buckets=fold_buckets(k, fold_count)) if (r.get("main_text") or "").strip()
         ]
         for r in progress(records, desc=f"fold {k}"):
             html = snapshot_from_html(r["html"], url=r.get("url"))
@@ -232,7 +234,8 @@ def write(graph: bytes, folder: Path, pages: int) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--folds", type=Path, required=True, help="scripts/cv.sh's OUT: fold-K/assets for K < 5")
+    ap.add_argument("--folds", type=Path, required=True, help="scripts/cv.sh's OUT: fold-K/assets for each fold K")
+    ap.add_argument("--fold-count", type=int, default=FOLDS, help="how many folds it holds (cv.sh's FOLDS; default 5)")
     ap.add_argument("--out", type=Path, help="write the trees trained on the pages outside dev into this model folder")
     ap.add_argument("--per-fold", action="store_true", help="write fold K's trees, without fold K, beside its model")
     ap.add_argument("--datasets", default="wcxb", help="comma-separated datasets the trees learn from (all: every one)")
@@ -242,9 +245,9 @@ def main(argv: list[str] | None = None) -> int:
     if not args.out and not args.per_fold:
         ap.error("give --out DIR, --per-fold or both")
     datasets = None if args.datasets == "all" else args.datasets.split(",")
-    pages = collect(args.folds, datasets, args.threads, args.snapshots)
+    pages = collect(args.folds, datasets, args.threads, args.snapshots, args.fold_count)
     if args.per_fold:
-        for k in range(FOLDS):
+        for k in range(args.fold_count):
             chosen = [p for p in pages if p.fold != k]
             write(train(chosen), args.folds / f"fold-{k}" / "assets", len(chosen))
     if args.out:

@@ -110,15 +110,17 @@ def unsigned_matmul_weights(model) -> int:
         for k, name in enumerate(node.input):
             if name in weights:
                 uses.setdefault(name, []).append((node.op_type, k))
-    paired = {  # a weight is rewritten only with its zero point (without one, it is 0 and would stay 0)
-        name
-        for node in graph.node
-        if node.op_type == "MatMulInteger" and len(node.input) > 3 and {node.input[1], node.input[3]} <= weights.keys()
-        for name in (node.input[1], node.input[3])
-    }
+    # a weight is rewritten only with its zero point, in every node that reads it (without one, it is 0 and would
+    # stay 0 while the weight moved)
+    paired: set[str] = set()
+    alone: set[str] = set()
+    for node in graph.node:
+        if node.op_type == "MatMulInteger" and node.input[1] in weights:
+            both = len(node.input) > 3 and node.input[3] in weights
+            (paired if both else alone).update(node.input[1:4:2] if both else node.input[1:2])
     rewritten = 0
     for name, used in uses.items():
-        if name in paired and all(op == "MatMulInteger" and k in (1, 3) for op, k in used):  # B or its zero point
+        if name in paired - alone and all(op == "MatMulInteger" and k in (1, 3) for op, k in used):
             values = numpy_helper.to_array(weights[name]).astype(np.int16) + 128
             weights[name].CopyFrom(numpy_helper.from_array(values.astype(np.uint8), name))
             rewritten += 1

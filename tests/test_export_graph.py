@@ -148,3 +148,6 @@ def test_unsigned_weights_give_the_exact_integer_product():
     (y,) = session.run(None, {"a": a})
     np.testing.assert_array_equal(y, a.astype(np.int64) @ exact_weights)
     assert unsigned_matmul_weights(model) == 0  # nothing signed is left
+    bare, _ = matmul_model(8)
+    del bare.graph.node[0].input[3]  # no zero point for B: it is 0 and cannot move with the weights
+    assert unsigned_matmul_weights(bare) == 0

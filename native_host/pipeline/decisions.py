@@ -186,7 +186,7 @@ PRODUCT_REGION_SHARE = 0.7
 # folded into buttons. It runs last, after the safety net and the bare page's list, so that it adds to the
 # decision and moves no threshold, and a text kept already is not added twice. WCXB out of fold (two folds, CPU):
 # +.0005 (−.0000 to +.0011; products +.0044, +.0000 to +.0100; collections +.0016), 17 pages up, 12 down, with
-# the FAQ no longer stated a forum (`metadata.LIST_TYPES`); of the twelve other datasets one page moved (+.005).
+# a FAQ's questions read as its items (`metadata.LIST_TYPES`); of the twelve other datasets one page moved (+.005).
 STATED_WORDS = 8
 STATED_MIN_WORDS = 3  # a question stated whole ("Do you pack for us?") is kept from this many words
 DESCRIPTION_TYPES = ("product",)

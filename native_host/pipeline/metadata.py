@@ -84,8 +84,8 @@ WORK_TYPES = frozenset(
 videogame podcastseries podcastepisode course event softwareapplication""".split()
 )
 ORGANIZATION_TYPES = frozenset({"organization", "newsmediaorganization", "corporation", "localbusiness"})
-# Objects whose parts are its items, not the page's own entity: a FAQ's questions are no forum posts (a page
-# with FAQ markup stated itself a forum, and so went unread by the trees), nor is the first of them its headline.
+# Objects whose parts are its items, not the page's own entity: a FAQ's questions are no forum posts (read as
+# posts, they make the page state a forum, which the trees skip), nor is the first of them its headline.
 LIST_TYPES = frozenset({"itemlist", "listitem", "breadcrumblist", "faqpage"})
 OG_PAGE_TYPES = {
     "article": "article",

@@ -219,6 +219,29 @@ def test_cli_stdin():
     assert b"Twice a day" in out.stdout
 
 
+SHELL_PAGE = """<!doctype html><html lang="en"><head><title>Which bike light lasts a winter? - Riders' Board</title>
+<meta property="og:description" content="My commute is dark from November to February. Which rechargeable light
+has lasted you a whole winter of rain without the switch giving up?"></head>
+<body><section id="main"></section><script>window.boot()</script></body></html>"""
+
+
+def test_cli_says_why_a_page_built_by_script_gives_no_text(tmp_path, capsys):
+    page = tmp_path / "shell.html"
+    page.write_text(SHELL_PAGE)
+    assert cli_main(["extract", str(page), "-f", "json"]) == 0
+    captured = capsys.readouterr()
+    data = json.loads(captured.out)
+    assert data["text"] == "" and not data["blocks"]
+    # Nothing in the body to compare it with: the page's description is the one summary it gives.
+    assert data["description"].startswith("My commute is dark from November")
+    assert "holds no text in its body" in captured.err and "--snapshot" in captured.err
+    assert "description is in -f json" in captured.err
+
+    page.write_text('<html><body><nav><a href="/">Home</a> <a href="/about">About us</a></nav></body></html>')
+    assert cli_main(["extract", str(page)]) == 0
+    assert "no main content found in" in capsys.readouterr().err
+
+
 def test_cli_directory_to_jsonl_with_workers(tmp_path):
     pages = tmp_path / "pages"
     pages.mkdir()

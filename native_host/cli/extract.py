@@ -199,6 +199,8 @@ def run(args) -> int:
                 "part of it is left out",
                 file=sys.stderr,
             )
+        if not result.text.strip():
+            print(f"pith: {_no_content(files[0][0], result)}", file=sys.stderr)
         if args.images:
             result.markdown, copied = local_images(result.markdown, Path(files[0][0]), args.save, inline)
             print(f"pith: {copied} image links now point at copies in {args.save / 'images'}", file=sys.stderr)
@@ -220,6 +222,20 @@ def run(args) -> int:
     if "-" in (path for path, _ in files):
         raise InputError("stdin (-) can only be used alone")
     return _corpus(args, files)
+
+
+def _no_content(path: str, result) -> str:
+    """Why one page gave no text, and the way out: a body with no text is a page that script builds as it loads,
+    which only the browser's rendered page holds."""
+    where = "stdin" if path == "-" else path
+    if not result.blocks:
+        said = "; its description is in -f json" if result.description else ""
+        return (
+            f"no main content: the HTML of {where} holds no text in its body (a page its scripts build as it "
+            f"loads){said}. Open the page in the browser and use the extension, or record it there and run "
+            "`pith extract --snapshot FILE.msgpack`"
+        )
+    return f"no main content found in {where}: every block of its text read as page furniture"
 
 
 def _corpus(args, files: list[tuple[str, str]]) -> int:

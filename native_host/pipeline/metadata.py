@@ -1686,7 +1686,8 @@ def choose_description(
     in the title or the main text, and one that names the site (`site`: its name, or the name in its host)
     shares at least two words with the title. A site's blurb on every page ("The Telegraph on the Web: Daily
     international ...", "NFL Blogs on NFL.com is the only official NFL blog destination"), a template's word
-    ("displayarticle") or the publisher's name is not."""
+    ("displayarticle") or the publisher's name is not. A page whose body holds no text at all (a shell that
+    script fills in) has nothing to compare with: its first description stands, as the only summary it gives."""
     page: str | None = None
     heading = {w for w in _title_words(title or "") if len(w) > 3 or not w.isascii()}
     for source, text in candidates:
@@ -1695,7 +1696,7 @@ def choose_description(
         words = [w for w in _title_words(text) if len(w) > 2 or not w.isascii()]
         if page is None:  # the opening, searched word by word: a set of a long article's words cost 10 ms
             page = " ".join([title or ""] + [b.text for b, m in zip(blocks, main) if m])[:DESCRIBED_CHARS].lower()
-        if not words or sum(w in page for w in words) < DESCRIBES * len(words):
+        if blocks and (not words or sum(w in page for w in words) < DESCRIBES * len(words)):
             continue
         if site and site in _squash(text) and len(heading.intersection(words)) < min(2, len(heading)):
             continue

@@ -16,6 +16,7 @@ from native_host.pipeline.decisions import (
     BARE_CHARS,
     DESCRIPTION_TYPES,
     FAQ_TYPES,
+    POPUP_SHARE,
     PRODUCT_ASIDE_SHARE,
     PRODUCT_REGION_SHARE,
     RUNNING_TEXT_CHARS,
@@ -415,10 +416,12 @@ def test_a_product_page_keeps_its_description_and_not_its_reviews_or_pop_ups(pag
     main = main_blocks(snapshot, blocks, everything(blocks), 0.5, "product")
     assert all(main[i] for i in product) and not any(main[i] for i in reviews + boxes)
     assert all(main_blocks(snapshot, blocks, everything(blocks), 0.5, "article")[i] for i in reviews)
-    # a page the type head calls a collection but gives a fifth or more of being a product gets the rule too
+    # a page the type head calls a collection but gives a fifth or more of being a product gets the rule too;
+    # under that, its reviews stay, and its pop-ups go as on every page (`not_popups`)
     for share, dropped in ((0.1, False), (PRODUCT_ASIDE_SHARE, True), (0.45, True)):
         main = main_blocks(snapshot, blocks, everything(blocks), 0.5, "collection", share)
-        assert all(main[i] for i in product) and all(main[i] != dropped for i in reviews + boxes), share
+        assert all(main[i] for i in product) and all(main[i] != dropped for i in reviews), share
+        assert not any(main[i] for i in boxes), share
     r = Extractor().extract_html(page("product-reviews"), url="https://noust.example/kettles/tidewater")
     assert r.page_type == "product" and "Customer reviews" not in r.text
     assert "Capacity: 1.6 litres" in r.text and "ten years against chipping" in r.text
@@ -520,6 +523,34 @@ def test_a_consent_banner_is_not_content_on_any_page(page):
     section = "<section id='cookies'><h2>Cookies</h2><p>Read a request's cookies from its cookies attribute.</p>"
     snapshot, blocks = page_blocks("<main><p>" + "A web framework's guide. " * 8 + "</p>" + section + "</main>")
     assert all(main_blocks(snapshot, blocks, everything(blocks), 0.5, "documentation"))
+
+
+def test_a_pop_up_is_not_the_page_unless_the_page_is_in_it(page):
+    """A booking form's pop-up (its agreement nested deep below the plugin's box: Popup Maker, Gravity Forms) and a
+    newsletter's modal, hidden until a click in the page's own HTML, are not its content on any page type (a
+    product's own boxes are read by PRODUCT_ASIDES); a box so named that holds the page's content (POPUP_SHARE of
+    the main text or more: Drupal wraps every page in a "dialog-off-canvas-main-canvas") is the page's frame, and
+    a pop-up inside it still goes."""
+    html = page("service-popups").decode()
+    drupal = html.replace("<body>", "<body><div class='dialog-off-canvas-main-canvas'>").replace(
+        "</body>", "</div></body>"
+    )
+    for source in (html, drupal):
+        snapshot, blocks = page_blocks(source)
+        popup = [b.index for b in blocks if b.text.startswith(("Payment is", "Join our newsletter"))]
+        body = [b.index for b in blocks if b.text.startswith(("Who is this for?", "We help families", "A two-hour"))]
+        assert len(popup) == 4 and len(body) == 4
+        assert len(blocks[popup[0]].class_path) - 1 > SIGNATURE_LEVELS + 4  # deeper than any box word is read
+        for kind in (None, "article", "service", "listing", "collection", "documentation", "forum"):
+            main = main_blocks(snapshot, blocks, everything(blocks), 0.5, kind)
+            assert all(main[i] for i in body) and not any(main[i] for i in popup), kind
+    r = Extractor().extract_html(html, url="https://harbourside.example/admissions")
+    assert "Who is this for? Families" in r.text and "Payment is" not in r.text and "newsletter" not in r.text
+    # a page that puts its content in a box so named keeps it
+    article = "<h1>Tide tables</h1>" + "<p>High water at the harbour mouth comes an hour late. </p>" * 6
+    snapshot, blocks = page_blocks(f"<div class='modal-page'>{article}</div><div class='popup'><p>Subscribe.</p></div>")
+    assert sum(len(b.text) for b in blocks[:-1]) >= POPUP_SHARE * sum(len(b.text) for b in blocks)
+    assert main_blocks(snapshot, blocks, everything(blocks), 0.5, "article") == [True] * (len(blocks) - 1) + [False]
 
 
 def test_a_forum_thread_keeps_its_posts_and_not_the_posters_cards_or_notices(page):

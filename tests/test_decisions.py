@@ -553,6 +553,27 @@ def test_a_pop_up_is_not_the_page_unless_the_page_is_in_it(page):
     assert main_blocks(snapshot, blocks, everything(blocks), 0.5, "article") == [True] * (len(blocks) - 1) + [False]
 
 
+def test_what_the_page_marks_as_no_content_is_not_content():
+    """A class "nocontent" (Google's search appliance) or "robots-nocontent" (Yahoo's crawler; WordPress's Jetpack
+    puts it on its sharing buttons) is the page's own word that its box is not content, at any depth and on every
+    page type; "no-content" (an empty state's style) is another word."""
+    article = "<h1>Tide tables</h1>" + "<p>High water at the harbour mouth comes an hour late this week. </p>" * 6
+    share = (
+        "<div class='sharedaddy sd-block sd-social robots-nocontent'><div class='sd-content'><ul>"
+        "<li><p>Share this on Facebook with your friends and family today</p></li>"
+        "<li><p>Share this on Mastodon with your followers and the fediverse</p></li></ul></div></div>"
+    )
+    popular = "<div class='most-popular nocontent'><div><div><p>The most read story of the week in the harbour</p>"
+    empty = "<div class='no-content'><p>Nothing was posted this week in the harbour forum, come back later.</p></div>"
+    snapshot, blocks = page_blocks(f"<main>{article}{share}</main>{popular}</div></div></div>{empty}")
+    marked = [b.index for b in blocks if b.text.startswith(("Share this", "The most read"))]
+    assert len(marked) == 3
+    for kind in (None, "article", "service", "forum", "listing", "documentation"):
+        main = main_blocks(snapshot, blocks, everything(blocks), 0.5, kind)
+        assert [not m for m in main] == [b.index in marked for b in blocks], kind
+    assert not any(main_blocks(snapshot, blocks, everything(blocks), 0.5, "product")[i] for i in marked)
+
+
 def test_a_forum_thread_keeps_its_posts_and_not_the_posters_cards_or_notices(page):
     """Each poster's card (rank, join date, location, post count) and the board's notice over the thread are
     not the thread: on a forum page both go, and the cards on a thread typed as an article too."""

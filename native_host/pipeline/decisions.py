@@ -29,7 +29,7 @@ The model decides block by block. Things it cannot see that way, each measured o
 * **A board's statistics are not its content.** On a forum, listing or collection page, a block in an element
   whose class names statistics, who is online or birthdays is a side box of the board, not its topics.
 * **A box is not the page.** A block in an element whose class names a cookie or consent banner or a poster's
-  card (rank, join date, location) is not content on any page; on a forum, nor is a notice of the board; on a
+  card (rank, join date, location), or says the page's own "nocontent", is not content on any page; on a forum, nor is a notice of the board; on a
   product page, nor are the buyers' reviews and the shop's pop-ups (a dialog, a tooltip); on any other page,
   nor is a pop-up (a modal, a dialog, a popover) unless it holds `POPUP_SHARE` of the main text (then it is
   the page's frame); on an article, nor are its readers' comments (a class naming a commentary is the
@@ -140,6 +140,12 @@ CONSENT_BOXES = (
 # * a poster's card (XenForo's userExtras, userTitle and userBanner, phpBB's postprofile, vBulletin's userinfo:
 #   rank, join date, message count, location), on every page type (a thread typed as an article keeps them
 #   too): forum +.007, 15 pages up, none down;
+# * what the page itself marks as no content: Google's search appliance reads class "nocontent", Yahoo's
+#   crawler "robots-nocontent" (WordPress's Jetpack puts it on its sharing buttons, Google's developer sites on
+#   their navigation); on every page type, at any depth below <body>, a class whose dash- or
+#   underscore-separated words include NOCONTENT. Two site-grouped CPU folds, all thirteen datasets out of fold:
+#   +.0003 (+.0001 to +.0005), 16 pages up, none down (MSV-Chaos +.0037, Dragnet +.0003, WCXB +.0001).
+NOCONTENT = "nocontent"
 POSTER_CARDS = ("userextras", "usertitle", "userbanner", "postprofile", "userinfo", "user-info")
 # * a board's notices (an old browser, an announcement) on a forum page: with the cards, forum +.012, 30 up,
 #   none down;
@@ -617,7 +623,10 @@ def not_boxes(
     nothing."""
     product = page_type in PRODUCT_TYPES or product_share >= PRODUCT_ASIDE_SHARE
     words = POSTER_CARDS + (BOARD_NOTICES if page_type in SIGNATURE_TYPES else ())
-    out = [m and not _class_names(b, words) and not _in_consent_box(b) for b, m in zip(blocks, main)]
+    out = [
+        m and not _class_names(b, words) and not _in_consent_box(b) and not any(map(_nocontent_entry, b.class_path))
+        for b, m in zip(blocks, main)
+    ]
     if product:
         out = [m and not _class_names(b, PRODUCT_ASIDES, PRODUCT_ASIDE_LEVELS) for b, m in zip(blocks, out)]
     else:
@@ -647,6 +656,16 @@ def not_popups(blocks: Sequence[Block], main: list[bool]) -> list[bool]:
             for i in ids:
                 out[i] = False
     return out
+
+
+_CLASS_WORDS = re.compile(r"[-_]+")
+
+
+@lru_cache(maxsize=1 << 14)
+def _nocontent_entry(entry: str) -> bool:
+    """Whether one class-path entry below <body> marks itself as no content (NOCONTENT)."""
+    tag, *classes = entry.lower().partition("#")[0].split(".")
+    return tag not in ("html", "body") and any(NOCONTENT in _CLASS_WORDS.split(name) for name in classes)
 
 
 @lru_cache(maxsize=1 << 14)

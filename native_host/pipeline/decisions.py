@@ -144,7 +144,7 @@ CONSENT_BOXES = (
 #   crawler "robots-nocontent" (WordPress's Jetpack puts it on its sharing buttons, Google's developer sites on
 #   their navigation); on every page type, at any depth below <body>, a class whose dash- or
 #   underscore-separated words include NOCONTENT. Two site-grouped CPU folds, all thirteen datasets out of fold:
-#   +.0003 (+.0001 to +.0005), 16 pages up, none down (MSV-Chaos +.0037, Dragnet +.0003, WCXB +.0001).
+#   +.0003 (+.0001 to +.0005), 13 pages up, none down (MSV-Chaos +.0037, Dragnet +.0003, WCXB +.0001).
 NOCONTENT = "nocontent"
 POSTER_CARDS = ("userextras", "usertitle", "userbanner", "postprofile", "userinfo", "user-info")
 # * a board's notices (an old browser, an announcement) on a forum page: with the cards, forum +.012, 30 up,

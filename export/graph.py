@@ -133,8 +133,8 @@ def simplify_file(path) -> int:
     import onnx
 
     model = onnx.load(str(path))
-    dropped = drop_exact_padding_masks(model) + unsigned_matmul_weights(model)
-    if dropped:
+    changed = drop_exact_padding_masks(model) + unsigned_matmul_weights(model)
+    if changed:
         onnx.checker.check_model(model)
         onnx.save(model, str(path))
-    return dropped
+    return changed

@@ -14,12 +14,16 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import InputError, NotHtmlError
 from ..files import safe_filename, write_new
 from ..limits import one_page_threads
 from ..render.formats import FORMATS, SAVE_EXTENSIONS, json_text, render
 from .images import inline_images, local_images
+
+if TYPE_CHECKING:
+    from ..result import Result
 
 
 def register(sub) -> None:
@@ -224,7 +228,7 @@ def run(args) -> int:
     return _corpus(args, files)
 
 
-def _no_content(path: str, result) -> str:
+def _no_content(path: str, result: Result) -> str:
     """Why one page gave no text, and the way out: a body with no text is a page that script builds as it loads,
     which only the browser's rendered page holds."""
     where = "stdin" if path == "-" else path

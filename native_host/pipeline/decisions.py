@@ -628,8 +628,9 @@ def not_boxes(
     nothing."""
     product = page_type in PRODUCT_TYPES or product_share >= PRODUCT_ASIDE_SHARE
     words = POSTER_CARDS + (BOARD_NOTICES if page_type in SIGNATURE_TYPES else ())
+    named = NOCONTENT + WIDGETS
     out = [
-        m and not _class_names(b, words) and not _in_consent_box(b) and not _in_box_named(b, NOCONTENT + WIDGETS)
+        m and not _class_names(b, words) and not _in_consent_box(b) and not _in_box_named(b, named)
         for b, m in zip(blocks, main)
     ]
     if product:
@@ -674,15 +675,14 @@ def _in_box_named(block: Block, words: tuple[str, ...]) -> bool:
 
 @lru_cache(maxsize=1 << 14)
 def _entry_has_word(entry: str, words: tuple[str, ...]) -> bool:
-    tag, *classes = entry.lower().partition("#")[0].split(".")
-    return tag not in ("html", "body") and any(w in words for name in classes for w in _CLASS_WORDS.split(name))
+    return _below_body(entry) and any(
+        w in words for name in _entry_classes(entry) for w in _CLASS_WORDS.split(name.lower())
+    )
 
 
-@lru_cache(maxsize=1 << 14)
 def _popup_entry(entry: str) -> bool:
     """Whether one class-path entry below <body> names a pop-up by a class (`not_popups`)."""
-    tag, *classes = entry.lower().partition("#")[0].split(".")
-    return tag not in ("html", "body") and any(word in name for name in classes for word in POPUPS)
+    return _below_body(entry) and _entry_names(entry, POPUPS)
 
 
 def one_product(snapshot: dict, blocks: Sequence[Block], main: list[bool]) -> list[bool]:
@@ -786,13 +786,19 @@ def _in_consent_box(block: Block) -> bool:
 @lru_cache(maxsize=1 << 14)
 def _consent_entry(entry: str) -> bool:
     """Whether one class-path entry below <body> names a consent box by a class or by an id (`_in_consent_box`)."""
-    head, _, id_ = entry.lower().partition("#")
-    tag, *classes = head.split(".")
-    if tag in ("html", "body"):
+    if not _below_body(entry):
         return False
+    head, _, id_ = entry.lower().partition("#")
+    classes = head.split(".")[1:]
     return any(
         any(word in name for name in classes) or (word in id_ and id_.rstrip("s") != word) for word in CONSENT_BOXES
     )
+
+
+def _below_body(entry: str) -> bool:
+    """Whether a class-path entry is an element below <body>: the page's <html> and <body> carry page-wide
+    classes ("modal-open", a theme's name), which name no box."""
+    return entry.partition(".")[0].partition("#")[0].lower() not in ("html", "body")
 
 
 def record_shape(block: Block) -> tuple[str, ...]:

@@ -270,6 +270,27 @@ def test_a_product_page_keeps_its_questions_and_no_empty_heading(page):
         assert all(main[i] for i in questions + answers) and not main[also]
 
 
+def test_a_spec_label_the_model_kept_gets_its_value():
+    """A shop's spec lines are a <dt> label and a <dd> value, in a <dl> or in bare <div>s: the model keeps the
+    label ("Collar:") and leaves its short value out; a label alone tells the reader nothing. A comment list
+    (the commenter, then a long comment) keeps what the model kept."""
+    pairs = [("Collar:", "Turn-down collar"), ("Fastening:", "Zip"), ("Lining:", "100% polyester")]
+    specs = "".join(f"<div class='row'><dt>{t}</dt> <dd>{d}</dd></div>" for t, d in pairs[:2])
+    comment = "The lining tore at the seam after a month, and the shop sent a new jacket within the week."
+    snapshot, blocks = page_blocks(
+        "<main><h1>Faux leather jacket</h1><p>A short jacket of faux leather with a zip and a chest pocket.</p>"
+        f"<div class='details'>{specs}</div><dl><dt>{pairs[2][0]}</dt><dd>{pairs[2][1]}</dd></dl>"
+        f"<dl class='comments'><dt>Ann, 3 March</dt><dd><p>{comment} {comment}</p></dd></dl></main>"
+    )
+    by_text = {b.text: b.index for b in blocks}
+    labels = [by_text[t] for t, _ in pairs] + [by_text["Ann, 3 March"]]
+    scores = np.array([[0.35 if b.index in labels or b.tag_path[-1] == "h1" else 0.1] for b in blocks])
+    scores[by_text["A short jacket of faux leather with a zip and a chest pocket."], 0] = 0.9
+    values = [by_text[d] for _, d in pairs]
+    main = main_blocks(snapshot, blocks, scores.astype(np.float32), 0.3, "product")
+    assert all(main[i] for i in labels + values) and not main[by_text[f"{comment} {comment}"]]
+
+
 def test_the_shipped_model_reads_the_product_page(page):
     r = Extractor().extract_html(page("product"), url="https://skerry.example/products/harbour-wool-blanket")
     assert "You may also like" not in r.markdown

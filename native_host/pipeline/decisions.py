@@ -3,6 +3,8 @@
 The model decides block by block. Things it cannot see that way, each measured on dev (docs/metadata.md,
 "Page-level rules on the model's decisions"; docs/model.md, "Page types", for the rules by failure class):
 
+* **A label comes with its value.** A description list's short term (`<dt>`: "Collar:") that is main and
+  whose short definitions (`<dd>`: "Turn-down collar") are not gets them: they are one line to a reader.
 * **Structure is whole.** A table, a list, a figure with its caption or a code block is main or not as a
   unit: half a table is a wrong table. A unit is main when at least `UNIT_SHARE` of its text is in main
   blocks, and then all of it is; else none of it is.
@@ -72,6 +74,13 @@ UNIT_INNER = frozenset({"li", "dt", "dd", "tr", "td", "th", "tbody", "thead", "t
 # Of a unit's text (characters: word counts mislead in scripts without spaces) in main blocks, for all of it to
 # be main: a header row or a column of short numbers alone tells the model little (dev: .25 and .5 within .0004)
 UNIT_SHARE = 0.25
+# A label and its value (`terms_with_definitions`): a term of at most TERM_WORDS words and TERM_CHARS characters
+# ("Outer fabric material:"), its definitions at most DEFINITION_WORDS words together ("100% polyester"); past
+# these, a description list is a comment list (the commenter, then the comment) or a list of teasers
+DEFINITION_DEPTH = 6  # levels from a block's owner up to the <dt> or <dd> it sits in
+TERM_WORDS = 6
+TERM_CHARS = 50
+DEFINITION_WORDS = 25
 UNIT_MAX_BLOCKS = 400  # a list of more blocks is a page's link directory, not a list of the article
 TABLE_MAX_BLOCKS = 4000  # a table of short cells only is data up to this many cells (a 41 x 19 comparison
 # is 779); past it, a page laid out in cells
@@ -370,6 +379,42 @@ def questions_with_answers(snapshot: dict, blocks: Sequence[Block], main: list[b
     return out
 
 
+def terms_with_definitions(snapshot: dict, blocks: Sequence[Block], main: list[bool]) -> list[bool]:
+    """A label the model kept gets its value back: a description list's term (`<dt>`, a spec's "Collar:") whose
+    definitions (`<dd>`, "Turn-down collar") it left out entirely. The short value scores low beside its label,
+    and a label alone tells the reader nothing. Only short pairs (TERM_WORDS, DEFINITION_WORDS); the other way
+    (a kept value gets its label) cost more pages than it gained: the term of a teaser list is its headline."""
+    nodes = snapshot["nodes"]
+    lists: dict[int, list[tuple[int, str]]] = {}  # the terms' and definitions' parent -> (block, dt or dd)
+    for b in blocks:
+        if "dt" not in b.tag_path and "dd" not in b.tag_path:
+            continue
+        i, steps = b.owner, 0
+        while i >= 0 and steps < DEFINITION_DEPTH and nodes[i]["tag"] not in ("dt", "dd"):
+            i, steps = nodes[i]["parent"], steps + 1
+        if i >= 0 and nodes[i]["tag"] in ("dt", "dd"):  # a <dl>'s, or a <div>'s in a <dl>, or a bare <div>'s
+            lists.setdefault(nodes[i]["parent"], []).append((b.index, nodes[i]["tag"]))
+    out = list(main)
+    for entries in lists.values():
+        pairs: list[tuple[list[int], list[int]]] = []  # (terms, definitions): a run of <dt>s, then of <dd>s
+        for index, tag in entries:
+            if not pairs or (tag == "dt" and pairs[-1][1]):
+                pairs.append(([], []))
+            pairs[-1][0 if tag == "dt" else 1].append(index)
+        for terms, definitions in pairs:
+            if (
+                any(main[i] for i in terms)
+                and definitions
+                and not any(main[i] for i in definitions)
+                and sum(_words(blocks[i]) for i in terms) <= TERM_WORDS
+                and sum(len(blocks[i].text) for i in terms) <= TERM_CHARS
+                and sum(_words(blocks[i]) for i in definitions) <= DEFINITION_WORDS
+            ):
+                for i in definitions:
+                    out[i] = True
+    return out
+
+
 def _between_main(main: Sequence[bool], first: int, last: int) -> bool:
     return first > 0 and last + 1 < len(main) and main[first - 1] and main[last + 1]
 
@@ -565,6 +610,7 @@ def _decide(
     snapshot: dict, blocks: Sequence[Block], scores, threshold: float, page_type: str | None, product_share: float
 ) -> list[bool]:
     main = _traced("threshold", [bool(s) for s in scores[:, 0] >= threshold] if len(blocks) else [])
+    main = _traced("terms_with_definitions", terms_with_definitions(snapshot, blocks, main))
     main = _traced("whole_units", whole_units(snapshot, blocks, main))
     main = _traced("questions_with_answers", questions_with_answers(snapshot, blocks, main))
     if page_type in ONE_ARTICLE_TYPES:

@@ -22,13 +22,12 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from export.data import DATASETS, fold_buckets, iter_records
+from bench import out_of_fold
 from export.labels import aligned_counts
 from native_host import Extractor
 from native_host.pipeline.blocks import blocks_from_snapshot
 from native_host.pipeline.decisions import RULE_TRACE
 from native_host.pipeline.snapshot import snapshot_from_html
-from native_host.progress import progress
 
 SURE = 0.9  # a block the model scored this or more: a rule that removes it overrules a confident model
 
@@ -128,26 +127,14 @@ def report(audit: Audit, listed: int) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--model", default=None, help="a model folder; with --folds, {fold} in it names each fold's")
-    ap.add_argument("--folds", type=int, default=None, help="score each fold's pages with its own model")
-    ap.add_argument("--split", default=None, help="train or dev (without --folds; default: every page)")
-    ap.add_argument("--datasets", default=None, help="comma-separated (default: all)")
+    out_of_fold.add_arguments(ap)
     ap.add_argument("--pages", type=int, default=10, help="pages listed per rule")
     ap.add_argument("--out", type=Path, default=None, help="also write the report here (markdown)")
     args = ap.parse_args()
-    datasets = args.datasets.split(",") if args.datasets else list(DATASETS)
-    if args.folds is not None and (args.model is None or "{fold}" not in args.model):
-        ap.error("--folds needs --model with {fold} in it (runs/cv/fold-{fold}/assets)")
-    runs = (
-        [(Extractor(args.model.format(fold=k)), fold_buckets(k, args.folds), None) for k in range(args.folds)]
-        if args.folds is not None
-        else [(Extractor(args.model), None, args.split)]
-    )
+    out_of_fold.check(ap, args)
     audit = Audit()
-    for k, (extractor, buckets, split) in enumerate(runs):
-        records = iter_records(datasets, split=split, buckets=buckets)
-        for record in progress(records, desc=f"fold {k}" if buckets is not None else "pages"):
-            audit_page(extractor, record, audit)
+    for extractor, record in out_of_fold.pages(args):
+        audit_page(extractor, record, audit)
     text = report(audit, args.pages)
     print(text, end="")
     if args.out is not None:

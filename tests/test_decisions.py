@@ -578,7 +578,7 @@ def test_what_the_page_marks_as_no_content_is_not_content():
     """A class "nocontent" (Google's search appliance) or "robots-nocontent" (Yahoo's crawler; WordPress's Jetpack
     puts it on its sharing buttons) is the page's own word that its box is not content, at any depth and on every
     page type; "no-content" (an empty state's style) is another word. A sign-up, a log-in and a counter are read
-    the same way."""
+    the same way, and so is a send box (not a "sender")."""
     article = "<h1>Tide tables</h1>" + "<p>High water at the harbour mouth comes an hour late this week. </p>" * 6
     share = (
         "<div class='sharedaddy sd-block sd-social robots-nocontent'><div class='sd-content'><ul>"
@@ -592,14 +592,18 @@ def test_what_the_page_marks_as_no_content_is_not_content():
         "<div class='newsletter-signup'><p>Sign up for the harbour letter, every Friday in your inbox</p></div>"
         "<form class='login_form'><p>Log in to comment on the tide tables and save your harbours</p></form>"
         "<span class='comment-count'><p>Forty-two comments on this week's tide tables so far</p></span>"
+        "<div class='fb-send-to-messenger'><p>Send the tide tables to yourself on Messenger every morning</p></div>"
+        "<div class='sender-info'><p>The harbour office sends the tables to every boat owner on Mondays</p></div>"
         "<div class='account-help'><p>Your harbour pass is also valid at the marina on weekdays</p></div>"
         "<div class='countdown'><p>Six days until the spring tide reaches the old quay again</p></div>"
     )
     snapshot, blocks = page_blocks(f"<main>{article}{share}{widgets}</main>{popular}</div></div></div>{empty}")
     marked = [
-        b.index for b in blocks if b.text.startswith(("Share this", "The most read", "Sign up", "Log in", "Forty"))
+        b.index
+        for b in blocks
+        if b.text.startswith(("Share this", "The most read", "Sign up", "Log in", "Forty", "Send the"))
     ]
-    assert len(marked) == 6
+    assert len(marked) == 7
     for kind in (None, "article", "service", "forum", "listing", "documentation"):
         main = main_blocks(snapshot, blocks, everything(blocks), 0.5, kind)
         assert [not m for m in main] == [b.index in marked for b in blocks], kind

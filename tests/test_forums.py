@@ -88,3 +88,35 @@ def test_a_forum_app_rendered_in_the_browser_reads_as_its_posts(page):
         assert said in md, said
     for furniture in ("Suggested Topics", "Which NAS", "1 / 4", "Reply", "Powered by Discourse"):
         assert furniture not in r.text, furniture
+
+
+def test_a_post_body_the_engine_marks_is_content_whatever_the_model_made_of_its_blockquote():
+    """XenForo 1 sets each post's text in a <blockquote class="messageText">, its signature in another one classed
+    "signature messageText": the model reads the blockquote as a quote and scores the posts low. The posts are
+    main on a thread, and on a thread the head calls an article; the signature is not, nor is a plain quote."""
+    post = (
+        "<li class='message'><div class='messageInfo'><div class='messageContent'><article>"
+        "<blockquote class='messageText SelectQuoteContainer ugc baseHtml'>{text}</blockquote></article></div>"
+        "<blockquote class='signature messageText ugc baseHtml'><p>Sailing since 1998, mostly dinghies</p>"
+        "</blockquote></div></li>"
+    )
+    texts = [
+        "We keep dragging the anchor in the north bay whenever the wind turns west overnight.",
+        "A spade anchor sets faster in that mud; let out five times the depth in chain before you sleep.",
+    ]
+    html = (
+        "<h1>Dragging anchor in the north bay</h1><ol class='messageList'>"
+        + "".join(post.format(text=t) for t in texts)
+        + "</ol><blockquote><p>Quoted on the harbour's noticeboard, from an old almanac of the north bay</p>"
+        "</blockquote>"
+    )
+    snapshot = snapshot_from_html(html)
+    blocks = blocks_from_snapshot(snapshot)
+    posts = [b.index for b in blocks if b.text in texts]
+    signatures = [b.index for b in blocks if b.text.startswith("Sailing since")]
+    quote = [b.index for b in blocks if b.text.startswith("Quoted on")]
+    assert len(posts) == len(signatures) == 2 and len(quote) == 1
+    scores = np.array([[0.9 if b.tag_path[-1] == "h1" else 0.1] for b in blocks], dtype=np.float32)
+    for kind in ("forum", "article", None):
+        main = main_blocks(snapshot, blocks, scores, 0.5, kind)
+        assert all(main[i] for i in posts) and not any(main[i] for i in signatures + quote), kind

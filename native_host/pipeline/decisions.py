@@ -3,6 +3,8 @@
 The model decides block by block. Things it cannot see that way, each measured on dev (docs/metadata.md,
 "Page-level rules on the model's decisions"; docs/model.md, "Page types", for the rules by failure class):
 
+* **A post's body is content.** A block in what a forum engine marks as a post's body (`POST_BODIES`: XenForo
+  1's `messageText`) is main, unless it is a signature: the model reads its blockquote as a quote.
 * **A label comes with its value.** A description list's short term (`<dt>`: "Collar:") that is main and
   whose short definitions (`<dd>`: "Turn-down collar") are not gets them: they are one line to a reader.
 * **Structure is whole.** A table, a list, a figure with its caption or a code block is main or not as a
@@ -119,6 +121,13 @@ NOT_CONTENT = frozenset({"nav", "footer"})
 SIGNATURE = "signature"
 SIGNATURE_LEVELS = 2
 SIGNATURE_TYPES = ("forum",)
+# A post's body as its forum engine marks it, by a whole class name: XenForo 1 sets each post's text in a
+# <blockquote class="messageText">, and the model reads a blockquote as a quote (scores of .05-.25 on the
+# posts of a whole thread). Main whatever its score, on every page (a thread the head calls an article too),
+# unless it is a signature (XenForo 1 marks those messageText as well). Found by bench.class_words (add side:
+# three sites up, none down); two CPU folds, all 7,313 pages: +.0002 (+.0000 to +.0004), 3 pages up, none
+# down (WCXB forums +.0032; a German legal forum's thread .13 -> .94).
+POST_BODIES = ("messagetext",)
 
 # A listing's record shape: a block's tag and the classes of its nearest RECORD_LEVELS classed ancestors
 # (ids aside). WCXB training pages, against no rule: listing +.0006, collection +.0011 (8 pages up, 3 down);
@@ -613,6 +622,7 @@ def _decide(
 ) -> list[bool]:
     main = _traced("threshold", [bool(s) for s in scores[:, 0] >= threshold] if len(blocks) else [])
     main = _traced("terms_with_definitions", terms_with_definitions(snapshot, blocks, main))
+    main = _traced("post_bodies", [m or _post_body(b) for b, m in zip(blocks, main)])
     main = _traced("whole_units", whole_units(snapshot, blocks, main))
     main = _traced("questions_with_answers", questions_with_answers(snapshot, blocks, main))
     if page_type in ONE_ARTICLE_TYPES:
@@ -726,6 +736,19 @@ def _entry_has_word(entry: str, words: tuple[str, ...]) -> bool:
     return _below_body(entry) and any(
         w in words for name in _entry_classes(entry) for w in _CLASS_WORDS.split(name.lower())
     )
+
+
+def _post_body(block: Block) -> bool:
+    """Whether the block sits in a post's body as its forum engine marks it (POST_BODIES), not in a signature."""
+    marks = [_post_marks(entry) for entry in block.class_path]
+    return any(body for body, _ in marks) and not any(signed for _, signed in marks)
+
+
+@lru_cache(maxsize=1 << 14)
+def _post_marks(entry: str) -> tuple[bool, bool]:
+    """(names a post's body, names a signature) for one class-path entry below <body>."""
+    names = [name.lower() for name in _entry_classes(entry)] if _below_body(entry) else []
+    return any(name in POST_BODIES for name in names), any(SIGNATURE in name for name in names)
 
 
 def _popup_entry(entry: str) -> bool:

@@ -33,8 +33,8 @@ The model decides block by block. Things it cannot see that way, each measured o
 * **A board's statistics are not its content.** On a forum, listing or collection page, a block in an element
   whose class names statistics, who is online or birthdays is a side box of the board, not its topics.
 * **A box is not the page.** A block in an element whose class names a cookie or consent banner or a poster's
-  card (rank, join date, location), or says the page's own "nocontent", or holds a sign-up, a log-in, a send box or a
-  counter, is not content on any page; on a forum, nor is a notice of the board; on a
+  card (rank, join date, location), or says the page's own "nocontent", or holds a sign-up, a log-in, a send
+  box or a counter, is not content on any page; on a forum, nor is a notice of the board; on a
   product page, nor are the buyers' reviews and the shop's pop-ups (a dialog, a tooltip); on any other page,
   nor is a pop-up (a modal, a dialog, a popover) unless it holds `POPUP_SHARE` of the main text (then it is
   the page's frame); on an article, nor are its readers' comments (a class naming a commentary is the

@@ -693,7 +693,7 @@ def not_boxes(
     ]
     if product:
         out = [m and not _class_names(b, PRODUCT_ASIDES, PRODUCT_ASIDE_LEVELS) for b, m in zip(blocks, out)]
-    else:
+    if page_type not in PRODUCT_TYPES:  # a page only maybe a product: its pop-ups too, read at any depth
         out = not_popups(blocks, out)
     if page_type == "article":
         out = [m and not _readers_comment(b) for b, m in zip(blocks, out)]

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench import out_of_fold
-from export.metric import words
+from export.metric import bag_prf, words
 from native_host import Extractor
 from native_host.pipeline.blocks import Block, blocks_from_snapshot
 from native_host.pipeline.snapshot import snapshot_from_html
@@ -61,22 +61,12 @@ def class_words(block: Block) -> set[str]:
     return out
 
 
-def _f1(pred: Counter, gold: Counter, gold_words: int) -> float:
-    pred_words = sum(pred.values())
-    common = sum((pred & gold).values()) if pred_words and gold_words else 0
-    if not common:
-        return 0.0
-    precision, recall = common / pred_words, common / gold_words
-    return 2 * precision * recall / (precision + recall)
-
-
 def audit_page(extractor: Extractor, record: dict, side: str = "drop") -> dict | None:
     """The page's row: {id, site, type, base F1, changes: {word: F1 change}} for each class word whose blocks
     move its F1 by more than a ten-thousandth; None for a page without gold words. The page's text is read as
     the words of its main blocks, the headline aside (the reader shows it whatever the blocks)."""
     gold = Counter(words(record.get("main_text")))
-    gold_words = sum(gold.values())
-    if not gold_words:
+    if not gold:
         return None
     snapshot = snapshot_from_html(record["html"], url=record.get("url"))
     result = extractor.extract_snapshot(snapshot)
@@ -92,10 +82,10 @@ def audit_page(extractor: Extractor, record: dict, side: str = "drop") -> dict |
         if served.main == (side == "drop"):
             for word in class_words(block):
                 moved[word] += bag
-    base = _f1(kept, gold, gold_words)
+    base = bag_prf(kept, gold)[2]
     changes = {}
     for word, bag in moved.items():
-        change = _f1(kept - bag if side == "drop" else kept + bag, gold, gold_words) - base
+        change = bag_prf(kept - bag if side == "drop" else kept + bag, gold)[2] - base
         if abs(change) > 1e-4:
             changes[word] = round(change, 5)
     site = record.get("site") or record["id"]

@@ -29,8 +29,11 @@ def words(text: str | None) -> list[str]:
 
 def word_prf(pred: str | None, gold: str | None) -> tuple[float, float, float]:
     """(precision, recall, F1) of the bag of words of `pred` against that of `gold`."""
-    pred_bag = Counter(words(pred))
-    gold_bag = Counter(words(gold))
+    return bag_prf(Counter(words(pred)), Counter(words(gold)))
+
+
+def bag_prf(pred_bag: Counter, gold_bag: Counter) -> tuple[float, float, float]:
+    """`word_prf` of two bags of words already counted: for a caller that scores many variants of one page."""
     if not pred_bag and not gold_bag:
         return 1.0, 1.0, 1.0
     common = sum((pred_bag & gold_bag).values())

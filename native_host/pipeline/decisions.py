@@ -747,8 +747,9 @@ def _post_body(block: Block) -> bool:
 @lru_cache(maxsize=1 << 14)
 def _post_marks(entry: str) -> tuple[bool, bool]:
     """(names a post's body, names a signature) for one class-path entry below <body>."""
-    names = [name.lower() for name in _entry_classes(entry)] if _below_body(entry) else []
-    return any(name in POST_BODIES for name in names), any(SIGNATURE in name for name in names)
+    if not _below_body(entry):
+        return False, False
+    return any(name.lower() in POST_BODIES for name in _entry_classes(entry)), _entry_names(entry, (SIGNATURE,))
 
 
 def _popup_entry(entry: str) -> bool:

@@ -6,6 +6,8 @@ and the pages and sites it moves each way.
     python -m bench.class_words --model runs/cv2/fold-{fold}/assets --folds 2            # every page, out of fold
     python -m bench.class_words --model runs/cv2/fold-{fold}/assets --folds 2 --side add
     python -m bench.class_words --rows runs/class-words.jsonl --words 80                 # the table again
+    python -m bench.class_words --model runs/cv2/fold-{fold}/assets --folds 2 --datasets wcxb \
+        --snapshots runs/snapshots-wcxb.msgpack                                          # as the browser saw them
 
 A word worth a rule moves many sites one way and few the other: one site's template is not a rule. The
 `NOCONTENT` and `WIDGETS` words of decisions.py came from such a run (docs/model.md); a candidate's net effect,
@@ -27,7 +29,6 @@ from bench import out_of_fold
 from export.metric import bag_prf, words
 from native_host import Extractor
 from native_host.pipeline.blocks import Block, blocks_from_snapshot
-from native_host.pipeline.snapshot import snapshot_from_html
 
 WORD_SPLIT = re.compile(r"[-_:/]+")  # "share-count", "post_meta", "lg:hidden", "icons/close"
 MIN_LETTERS = 3  # "a", "js", "md": too short to name anything
@@ -68,7 +69,7 @@ def audit_page(extractor: Extractor, record: dict, side: str = "drop") -> dict |
     gold = Counter(words(record.get("main_text")))
     if not gold:
         return None
-    snapshot = snapshot_from_html(record["html"], url=record.get("url"))
+    snapshot = out_of_fold.snapshot_of(record)
     result = extractor.extract_snapshot(snapshot)
     blocks = blocks_from_snapshot(snapshot)
     kept: Counter = Counter()

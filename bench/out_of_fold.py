@@ -1,14 +1,19 @@
 """Each page with the model that never saw its site: the page loop the audits share (`bench.rule_audit`,
 `bench.class_words`). With `--folds K` and `--model runs/cv/fold-{fold}/assets`, each fold's pages go to that
-fold's model; without, every page (or a `--split`'s) goes to one model (the shipped one by default)."""
+fold's model; without, every page (or a `--split`'s) goes to one model (the shipped one by default). With
+`--snapshots`, each page is read as the browser recorded it (`export.record`) instead of from its HTML: what
+the reader sees, consent managers, pop-ups and chat boxes open."""
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Iterator
+from pathlib import Path
 
+from export import recordings
 from export.data import DATASETS, fold_buckets, iter_records
 from native_host import Extractor
+from native_host.pipeline.snapshot import snapshot_from_html
 from native_host.progress import progress
 
 
@@ -18,6 +23,13 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--folds", type=int, default=None, help="score each fold's pages with its own model")
     ap.add_argument("--split", default=None, help="train or dev (without --folds; default: every page)")
     ap.add_argument("--datasets", default=None, help="comma-separated (default: all)")
+    ap.add_argument(
+        "--snapshots",
+        type=Path,
+        default=None,
+        help="read each page's recorded snapshot (export.record) instead of its HTML; the pages not recorded, "
+        "or whose recording did not render (recordings.rendered), are left out",
+    )
 
 
 def check(ap: argparse.ArgumentParser, args: argparse.Namespace) -> None:
@@ -34,8 +46,23 @@ def pages(args: argparse.Namespace) -> Iterator[tuple[Extractor, dict]]:
         if args.folds is not None
         else [(args.model, None, args.split)]
     )
+    spans = recordings.index(args.snapshots) if args.snapshots is not None else None
     for k, (model, buckets, split) in enumerate(runs):
         extractor = Extractor(model)
         records = iter_records(datasets, split=split, buckets=buckets)
+        if spans is not None:
+            records = (r for r in records if r["id"] in spans)
         for record in progress(records, desc=f"fold {k}" if buckets is not None else "pages"):
+            if spans is not None:
+                live = recordings.load_at(args.snapshots, spans[record["id"]])["snapshot"]
+                if not recordings.rendered(live, record.get("main_text") or ""):
+                    continue
+                record = {**record, "snapshot": live}
             yield extractor, record
+
+
+def snapshot_of(record: dict) -> dict:
+    """The page as the audit reads it: its recorded snapshot where `pages` gave one, else built from its HTML."""
+    if "snapshot" in record:
+        return record["snapshot"]
+    return snapshot_from_html(record["html"], url=record.get("url"))

@@ -27,7 +27,6 @@ from export.labels import aligned_counts
 from native_host import Extractor
 from native_host.pipeline.blocks import blocks_from_snapshot
 from native_host.pipeline.decisions import RULE_TRACE
-from native_host.pipeline.snapshot import snapshot_from_html
 
 SURE = 0.9  # a block the model scored this or more: a rule that removes it overrules a confident model
 
@@ -60,7 +59,7 @@ def audit_page(extractor: Extractor, record: dict, audit: Audit) -> None:
     gold = record.get("main_text") or ""
     if not gold.split():
         return
-    snapshot = snapshot_from_html(record["html"], url=record.get("url"))
+    snapshot = out_of_fold.snapshot_of(record)
     steps: list[tuple[str, list[bool]]] = []
 
     def trace(name: str, main: list[bool]) -> None:

@@ -3,9 +3,14 @@ sites it moves: the audit behind the class-word rules."""
 
 from __future__ import annotations
 
-from host_support import write_standin_model
+import argparse
 
+from host_support import write_standin_model
+from tiny_data import BRIDGE, article_page, write_tiny_data
+
+from bench import out_of_fold
 from bench.class_words import audit_page, class_words, summarise
+from export import recordings
 from native_host import Extractor
 from native_host.pipeline.blocks import blocks_from_snapshot
 from native_host.pipeline.snapshot import snapshot_from_html
@@ -62,3 +67,23 @@ def test_a_word_one_site_gains_on_and_another_loses_on_is_counted_both_ways(tmp_
 def test_a_page_without_gold_words_is_not_audited(tmp_path):
     extractor = Extractor(write_standin_model(tmp_path / "m"))
     assert audit_page(extractor, {**page("a"), "main_text": " "}) is None
+
+
+def test_with_snapshots_the_audit_reads_the_page_the_browser_recorded(tmp_path, monkeypatch):
+    """--snapshots: a page is audited as recorded (here with a chat box its HTML does not hold, which the
+    stand-in model keeps and the gold does not), a recording that did not render is left out, and so is a
+    page with no recording; the HTML path reads the same page without the box."""
+    monkeypatch.setenv("PITH_DATA", str(write_tiny_data(tmp_path / "data")))
+    chat = "<div class='chat-launcher'><p>Questions about your order? Our team answers within the hour.</p></div>"
+    recorded = tmp_path / "recorded.msgpack"
+    with recordings.Writer(recorded) as w:
+        w.add({"id": "wcxb/dev-1", "snapshot": snapshot_from_html(article_page("A bridge opens", BRIDGE) + chat)})
+        w.add({"id": "cleaneval/dev-1", "snapshot": snapshot_from_html("<body><p>Loading the page...</p></body>")})
+    model = write_standin_model(tmp_path / "m")
+    args = argparse.Namespace(model=model, folds=None, split="dev", datasets=None, snapshots=recorded)
+    (extractor, record), *more = list(out_of_fold.pages(args))
+    assert record["id"] == "wcxb/dev-1" and not more  # cleaneval/dev-1 did not render; wcxb/dev-2 is not recorded
+    row = audit_page(extractor, record, "drop")
+    assert row is not None and row["changes"]["chat"] > 0 and row["changes"]["launcher"] > 0
+    from_html = audit_page(extractor, {k: v for k, v in record.items() if k != "snapshot"}, "drop")
+    assert from_html is not None and "chat" not in from_html["changes"]

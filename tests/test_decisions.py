@@ -546,6 +546,45 @@ def test_a_consent_banner_is_not_content_on_any_page(page):
     assert all(main_blocks(snapshot, blocks, everything(blocks), 0.5, "documentation"))
 
 
+def test_an_open_consent_manager_is_not_read_in_place_of_the_list_under_it():
+    """A recorded page with its consent manager open (a OneTrust pane of purposes and vendors, more text than the
+    page's own list of recipes): the model, thrown by the pane, is sure of the pane and unsure of the list. The
+    reader gets the list, not the pane. A page whose only text sits in a box a consent word names (a clinic's
+    page on informed consent) still keeps it, as the box rules do."""
+    cards = "".join(
+        f"<article class='card'><h3 class='card-title'><a href='/r/{n}'>Slow tomato sauce number {n} with basil</a></h3>"
+        "</article>"
+        for n in range(1, 15)
+    )
+    purposes = "".join(
+        f"<li class='ot-cat-item'><h3>Use profiles to select personalised content {n}</h3><p class='ot-desc'>"
+        f"{'We and our partners store and access information on a device. ' * 3}</p></li>"
+        for n in range(1, 9)
+    )
+    pane = (
+        "<div id='onetrust-consent-sdk' class='show-banner'><div id='onetrust-pc-sdk' class='otPcTab'>"
+        f"<ul class='ot-cat-grp'>{purposes}</ul></div></div>"
+    )
+    snapshot, blocks = page_blocks(
+        f"<body><main><h1>Tomato sauces</h1><div class='cards'>{cards}</div></main>{pane}</body>"
+    )
+    titles = [b.index for b in blocks if b.text.startswith("Slow tomato")]
+    boxed = [b.index for b in blocks if any("onetrust" in entry for entry in b.class_path)]
+    assert len(titles) == 14 and len(boxed) == 16
+    scores = np.array(
+        [[0.2 if b.index in titles else 0.7 if b.index in boxed or b.tag_path[-1] == "h1" else 0.01] for b in blocks],
+        dtype=np.float32,
+    )
+    for page_type in ("listing", "collection", None):
+        main = main_blocks(snapshot, blocks, scores, 0.5, page_type)
+        assert all(main[i] for i in titles) and not any(main[i] for i in boxed), page_type
+    consent = (
+        "<div class='informed-consent'><h1>Informed consent</h1><p>" + "Ask what a procedure risks. " * 8 + "</p></div>"
+    )
+    snapshot, blocks = page_blocks(consent)
+    assert all(main_blocks(snapshot, blocks, everything(blocks), 0.5, "article"))
+
+
 def test_a_pop_up_is_not_the_page_unless_the_page_is_in_it(page):
     """A booking form's pop-up (its agreement nested deep below the plugin's box: Popup Maker, Gravity Forms) and a
     newsletter's modal, hidden until a click in the page's own HTML, are not its content on any page type (a

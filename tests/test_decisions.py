@@ -242,7 +242,8 @@ def test_links_that_end_the_article_are_not_main(extractor, page):
     kept = [body[0] <= i <= more for i in range(len(blocks))]  # what the shipped model keeps of this page
     out = one_article(blocks, kept)
     assert out == [body[0] <= i <= body[1] for i in range(len(blocks))] and related == body[1] + 1
-    # a list page's last items are content
+    # a list page's last items are content (its class aside: a box of related pages goes on every page)
+    snapshot, blocks = page_blocks(page("news-link-lists").replace(b"related-inline", b"inline"))
     scores = np.array([[1.0 if k else 0.0] for k in kept], dtype=np.float32)
     assert main_blocks(snapshot, blocks, scores, 0.5, "listing")[related]
 
@@ -438,7 +439,7 @@ def test_a_product_page_keeps_its_description_and_not_its_reviews_or_pop_ups(pag
     assert all(main[i] for i in product) and not any(main[i] for i in reviews + boxes)
     assert all(main_blocks(snapshot, blocks, everything(blocks), 0.5, "article")[i] for i in reviews)
     # a page the type head calls a collection but gives a fifth or more of being a product gets the rule too;
-    # under that, its reviews stay, and its pop-ups go as on every page (`not_popups`)
+    # under that, its reviews stay, and its pop-ups go as on every page (`not_small_boxes`)
     for share, dropped in ((0.1, False), (PRODUCT_ASIDE_SHARE, True), (0.45, True)):
         main = main_blocks(snapshot, blocks, everything(blocks), 0.5, "collection", share)
         assert all(main[i] for i in product) and all(main[i] != dropped for i in reviews), share
@@ -451,7 +452,7 @@ def test_a_product_page_keeps_its_description_and_not_its_reviews_or_pop_ups(pag
 def test_a_review_nested_under_classes_of_its_own_is_still_a_review():
     """A shop's review text sits a few classed levels below the box that names it ("review-list" > "a-section"
     > "a-row" > "a-text"): on a product page it goes too (PRODUCT_ASIDE_LEVELS), and so do the shop's other
-    products (a "related" box); the description stays."""
+    products (a "related" box, which goes on every page); the description stays."""
     review = "<div class='a-section'><div class='a-row'><span class='a-text'>{0}</span></div></div>"
     html = (
         "<main><h1>Tidewater kettle</h1><div class='desc'><p>A stovetop kettle of enamelled steel that holds 1.6"
@@ -471,7 +472,49 @@ def test_a_review_nested_under_classes_of_its_own_is_still_a_review():
     )
     main = main_blocks(snapshot, blocks, everything(blocks), 0.5, "product")
     assert all(main[i] for i in desc) and not any(main[i] for i in said)
-    assert all(main_blocks(snapshot, blocks, everything(blocks), 0.5, "article")[i] for i in said)
+    main = main_blocks(snapshot, blocks, everything(blocks), 0.5, "article")
+    assert all(main[i] for i in said[:2]) and not main[said[2]]
+
+
+def test_links_to_related_pages_and_the_authors_bio_are_not_the_article():
+    """Under an article, a box of teasers for the site's related pages and the author's bio are the site's, not
+    the article's: the related box goes on every page type, the bio on articles (and pages of no type). A box so
+    named that holds half the page's main text or more is the page: a listing of related stories, a
+    biography site's "bio"."""
+    body = "".join(
+        f"<p>The ferry to Eday runs on tidal power from this spring, paragraph {n} of the story.</p>" for n in range(6)
+    )
+    related = "".join(
+        f"<li><a href='/s/{n}'>Another island's harbour wall rebuilt after the winter storms, part {n}</a></li>"
+        for n in range(3)
+    )
+    html = (
+        f"<main><article><h1>Tidal ferry</h1><div class='entry-content'>{body}</div>"
+        f"<div class='td-related-posts'><h4>Related</h4><ul>{related}</ul></div>"
+        "<div class='author-bio'><p>Ann Example has written about the islands' ferries and harbours since 2009.</p>"
+        "</div></article></main>"
+    )
+    snapshot, blocks = page_blocks(html)
+    story = [b.index for b in blocks if b.text.startswith("The ferry")]
+    teasers = [b.index for b in blocks if "harbour wall" in b.text]
+    bio = [b.index for b in blocks if b.text.startswith("Ann Example")]
+    assert len(story) == 6 and teasers and len(bio) == 1  # the links of one list are one block
+    for page_type in ("article", None):
+        main = main_blocks(snapshot, blocks, everything(blocks), 0.5, page_type)
+        assert all(main[i] for i in story) and not any(main[i] for i in teasers + bio), page_type
+    main = main_blocks(snapshot, blocks, everything(blocks), 0.5, "service")
+    assert all(main[i] for i in story + bio) and not any(main[i] for i in teasers)
+    # the box that is the page, beside a line of its own
+    line = (
+        "<p>Stories from the islands this week, gathered by our readers and the paper's own reporters on every"
+        " ferry route.</p>"
+    )
+    snapshot, blocks = page_blocks(
+        f"<main><h1>Island stories</h1>{line}<div class='related-stories'><ul>{related}</ul></div></main>"
+    )
+    assert all(main_blocks(snapshot, blocks, everything(blocks), 0.5, "listing"))
+    snapshot, blocks = page_blocks(f"<main><div class='bio col-md-8'><h1>Ann Example</h1>{body}</div>{line}</main>")
+    assert all(main_blocks(snapshot, blocks, everything(blocks), 0.5, "article"))
 
 
 def test_a_product_page_keeps_the_region_of_its_headline():

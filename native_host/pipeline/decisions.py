@@ -215,6 +215,18 @@ PRODUCT_TYPES = ("product",)
 #   alone: +.0004 (30 up, 2 down); the outermost named ancestor alone as the box: 5 pages fewer up.
 POPUPS = ("popup", "popmake", "popover", "modal", "dialog")
 POPUP_SHARE = 0.5
+# * read the same way, on every page, a box of links to the site's related pages: a class with the whole word
+#   "related" (split at "-" and "_": "related-posts", "td_block_related", "related_products"; not
+#   "relatedStories"), whose teasers the model keeps after an article, a product or a service. Found by
+#   bench.class_words (41 sites up, 5 down; the three pages it cost most were a listing and two articles whose
+#   whole text sits in such a box, which the share keeps). Two site-grouped CPU folds, all thirteen datasets out
+#   of fold: +.0004 (+.0002 to +.0005), 48 pages up, 2 down, no dataset lower (WCXB +.0009: products +.0044,
+#   services +.0010, articles +.0010; Daniel +.0003, Dragnet +.0003, GoogleTrends +.0013).
+RELATED_BOXES = ("related",)
+# * on an article (or a page of no type), its author's bio under it ("author-bio", "bio-box"): without the related
+#   box, +.0001 (+.0000 to +.0001), 15 up, 3 down (WCXB articles +.0004, 10 up, none down; Dragnet +.0002); on
+#   every page type a biography site's profile, which the type head called a collection, lost .31.
+BIO_BOXES = ("bio",)
 # ... and on a page the type head gives at least this share of being a product, whatever it calls it: on new
 # sites the head calls only half of WCXB's products products (collections and services the rest). With 12-epoch
 # out-of-fold models: product +.0076 (+.0014 to +.0154; 5 pages up, none down), service −.0009 (1 down), all
@@ -721,8 +733,8 @@ def not_boxes(
 ) -> list[bool]:
     """`main` less the blocks in a box that is not the page's content (a consent banner, a poster's card; on a
     forum its notices; on a product page, or one that may be (`product_share`), its reviews and pop-ups; on any
-    other page its pop-ups, `not_popups`; on an article its readers' comments), unless that leaves next to
-    nothing."""
+    other page its pop-ups; on every page its links to related pages; on an article its author's bio and its
+    readers' comments), unless that leaves next to nothing."""
     product = page_type in PRODUCT_TYPES or product_share >= PRODUCT_ASIDE_SHARE
     words = POSTER_CARDS + (BOARD_NOTICES if page_type in SIGNATURE_TYPES else ())
     named = NOCONTENT + WIDGETS
@@ -733,7 +745,10 @@ def not_boxes(
     if product:
         out = [m and not _class_names(b, PRODUCT_ASIDES, PRODUCT_ASIDE_LEVELS) for b, m in zip(blocks, out)]
     if page_type not in PRODUCT_TYPES:  # a page only maybe a product: its pop-ups too, read at any depth
-        out = not_popups(blocks, out)
+        out = not_small_boxes(blocks, out, _popup_entry)
+    out = not_small_boxes(blocks, out, _related_entry)
+    if page_type in ONE_ARTICLE_TYPES:
+        out = not_small_boxes(blocks, out, _bio_entry)
     if page_type == "article":
         out = [m and not _readers_comment(b) for b, m in zip(blocks, out)]
     if _body_chars(blocks, out) < NEARLY_EMPTY_CHARS <= _body_chars(blocks, main):
@@ -741,17 +756,18 @@ def not_boxes(
     return out
 
 
-def not_popups(blocks: Sequence[Block], main: list[bool]) -> list[bool]:
-    """`main` less the blocks of each pop-up (an ancestor below <body> whose class names one, POPUPS) that holds
-    under POPUP_SHARE of the main text: one that holds more is what the page wraps its content in (Drupal's
-    "dialog-off-canvas-main-canvas"), and a pop-up inside that wrapper is still a pop-up."""
+def not_small_boxes(blocks: Sequence[Block], main: list[bool], names: Callable[[str], bool]) -> list[bool]:
+    """`main` less the blocks of each box (an ancestor below <body> whose class-path entry `names` names: a
+    pop-up, POPUPS; related pages, RELATED_BOXES; an author's bio, BIO_BOXES) that holds under POPUP_SHARE of the
+    main text: one that holds more is what the page is or wraps its content in (Drupal's
+    "dialog-off-canvas-main-canvas", a biography site's "bio"), and a box of its kind inside it still goes."""
     boxes: dict[tuple[str, ...], list[int]] = {}
     total = 0
     for b, m in zip(blocks, main):
         if m:
             total += len(b.text)
             for k, entry in enumerate(b.class_path):
-                if _popup_entry(entry):
+                if names(entry):
                     boxes.setdefault(tuple(b.class_path[: k + 1]), []).append(b.index)
     out = list(main)
     for ids in boxes.values():
@@ -792,8 +808,16 @@ def _post_marks(entry: str) -> tuple[bool, bool]:
 
 
 def _popup_entry(entry: str) -> bool:
-    """Whether one class-path entry below <body> names a pop-up by a class (`not_popups`)."""
+    """Whether one class-path entry below <body> names a pop-up by a class (`not_small_boxes`)."""
     return _below_body(entry) and _entry_names(entry, POPUPS)
+
+
+def _related_entry(entry: str) -> bool:
+    return _entry_has_word(entry, RELATED_BOXES)
+
+
+def _bio_entry(entry: str) -> bool:
+    return _entry_has_word(entry, BIO_BOXES)
 
 
 def one_product(snapshot: dict, blocks: Sequence[Block], main: list[bool]) -> list[bool]:

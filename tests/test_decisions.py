@@ -595,8 +595,8 @@ def test_an_open_consent_manager_is_not_read_in_place_of_the_list_under_it():
     reader gets the list, not the pane. A page whose only text sits in a box a consent word names (a clinic's
     page on informed consent) still keeps it, as the box rules do."""
     cards = "".join(
-        f"<article class='card'><h3 class='card-title'><a href='/r/{n}'>Slow tomato sauce number {n} with basil</a></h3>"
-        "</article>"
+        f"<article class='card'><h3 class='card-title'><a href='/r/{n}'>Slow tomato sauce number {n} with basil</a>"
+        "</h3></article>"
         for n in range(1, 15)
     )
     purposes = "".join(

@@ -161,9 +161,10 @@ CONSENT_BOXES = (
 # its only confident text falls to the lower threshold and its bare list instead of showing the banner (a recipe
 # site's list of 44 recipes under a OneTrust pane of vendors and purposes that held 74% of the page's text: .08
 # -> .99). On WCXB's recorded pages those boxes hold 1 gold word of 19,760, on 105 pages (the boxes "cookie"
-# alone names, 261 of 7,864: a site's cookie-recipe box), and where unscoring them leaves next to nothing the decision stands as before (a page
-# about informed consent whose text sits in a box so named). Two site-grouped CPU folds: all thirteen datasets
-# +.0002 (+.0000 to +.0006), 2 pages up, none down; WCXB's live snapshots +.0007 (+.0000 to +.0022), 2 up, none.
+# alone names, 261 of 7,864: a site's cookie-recipe box), and where unscoring them leaves next to nothing the
+# decision stands as before (a page about informed consent whose text sits in a box so named). Two site-grouped
+# CPU folds: all thirteen datasets +.0002 (+.0000 to +.0006), 2 pages up, none down; WCXB's live snapshots
+# +.0007 (+.0000 to +.0022), 2 up, none down.
 CONSENT_ONLY = tuple(word for word in CONSENT_BOXES if word != "cookie")
 # * a poster's card (XenForo's userExtras, userTitle and userBanner, phpBB's postprofile, vBulletin's userinfo:
 #   rank, join date, message count, location), on every page type (a thread typed as an article keeps them

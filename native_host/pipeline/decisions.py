@@ -574,7 +574,7 @@ def main_blocks(
     unscored = unscored_consent(blocks, scores)
     if unscored is not scores:
         main = _threshold_rounds(snapshot, blocks, unscored, threshold, page_type, product_share, stated)
-        if sum(len(b.text) for b, m in zip(blocks, main) if m) >= NEARLY_EMPTY_CHARS:
+        if _main_chars(blocks, main) >= NEARLY_EMPTY_CHARS:
             return main
     return _threshold_rounds(snapshot, blocks, scores, threshold, page_type, product_share, stated)
 
@@ -629,7 +629,7 @@ def bare_page_list(blocks: Sequence[Block], scores, main: list[bool], threshold:
     RECORD_WORDS to BARE_ITEM_WORDS words on average) whose mean score is the highest from BARE_MIN_SCORE up
     to `threshold` (the one the decision was made at), so one the model was unsure of and no rule took out."""
     page = sum(len(b.text) for b in blocks)
-    kept = sum(len(b.text) for b, m in zip(blocks, main) if m)
+    kept = _main_chars(blocks, main)
     if not page or kept > BARE_CHARS or kept >= BARE_SHARE * page:
         return main
     best: list[int] = []
@@ -1002,6 +1002,11 @@ def outside_navigation(snapshot: dict, blocks: Sequence[Block], main: list[bool]
     if out == main or _body_chars(blocks, out) < NEARLY_EMPTY_CHARS <= _body_chars(blocks, main):
         return main
     return out
+
+
+def _main_chars(blocks: Sequence[Block], main: Sequence[bool]) -> int:
+    """Characters of the main blocks, headings included."""
+    return sum(len(b.text) for b, m in zip(blocks, main) if m)
 
 
 def _body_chars(blocks: Sequence[Block], main: Sequence[bool]) -> int:

@@ -5,6 +5,7 @@ and the pages and sites it moves each way.
 
     python -m bench.class_words --model runs/cv2/fold-{fold}/assets --folds 2            # every page, out of fold
     python -m bench.class_words --model runs/cv2/fold-{fold}/assets --folds 2 --side add
+    python -m bench.class_words --model runs/cv2/fold-{fold}/assets --folds 2 --whole-names  # "sidebar" alone
     python -m bench.class_words --rows runs/class-words.jsonl --words 80                 # the table again
     python -m bench.class_words --model runs/cv2/fold-{fold}/assets --folds 2 --datasets wcxb \
         --snapshots runs/snapshots-wcxb.msgpack                                          # as the browser saw them
@@ -50,19 +51,21 @@ class Word:
     worst_change: float
 
 
-def class_words(block: Block) -> set[str]:
-    """The words of the class names on the block's path below `<body>` (each class split at -, _, : and /)."""
+def class_words(block: Block, whole: bool = False) -> set[str]:
+    """The words of the class names on the block's path below `<body>` (each class split at -, _, : and /), or
+    with `whole` the names themselves: "sidebar" apart from "has-sidebar" and "sidebar-widget"."""
     out: set[str] = set()
     for entry in block.class_path:
         tag, *classes = entry.lower().partition("#")[0].split(".")
         if tag in ("html", "body"):
             continue
         for name in classes:
-            out.update(w for w in WORD_SPLIT.split(name) if len(w) >= MIN_LETTERS and not w.isdigit())
+            parts = [name] if whole else WORD_SPLIT.split(name)
+            out.update(w for w in parts if len(w) >= MIN_LETTERS and not w.isdigit())
     return out
 
 
-def audit_page(extractor: Extractor, record: dict, side: str = "drop") -> dict | None:
+def audit_page(extractor: Extractor, record: dict, side: str = "drop", whole: bool = False) -> dict | None:
     """The page's row: {id, site, type, base F1, changes: {word: F1 change}} for each class word whose blocks
     move its F1 by more than a ten-thousandth; None for a page without gold words. The page's text is read as
     the words of its main blocks, the headline aside (the reader shows it whatever the blocks)."""
@@ -81,7 +84,7 @@ def audit_page(extractor: Extractor, record: dict, side: str = "drop") -> dict |
         if served.main:
             kept += bag
         if served.main == (side == "drop"):
-            for word in class_words(block):
+            for word in class_words(block, whole):
                 moved[word] += bag
     base = bag_prf(kept, gold)[2]
     changes = {}
@@ -155,6 +158,7 @@ def main() -> None:
     out_of_fold.add_arguments(ap)
     ap.add_argument("--side", choices=SIDES, default="drop", help="drop the kept blocks, or add the dropped ones")
     ap.add_argument("--words", type=int, default=60, help="class words listed")
+    ap.add_argument("--whole-names", action="store_true", help="read each class name whole, not its words")
     ap.add_argument("--jsonl", type=Path, default=None, help="also write each page's row here")
     ap.add_argument("--rows", type=Path, default=None, help="summarise the rows of an earlier --jsonl instead")
     args = ap.parse_args()
@@ -162,7 +166,9 @@ def main() -> None:
         rows = [json.loads(line) for line in args.rows.read_text(encoding="utf-8").splitlines() if line.strip()]
     else:
         out_of_fold.check(ap, args)
-        audited = (audit_page(extractor, record, args.side) for extractor, record in out_of_fold.pages(args))
+        audited = (
+            audit_page(extractor, record, args.side, args.whole_names) for extractor, record in out_of_fold.pages(args)
+        )
         rows = [row for row in audited if row is not None]
         if args.jsonl is not None:
             args.jsonl.parent.mkdir(parents=True, exist_ok=True)

@@ -40,6 +40,7 @@ def test_class_words_are_the_class_names_split_below_body():
     )
     (block,) = blocks_from_snapshot(snapshot)
     assert class_words(block) == {"share", "count", "hidden"}
+    assert class_words(block, whole=True) == {"share-count", "lg:hidden"}  # "x1" too short to name anything
 
 
 def test_dropping_a_kept_promo_gains_on_every_site_and_adding_a_dropped_spec_too(tmp_path):

@@ -476,11 +476,11 @@ def test_a_review_nested_under_classes_of_its_own_is_still_a_review():
     assert all(main[i] for i in said[:2]) and not main[said[2]]
 
 
-def test_links_to_related_pages_and_the_authors_bio_are_not_the_article():
-    """Under an article, a box of teasers for the site's related pages and the author's bio are the site's, not
-    the article's: the related box goes on every page type, the bio on articles (and pages of no type). A box so
-    named that holds half the page's main text or more is the page: a listing of related stories, a
-    biography site's "bio"."""
+def test_links_to_related_pages_the_sidebar_and_the_authors_bio_are_not_the_article():
+    """Under an article, a box of teasers for the site's related pages, a sidebar and the author's bio are the
+    site's, not the article's: the related box and the sidebar go on every page type, the bio on articles (and
+    pages of no type). A box so named that holds half the page's main text or more is the page: a listing of
+    related stories, a biography site's "bio"; a class that only holds the word ("has-sidebar") names no box."""
     body = "".join(
         f"<p>The ferry to Eday runs on tidal power from this spring, paragraph {n} of the story.</p>" for n in range(6)
     )
@@ -489,21 +489,23 @@ def test_links_to_related_pages_and_the_authors_bio_are_not_the_article():
         for n in range(3)
     )
     html = (
-        f"<main><article><h1>Tidal ferry</h1><div class='entry-content'>{body}</div>"
+        f"<main class='has-sidebar'><article><h1>Tidal ferry</h1><div class='entry-content'>{body}</div>"
         f"<div class='td-related-posts'><h4>Related</h4><ul>{related}</ul></div>"
         "<div class='author-bio'><p>Ann Example has written about the islands' ferries and harbours since 2009.</p>"
-        "</div></article></main>"
+        "</div></article><div class='sidebar'><p>Subscribe to the island paper for a year and get the tide tables"
+        " free.</p></div></main>"
     )
     snapshot, blocks = page_blocks(html)
     story = [b.index for b in blocks if b.text.startswith("The ferry")]
     teasers = [b.index for b in blocks if "harbour wall" in b.text]
     bio = [b.index for b in blocks if b.text.startswith("Ann Example")]
-    assert len(story) == 6 and teasers and len(bio) == 1  # the links of one list are one block
+    rail = [b.index for b in blocks if b.text.startswith("Subscribe")]
+    assert len(story) == 6 and teasers and len(bio) == 1 and len(rail) == 1  # the links of one list are one block
     for page_type in ("article", None):
         main = main_blocks(snapshot, blocks, everything(blocks), 0.5, page_type)
-        assert all(main[i] for i in story) and not any(main[i] for i in teasers + bio), page_type
+        assert all(main[i] for i in story) and not any(main[i] for i in teasers + bio + rail), page_type
     main = main_blocks(snapshot, blocks, everything(blocks), 0.5, "service")
-    assert all(main[i] for i in story + bio) and not any(main[i] for i in teasers)
+    assert all(main[i] for i in story + bio) and not any(main[i] for i in teasers + rail)
     # the box that is the page, beside a line of its own
     line = (
         "<p>Stories from the islands this week, gathered by our readers and the paper's own reporters on every"
@@ -514,6 +516,8 @@ def test_links_to_related_pages_and_the_authors_bio_are_not_the_article():
     )
     assert all(main_blocks(snapshot, blocks, everything(blocks), 0.5, "listing"))
     snapshot, blocks = page_blocks(f"<main><div class='bio col-md-8'><h1>Ann Example</h1>{body}</div>{line}</main>")
+    assert all(main_blocks(snapshot, blocks, everything(blocks), 0.5, "article"))
+    snapshot, blocks = page_blocks(f"<main><div class='sidebar'><h1>Island stories</h1>{body}</div>{line}</main>")
     assert all(main_blocks(snapshot, blocks, everything(blocks), 0.5, "article"))
 
 

@@ -228,6 +228,12 @@ RELATED_BOXES = ("related",)
 #   box, +.0001 (+.0000 to +.0001), 15 up, 3 down (WCXB articles +.0004, 10 up, none down; Dragnet +.0002); on
 #   every page type a biography site's profile, which the type head called a collection, lost .31.
 BIO_BOXES = ("bio",)
+# * on every page, a sidebar: a class that is the whole name "sidebar" (not "has-sidebar" nor "sidebar-widget",
+#   which wrap a forum's or a listing's own text as often as a rail: the word "sidebar" was 35 pages up, 9 down).
+#   Found by bench.class_words --whole-names (29 pages up, 3 down, each down a page whose whole text sits in such
+#   a box, which the share keeps). Two site-grouped CPU folds, all thirteen datasets out of fold: +.0002 (+.0001
+#   to +.0004), 21 pages up on 13 sites, none down (Dragnet +.0005, Daniel +.0004, WCXB articles +.0001).
+SIDEBAR_BOXES = ("sidebar",)
 # ... and on a page the type head gives at least this share of being a product, whatever it calls it: on new
 # sites the head calls only half of WCXB's products products (collections and services the rest). With 12-epoch
 # out-of-fold models: product +.0076 (+.0014 to +.0154; 5 pages up, none down), service −.0009 (1 down), all
@@ -734,8 +740,8 @@ def not_boxes(
 ) -> list[bool]:
     """`main` less the blocks in a box that is not the page's content (a consent banner, a poster's card; on a
     forum its notices; on a product page, or one that may be (`product_share`), its reviews and pop-ups; on any
-    other page its pop-ups; on every page its links to related pages; on an article its author's bio and its
-    readers' comments), unless that leaves next to nothing."""
+    other page its pop-ups; on every page its links to related pages and its sidebar; on an article its author's
+    bio and its readers' comments), unless that leaves next to nothing."""
     product = page_type in PRODUCT_TYPES or product_share >= PRODUCT_ASIDE_SHARE
     words = POSTER_CARDS + (BOARD_NOTICES if page_type in SIGNATURE_TYPES else ())
     named = NOCONTENT + WIDGETS
@@ -748,6 +754,7 @@ def not_boxes(
     if page_type not in PRODUCT_TYPES:  # a page only maybe a product: its pop-ups too, read at any depth
         out = not_small_boxes(blocks, out, _popup_entry)
     out = not_small_boxes(blocks, out, _related_entry)
+    out = not_small_boxes(blocks, out, _sidebar_entry)
     if page_type in ONE_ARTICLE_TYPES:
         out = not_small_boxes(blocks, out, _bio_entry)
     if page_type == "article":
@@ -759,9 +766,10 @@ def not_boxes(
 
 def not_small_boxes(blocks: Sequence[Block], main: list[bool], names: Callable[[str], bool]) -> list[bool]:
     """`main` less the blocks of each box (an ancestor below <body> whose class-path entry `names` names: a
-    pop-up, POPUPS; related pages, RELATED_BOXES; an author's bio, BIO_BOXES) that holds under POPUP_SHARE of the
-    main text: one that holds more is what the page is or wraps its content in (Drupal's
-    "dialog-off-canvas-main-canvas", a biography site's "bio"), and a box of its kind inside it still goes."""
+    pop-up, POPUPS; related pages, RELATED_BOXES; an author's bio, BIO_BOXES; a sidebar, SIDEBAR_BOXES) that
+    holds under POPUP_SHARE of the main text: one that holds more is what the page is or wraps its content in
+    (Drupal's "dialog-off-canvas-main-canvas", a biography site's "bio"), and a box of its kind inside it still
+    goes."""
     boxes: dict[tuple[str, ...], list[int]] = {}
     total = 0
     for b, m in zip(blocks, main):
@@ -819,6 +827,11 @@ def _related_entry(entry: str) -> bool:
 
 def _bio_entry(entry: str) -> bool:
     return _entry_has_word(entry, BIO_BOXES)
+
+
+@lru_cache(maxsize=1 << 14)
+def _sidebar_entry(entry: str) -> bool:
+    return _below_body(entry) and any(name.lower() in SIDEBAR_BOXES for name in _entry_classes(entry))
 
 
 def one_product(snapshot: dict, blocks: Sequence[Block], main: list[bool]) -> list[bool]:

@@ -13,6 +13,7 @@ from host_support import write_standin_model
 from native_host import Extractor, snapshot_from_html
 from native_host.pipeline.blocks import blocks_from_snapshot
 from native_host.pipeline.decisions import (
+    ANSWER_MAX_BLOCKS,
     BARE_CHARS,
     DESCRIPTION_TYPES,
     FAQ_TYPES,
@@ -519,6 +520,37 @@ def test_links_to_related_pages_the_sidebar_and_the_authors_bio_are_not_the_arti
     assert all(main_blocks(snapshot, blocks, everything(blocks), 0.5, "article"))
     snapshot, blocks = page_blocks(f"<main><div class='sidebar'><h1>Island stories</h1>{body}</div>{line}</main>")
     assert all(main_blocks(snapshot, blocks, everything(blocks), 0.5, "article"))
+
+
+def test_a_kept_question_of_a_folded_faq_gets_its_answer():
+    """An FAQ of its own elements (a question that ends in "?" and its answer panel, one element each, three or
+    more of one shape) whose answer the model scored under its question: a kept question gets the rest of its
+    element. A question left out stays out with its answer, and an element too long to be one answer (a box of
+    teasers under a heading that ends in "?") or mostly links is not an answer."""
+    questions = ("Does the ferry carry bicycles?", "Can I book a cabin?", "Is there a cafe on board?")
+    items = "".join(
+        f"<div class='faq-item'><div class='faq-q'>{q}</div><div class='faq-a'><p>Answer {n}: yes, on every"
+        f" sailing from the pier, when booked a day ahead.</p><p>See the timetable {n}.</p></div></div>"
+        for n, q in enumerate(questions)
+    )
+    html = f"<main><h1>Ferry questions</h1><p>{'Crossing times and fares for the island ferry. ' * 3}</p>{items}</main>"
+    snapshot, blocks = page_blocks(html)
+    asked = [b.index for b in blocks if b.text in questions]
+    answers = [b.index for b in blocks if b.text.startswith(("Answer", "See the"))]
+    assert len(asked) == 3 and len(answers) == 6
+    main = main_blocks(snapshot, blocks, everything(blocks, but=answers + asked[2:]), 0.5, "service")
+    assert all(main[i] for i in asked[:2] + answers[:4]) and not any(main[i] for i in asked[2:] + answers[4:])
+    assert not any(main_blocks(snapshot, blocks, everything(blocks, but=answers), 0.5, "forum")[i] for i in answers)
+    # a heading ending in "?" over a box of ANSWER_MAX_BLOCKS lines or more is no question with its answer
+    long = "".join(
+        f"<p>Line {n} of a long box of other stories from the islands this week.</p>"
+        for n in range(ANSWER_MAX_BLOCKS + 1)
+    )
+    boxes = "".join(f"<div class='box'><h3>{q}</h3><div>{long}</div></div>" for q in questions)
+    snapshot, blocks = page_blocks(f"<main><h1>Ferry</h1>{boxes}</main>")
+    lines = [b.index for b in blocks if b.text.startswith("Line")]
+    main = main_blocks(snapshot, blocks, everything(blocks, but=lines), 0.5, "article")
+    assert not any(main[i] for i in lines)
 
 
 def test_a_product_page_keeps_the_region_of_its_headline():

@@ -23,6 +23,7 @@ from native_host.pipeline.decisions import (
     RUNNING_TEXT_CHARS,
     SIGNATURE_LEVELS,
     TEASER_HEADING_SCORE,
+    TEASER_SCORE,
     TEASER_WORDS,
     main_blocks,
     one_article,
@@ -102,6 +103,47 @@ def test_a_section_the_model_was_sure_of_is_no_teaser():
 
     assert all(decide(min(1.0, TEASER_HEADING_SCORE + 0.05))[i] for i in section)
     assert not any(decide(TEASER_HEADING_SCORE - 0.3)[i] for i in section)  # a teaser's headline half believed
+
+
+def test_the_excerpts_of_cards_under_an_article_are_teasers_without_a_heading():
+    """Under a travel article, "Trending stories" cards show one line of excerpt each and no headline the model
+    kept: a short run after the article that the model kept, unsure (under TEASER_SCORE throughout), while it was
+    sure of the article, is a teaser. A run it was sure of stays, and so does one of the article's own shape (its
+    last paragraphs after an advert); on a page whose own run it was unsure of (a fallback threshold's) no run is
+    told by its scores."""
+    body = "".join(
+        f"<p>The rental desk at the airport closed for good this spring, paragraph {n} of the story.</p>"
+        for n in range(5)
+    )
+    gap = "".join(f"<div>Popular post {n}</div>" for n in range(5))
+    cards = (
+        "<div class='card'><p>The cheapest places to fly this winter include three coastal towns.</p></div>"
+        "<div class='card'><p>A lodge in the hills.</p></div>"
+    )
+    snapshot, blocks = page_blocks(f"<main><h1>Car rental</h1>{body}{gap}{cards}</main>")
+    story = [b.index for b in blocks if b.text.startswith("The rental")]
+    excerpts = [b.index for b in blocks if b.text.startswith(("The cheapest", "A lodge"))]
+    assert len(story) == 5 and len(excerpts) == 2
+    assert sum(len(blocks[i].text.split()) for i in excerpts) < TEASER_WORDS
+
+    def decide(article: float, card: float) -> list[bool]:
+        scores = np.array([[0.0 if b.text.startswith("Popular") else article] for b in blocks], dtype=np.float32)
+        scores[excerpts, 0] = card
+        return main_blocks(snapshot, blocks, scores, 0.3, "article")
+
+    main = decide(0.95, TEASER_SCORE - 0.2)
+    assert all(main[i] for i in story) and not any(main[i] for i in excerpts)
+    assert all(decide(0.95, TEASER_SCORE + 0.1)[i] for i in excerpts)
+    assert all(decide(TEASER_SCORE - 0.1, TEASER_SCORE - 0.2)[i] for i in story + excerpts)
+    # the article's own last paragraphs, after an advert, are no teaser
+    snapshot, blocks = page_blocks(
+        f"<main><h1>Car rental</h1>{body}{gap}<p>The cheapest car is booked a week ahead.</p><p>The end.</p></main>"
+    )
+    last = [b.index for b in blocks if b.text.startswith(("The cheapest", "The end"))]
+    assert len(last) == 2
+    scores = np.array([[0.0 if b.text.startswith("Popular") else 0.95] for b in blocks], dtype=np.float32)
+    scores[last, 0] = TEASER_SCORE - 0.2
+    assert all(main_blocks(snapshot, blocks, scores, 0.3, "article")[i] for i in last)
 
 
 def test_a_chinese_article_outweighs_a_slogan_of_spaced_phrases():

@@ -595,6 +595,28 @@ def test_a_kept_question_of_a_folded_faq_gets_its_answer():
     assert not any(main[i] for i in lines)
 
 
+def test_an_embedded_post_and_a_loading_placeholder_are_not_the_article():
+    """A tweet embedded as its publisher's markup gives it (a blockquote the network's script swaps for a frame
+    in the browser, whose text the reader never shows) and a "Loading..." line of a grid its script never filled
+    are not the page's content; an ordinary quote stays, and a line that only starts with "Loading" is text."""
+    body = "".join(f"<p>The harbour board met on Tuesday to agree the new tide tables, part {n}.</p>" for n in range(4))
+    html = (
+        f"<main><h1>Harbour board</h1>{body}<blockquote class='twitter-tweet'><p>Tide tables out now, read"
+        " them at the harbour office today!</p>— Harbour (@harbour)</blockquote><blockquote><p>We agreed them"
+        " unanimously after a long evening, said the chair.</p></blockquote><div class='grid'><h3>Loading...</h3>"
+        "<h3>Loading…</h3></div><p>Loading the ferry takes an hour at low tide, the board heard.</p></main>"
+    )
+    snapshot, blocks = page_blocks(html)
+    tweet = [b.index for b in blocks if b.text.startswith(("Tide tables", "— Harbour"))]
+    quote = [b.index for b in blocks if b.text.startswith("We agreed")]
+    loading = [b.index for b in blocks if b.text.startswith("Loading") and len(b.text) < 12]
+    ferry = [b.index for b in blocks if b.text.startswith("Loading the ferry")]
+    assert tweet and len(quote) == 1 and len(loading) == 2 and len(ferry) == 1
+    for page_type in ("article", "collection", None):
+        main = main_blocks(snapshot, blocks, everything(blocks), 0.5, page_type)
+        assert all(main[i] for i in quote + ferry) and not any(main[i] for i in tweet + loading), page_type
+
+
 def test_a_product_page_keeps_the_region_of_its_headline():
     """A shop's other products and its legal small print sit away from the product's headline: on a product page
     (or one the type head gives a fifth of being one) the blocks outside the nearest ancestor of the <h1> that holds

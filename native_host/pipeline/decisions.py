@@ -242,6 +242,13 @@ BIO_BOXES = ("bio",)
 #   a box, which the share keeps). Two site-grouped CPU folds, all thirteen datasets out of fold: +.0002 (+.0001
 #   to +.0004), 21 pages up on 13 sites, none down (Dragnet +.0005, Daniel +.0004, WCXB articles +.0001).
 SIDEBAR_BOXES = ("sidebar",)
+# * on every page, a post embedded from a social network, by the whole class name its publisher's markup gives it
+#   ("blockquote.twitter-tweet"): in the browser the network's script swaps it for a frame whose text the snapshot
+#   does not hold, so the HTML path read text the reader never shows, and most golds leave it out. Found by
+#   bench.class_words --whole-names (twitter-tweet 47 pages up, 7 down). Two site-grouped CPU folds, all thirteen
+#   datasets out of fold: +.0002 (+.0001 to +.0003), 44 pages up, 5 down (MSV-Chaos +.0012, MSV-Big5 +.0007,
+#   Fundus +.0006; CleanPortalEval −.0003, −.0046 to +.0036: one page whose gold keeps its tweets −.11).
+EMBED_BOXES = ("twitter-tweet", "instagram-media", "tiktok-embed")
 # ... and on a page the type head gives at least this share of being a product, whatever it calls it: on new
 # sites the head calls only half of WCXB's products products (collections and services the rest). With 12-epoch
 # out-of-fold models: product +.0076 (+.0014 to +.0154; 5 pages up, none down), service −.0009 (1 down), all
@@ -299,6 +306,11 @@ READERS_COMMENT = re.compile(
 
 # A repeated block is dropped only from this many characters: short lines ("Reply", a price, a table's "Yes")
 # repeat on purpose.
+# A block that says only that something is loading ("Loading...", ten times over a shop's grid whose items its
+# script had not filled): furniture on any page. Two site-grouped CPU folds: 1 page up (a collection), none down.
+PLACEHOLDER = re.compile(
+    r"\s*(?:loading|please wait|wird geladen|chargement|cargando|caricamento)\s*(?:\.\.\.|…|\.)?\s*$", re.I
+)
 REPEAT_MIN_CHARS = 80
 
 # The safety net (docs/metadata.md): main blocks holding fewer characters than this, headings aside, is
@@ -786,6 +798,7 @@ def _decide(
     if page_type in PRODUCT_TYPES or product_share >= PRODUCT_ASIDE_SHARE:
         main = _traced("one_product", one_product(snapshot, blocks, main))
     main = _traced("no_heading_over_links", no_heading_over_links(blocks, main))
+    main = _traced("placeholders", [m and not PLACEHOLDER.match(b.text) for b, m in zip(blocks, main)])
     return _traced("read_once", read_once(blocks, main))
 
 
@@ -828,8 +841,9 @@ def not_boxes(
 ) -> list[bool]:
     """`main` less the blocks in a box that is not the page's content (a consent banner, a poster's card; on a
     forum its notices; on a product page, or one that may be (`product_share`), its reviews and pop-ups; on any
-    other page its pop-ups; on every page its links to related pages and its sidebar; on an article its author's
-    bio and its readers' comments), unless that leaves next to nothing."""
+    other page its pop-ups; on every page its links to related pages, its sidebar and the posts it embeds from
+    social networks; on an article its author's bio and its readers' comments), unless that leaves next to
+    nothing."""
     product = page_type in PRODUCT_TYPES or product_share >= PRODUCT_ASIDE_SHARE
     words = POSTER_CARDS + (BOARD_NOTICES if page_type in SIGNATURE_TYPES else ())
     named = NOCONTENT + WIDGETS
@@ -843,6 +857,7 @@ def not_boxes(
         out = not_small_boxes(blocks, out, _popup_entry)
     out = not_small_boxes(blocks, out, _related_entry)
     out = not_small_boxes(blocks, out, _sidebar_entry)
+    out = not_small_boxes(blocks, out, _embed_entry)
     if page_type in ONE_ARTICLE_TYPES:
         out = not_small_boxes(blocks, out, _bio_entry)
     if page_type == "article":
@@ -854,8 +869,8 @@ def not_boxes(
 
 def not_small_boxes(blocks: Sequence[Block], main: list[bool], names: Callable[[str], bool]) -> list[bool]:
     """`main` less the blocks of each box (an ancestor below <body> whose class-path entry `names` names: a
-    pop-up, POPUPS; related pages, RELATED_BOXES; an author's bio, BIO_BOXES; a sidebar, SIDEBAR_BOXES) that
-    holds under POPUP_SHARE of the main text: one that holds more is what the page is or wraps its content in
+    pop-up, POPUPS; related pages, RELATED_BOXES; an author's bio, BIO_BOXES; a sidebar, SIDEBAR_BOXES; an
+    embedded post, EMBED_BOXES) that holds under POPUP_SHARE of the main text: one that holds more is what the page is or wraps its content in
     (Drupal's "dialog-off-canvas-main-canvas", a biography site's "bio"), and a box of its kind inside it still
     goes."""
     boxes: dict[tuple[str, ...], list[int]] = {}
@@ -919,7 +934,17 @@ def _bio_entry(entry: str) -> bool:
 
 @lru_cache(maxsize=1 << 14)
 def _sidebar_entry(entry: str) -> bool:
-    return _below_body(entry) and any(name.lower() in SIDEBAR_BOXES for name in _entry_classes(entry))
+    return _entry_is_named(entry, SIDEBAR_BOXES)
+
+
+@lru_cache(maxsize=1 << 14)
+def _embed_entry(entry: str) -> bool:
+    return _entry_is_named(entry, EMBED_BOXES)
+
+
+def _entry_is_named(entry: str, names: tuple[str, ...]) -> bool:
+    """Whether one class-path entry below <body> has a class that is one of `names` whole."""
+    return _below_body(entry) and any(name.lower() in names for name in _entry_classes(entry))
 
 
 def one_product(snapshot: dict, blocks: Sequence[Block], main: list[bool]) -> list[bool]:

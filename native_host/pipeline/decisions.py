@@ -304,13 +304,14 @@ READERS_COMMENT = re.compile(
     re.I,
 )
 
-# A repeated block is dropped only from this many characters: short lines ("Reply", a price, a table's "Yes")
-# repeat on purpose.
 # A block that says only that something is loading ("Loading...", ten times over a shop's grid whose items its
 # script had not filled): furniture on any page. Two site-grouped CPU folds: 1 page up (a collection), none down.
 PLACEHOLDER = re.compile(
     r"\s*(?:loading|please wait|wird geladen|chargement|cargando|caricamento)\s*(?:\.\.\.|…|\.)?\s*$", re.I
 )
+
+# A repeated block is dropped only from this many characters: short lines ("Reply", a price, a table's "Yes")
+# repeat on purpose.
 REPEAT_MIN_CHARS = 80
 
 # The safety net (docs/metadata.md): main blocks holding fewer characters than this, headings aside, is
@@ -464,13 +465,13 @@ def answers_to_questions(snapshot: dict, blocks: Sequence[Block], main: list[boo
             if not main[i]:
                 continue
             answer = []
-            for b in blocks[i + 1 :]:
-                n = b.owner
+            for j in range(i + 1, len(blocks)):  # not a slice: one per kept question would copy the page's blocks
+                n = blocks[j].owner
                 while n not in (item, faq, -1):
                     n = nodes[n]["parent"]
                 if n != item:
                     break
-                answer.append(b.index)
+                answer.append(j)
             links = sum(blocks[j].link_chars for j in answer)
             if (
                 0 < len(answer) <= ANSWER_MAX_BLOCKS
@@ -870,9 +871,9 @@ def not_boxes(
 def not_small_boxes(blocks: Sequence[Block], main: list[bool], names: Callable[[str], bool]) -> list[bool]:
     """`main` less the blocks of each box (an ancestor below <body> whose class-path entry `names` names: a
     pop-up, POPUPS; related pages, RELATED_BOXES; an author's bio, BIO_BOXES; a sidebar, SIDEBAR_BOXES; an
-    embedded post, EMBED_BOXES) that holds under POPUP_SHARE of the main text: one that holds more is what the page is or wraps its content in
-    (Drupal's "dialog-off-canvas-main-canvas", a biography site's "bio"), and a box of its kind inside it still
-    goes."""
+    embedded post, EMBED_BOXES) that holds under POPUP_SHARE of the main text: one that holds more is what the
+    page is or wraps its content in (Drupal's "dialog-off-canvas-main-canvas", a biography site's "bio"), and a
+    box of its kind inside it still goes."""
     boxes: dict[tuple[str, ...], list[int]] = {}
     total = 0
     for b, m in zip(blocks, main):
@@ -916,7 +917,7 @@ def _post_marks(entry: str) -> tuple[bool, bool]:
     """(names a post's body, names a signature) for one class-path entry below <body>."""
     if not _below_body(entry):
         return False, False
-    return any(name.lower() in POST_BODIES for name in _entry_classes(entry)), _entry_names(entry, (SIGNATURE,))
+    return _entry_is_named(entry, POST_BODIES), _entry_names(entry, (SIGNATURE,))
 
 
 def _popup_entry(entry: str) -> bool:
@@ -932,16 +933,15 @@ def _bio_entry(entry: str) -> bool:
     return _entry_has_word(entry, BIO_BOXES)
 
 
-@lru_cache(maxsize=1 << 14)
 def _sidebar_entry(entry: str) -> bool:
     return _entry_is_named(entry, SIDEBAR_BOXES)
 
 
-@lru_cache(maxsize=1 << 14)
 def _embed_entry(entry: str) -> bool:
     return _entry_is_named(entry, EMBED_BOXES)
 
 
+@lru_cache(maxsize=1 << 14)
 def _entry_is_named(entry: str, names: tuple[str, ...]) -> bool:
     """Whether one class-path entry below <body> has a class that is one of `names` whole."""
     return _below_body(entry) and any(name.lower() in names for name in _entry_classes(entry))

@@ -452,6 +452,52 @@ def test_a_bare_page_keeps_the_list_the_model_was_unsure_of():
     assert not any(main[i] for i in titles)
 
 
+def _card_catalogue(descriptions: list[str]) -> str:
+    """A catalogue of programmes: a heading and a line of intro, then a card per programme, the whole card one
+    link (a picture's label, a title, a line or two of description), and a footer of links."""
+    cards = "".join(
+        f"<div class='card'><a href='/p/{n}'><div class='card-image'><span class='label'>Image</span></div>"
+        f"<div class='card-body'><div class='card-title'>Programme {n} in applied coastal engineering</div>"
+        f"<p class='card-text'>{text}</p></div></a></div>"
+        for n, text in enumerate(descriptions, 1)
+    )
+    foot = "".join(f"<li class='link'><a href='/{w}'>{w}</a></li>" for w in ("Contact", "Legal", "Jobs"))
+    return (
+        "<body><main><h1>Our programmes</h1><p class='intro'>Twelve programmes for working engineers, each taught"
+        f" on campus and online.</p><div class='cards'>{cards}</div></main>"
+        f"<footer><ul class='links'>{foot}</ul></footer></body>"
+    )
+
+
+def test_a_bare_page_keeps_its_cards_with_their_titles():
+    """A service page whose kept text is a heading and a line of intro, over twelve cards the model read as
+    teasers (each card one link): on service, listing, documentation and forum pages the cards are the list,
+    their titles with their descriptions. Not on an article (related stories under a short report), a product
+    or a collection (a shop's carousel of similar items), nor where the cards repeat one text (a notice under
+    each sponsored item)."""
+    own = [
+        f"Learn to design harbour wall number {n} against storms, tides and rising seas, with field work on"
+        f" real sites and a project of your own in the last term of year {n}."
+        for n in range(1, 13)
+    ]
+
+    def decide(html: str, page_type: str | None) -> tuple[list[int], list[bool]]:
+        snapshot, blocks = page_blocks(html)
+        cards = [b.index for b in blocks if b.class_path[-1:] in (["div.card-title"], ["p.card-text"])]
+        score = {"h1": 0.9, "p.intro": 0.9, "div.card-title": 0.08, "p.card-text": 0.2}
+        scores = np.array([[score.get((b.class_path or [""])[-1], score.get(b.tag_path[-1], 0.01))] for b in blocks])
+        return cards, main_blocks(snapshot, blocks, scores.astype(np.float32), 0.3, page_type)
+
+    for page_type in ("service", "listing"):
+        cards, main = decide(_card_catalogue(own), page_type)
+        assert len(cards) == 24 and all(main[i] for i in cards), page_type
+    for page_type in ("article", "product", "collection"):
+        cards, main = decide(_card_catalogue(own), page_type)
+        assert not any(main[i] for i in cards), page_type
+    cards, main = decide(_card_catalogue(own[:1] * 12), "service")  # one notice repeated: no list
+    assert not any(main[i] for i in cards)
+
+
 def test_a_forum_index_keeps_its_forums_and_not_its_statistics(page):
     """Who is online, birthdays and the board's statistics are side boxes of the board, not its forums."""
     snapshot, blocks = page_blocks(page("forum-index"))

@@ -63,6 +63,7 @@ from collections.abc import Callable, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 
 from .blocks import HEADINGS as ANY_HEADING
 from .blocks import PATH_DEPTH, Block
@@ -341,6 +342,18 @@ BARE_SHARE = 0.25
 BARE_MIN_BLOCKS = 10
 BARE_ITEM_WORDS = 10
 BARE_MIN_SCORE = 0.15
+# Cards: on the pages the head calls services, listings, documentation or forums (CARD_TYPES), the list may be of
+# cards of up to CARD_WORDS words a block on average, a title over a line or two of description with the whole
+# card one link, which the model reads as teasers (a certificate catalogue in the browser: its intro kept,
+# fourteen cards at .06-.23 left out). The card's other parts come with it: each record shape whose blocks
+# alternate with the list's, one each (the titles over the descriptions). On articles such cards are the related
+# stories under a short report (a Daniel page .87 -> .47); what the head calls collections includes shops' item
+# pages with a carousel of similar items (two such pages .57 -> .19 and .27 -> .14 in the browser). A shape
+# repeating one text (under DISTINCT_SHARE of its blocks distinct: "Why you're seeing this ad" under each
+# sponsored item) is no list of records.
+CARD_WORDS = 120
+CARD_TYPES = ("service", "listing", "documentation", "forum")
+DISTINCT_SHARE = 0.8
 
 
 # Who watches the rules at work (`bench.rule_audit`): called with each step's name and the decision after it; a
@@ -701,7 +714,7 @@ def _threshold_rounds(
             break
         main = _decide(snapshot, blocks, scores, lower, page_type, product_share)
         at, lower = lower, fallback_threshold(blocks, scores, main, lower, below=lower)
-    main = _traced("bare_page_list", bare_page_list(blocks, scores, main, at))
+    main = _traced("bare_page_list", bare_page_list(blocks, scores, main, at, page_type))
     if stated is not None:
         texts = [stated.description] if stated.description and page_type in DESCRIPTION_TYPES else []
         texts += stated.faq if page_type in FAQ_TYPES else ()
@@ -728,22 +741,28 @@ def _traced(step: str, main: list[bool]) -> list[bool]:
     return main
 
 
-def bare_page_list(blocks: Sequence[Block], scores, main: list[bool], threshold: float) -> list[bool]:
+def bare_page_list(
+    blocks: Sequence[Block], scores, main: list[bool], threshold: float, page_type: str | None = None
+) -> list[bool]:
     """`main` with the blocks of one record shape added where it keeps at most BARE_CHARS characters, under
     BARE_SHARE of the page's: the shape (classed, no readers' comments, BARE_MIN_BLOCKS or more blocks of
-    RECORD_WORDS to BARE_ITEM_WORDS words on average) whose mean score is the highest from BARE_MIN_SCORE up
-    to `threshold` (the one the decision was made at), so one the model was unsure of and no rule took out."""
+    RECORD_WORDS to BARE_ITEM_WORDS words on average, or CARD_WORDS on CARD_TYPES pages, of distinct texts) whose
+    mean score is the highest from BARE_MIN_SCORE up to `threshold` (the one the decision was made at), so one
+    the model was unsure of and no rule took out. A list of cards brings the shapes that alternate with it."""
     page = sum(len(b.text) for b in blocks)
     kept = _main_chars(blocks, main)
     if not page or kept > BARE_CHARS or kept >= BARE_SHARE * page:
         return main
+    most = CARD_WORDS if page_type in CARD_TYPES else BARE_ITEM_WORDS
+    shapes = _record_shapes(blocks, skip=_in_consent_box)
     best: list[int] = []
     best_score = BARE_MIN_SCORE
-    for shape, ids in _record_shapes(blocks, skip=_in_consent_box).items():
+    for shape, ids in shapes.items():
         words = sum(_words(blocks[i]) for i in ids)
         if (
             len(ids) < BARE_MIN_BLOCKS
-            or not RECORD_WORDS * len(ids) <= words <= BARE_ITEM_WORDS * len(ids)
+            or not RECORD_WORDS * len(ids) <= words <= most * len(ids)
+            or not _distinct(blocks, ids)
             or not any("." in entry for entry in shape[1:])
             or any(READERS_COMMENT.search(entry) for entry in blocks[ids[0]].class_path)
         ):
@@ -751,10 +770,26 @@ def bare_page_list(blocks: Sequence[Block], scores, main: list[bool], threshold:
         mean = sum(float(scores[i, 0]) for i in ids) / len(ids)
         if best_score <= mean < threshold:
             best, best_score = ids, mean
+    added = list(best)
+    if best and sum(_words(blocks[i]) for i in best) > BARE_ITEM_WORDS * len(best):  # cards: their other parts
+        for ids in shapes.values():
+            if ids is not best and abs(len(ids) - len(best)) <= 1 and _alternate(ids, best) and _distinct(blocks, ids):
+                added += ids
     out = list(main)
-    for i in best:
+    for i in added:
         out[i] = True
     return out
+
+
+def _distinct(blocks: Sequence[Block], ids: Sequence[int]) -> bool:
+    """Whether the blocks hold DISTINCT_SHARE or more texts of their own: records, not one notice repeated."""
+    return len({blocks[i].text for i in ids}) >= DISTINCT_SHARE * len(ids)
+
+
+def _alternate(a: Sequence[int], b: Sequence[int]) -> bool:
+    """Whether the blocks of two shapes alternate in page order, one of each: a card's title and description."""
+    marks = sorted([(i, 0) for i in a] + [(i, 1) for i in b])
+    return all(x[1] != y[1] for x, y in pairwise(marks))
 
 
 def fallback_threshold(

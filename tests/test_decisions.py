@@ -17,6 +17,7 @@ from native_host.pipeline.decisions import (
     BARE_CHARS,
     DESCRIPTION_TYPES,
     FAQ_TYPES,
+    IMAGE_URLS_MIN,
     POPUP_SHARE,
     PRODUCT_ASIDE_SHARE,
     PRODUCT_REGION_SHARE,
@@ -661,6 +662,35 @@ def test_an_embedded_post_and_a_loading_placeholder_are_not_the_article():
     for page_type in ("article", "collection", None):
         main = main_blocks(snapshot, blocks, everything(blocks), 0.5, page_type)
         assert all(main[i] for i in quote + ferry) and not any(main[i] for i in tweet + loading), page_type
+
+
+def test_printed_picture_addresses_are_not_the_product():
+    """A shop's template that prints its custom fields shows each colour's thumbnail as an address: where a page
+    prints IMAGE_URLS_MIN or more of them they go, the description stays; one example address in a table of a
+    documentation page is its content."""
+    colours = ("Bone", "Ecru", "Camel", "Pistachio")
+    fields = "".join(
+        f"<dt>cat_thumb_{c}:</dt><dd>https://cdn.example.com/images/160x160/5001/{c}.jpg?c=2</dd>" for c in colours
+    )
+    html = (
+        "<main><h1>Staple tee</h1><p>A regular fit of mid weight combed cotton, side seamed, with taped shoulders"
+        f" and double needle hems.</p><dl class='fields'>{fields}</dl></main>"
+    )
+    snapshot, blocks = page_blocks(html)
+    printed = [b.index for b in blocks if b.text.startswith("https://")]
+    tee = [b.index for b in blocks if b.text.startswith("A regular fit")]
+    assert len(printed) == IMAGE_URLS_MIN + 1 and len(tee) == 1
+    for page_type in ("product", "collection", None):
+        main = main_blocks(snapshot, blocks, everything(blocks), 0.5, page_type)
+        assert main[tee[0]] and not any(main[i] for i in printed), page_type
+    docs = (
+        "<main><h1>Uploads</h1><p>The response names the stored file's address, which you may show at once.</p>"
+        "<table><tr><th>Field</th><th>Example</th></tr><tr><td>url</td>"
+        "<td>https://example.com/assets/product_images/3234.jpg</td></tr></table></main>"
+    )
+    snapshot, blocks = page_blocks(docs)
+    example = [b.index for b in blocks if b.text.startswith("https://")]
+    assert len(example) == 1 and main_blocks(snapshot, blocks, everything(blocks), 0.5, "documentation")[example[0]]
 
 
 def test_a_product_page_keeps_the_region_of_its_headline():

@@ -311,6 +311,13 @@ PLACEHOLDER = re.compile(
     r"\s*(?:loading|please wait|wird geladen|chargement|cargando|caricamento)\s*(?:\.\.\.|…|\.)?\s*$", re.I
 )
 
+# A block that is only the address of a picture, printed where a shop's template dumps its custom fields
+# ("cat_thumb_Bone: https://cdn.../5001.jpg", 88 of them on a T-shirt's page): furniture where a page prints
+# IMAGE_URLS_MIN or more, not one example address in a documentation table. Two site-grouped CPU folds: 2 pages
+# up (that page .09 -> .25), none down; at any count two documentation pages lost their example.
+IMAGE_URL = re.compile(r"\s*(?:https?:)?//\S+?\.(?:jpe?g|png|gif|webp|avif|svg)(?:[?#]\S*)?\s*$", re.I)
+IMAGE_URLS_MIN = 3
+
 # A repeated block is dropped only from this many characters: short lines ("Reply", a price, a table's "Yes")
 # repeat on purpose.
 REPEAT_MIN_CHARS = 80
@@ -781,6 +788,14 @@ def bare_page_list(
     return out
 
 
+def not_image_urls(blocks: Sequence[Block], main: list[bool]) -> list[bool]:
+    """`main` less the blocks that print a picture's address, where the page prints IMAGE_URLS_MIN or more."""
+    printed = [bool(IMAGE_URL.match(b.text)) for b in blocks]
+    if sum(printed) < IMAGE_URLS_MIN:
+        return main
+    return [m and not p for m, p in zip(main, printed)]
+
+
 def _distinct(blocks: Sequence[Block], ids: Sequence[int]) -> bool:
     """Whether the blocks hold DISTINCT_SHARE or more texts of their own: records, not one notice repeated."""
     return len({blocks[i].text for i in ids}) >= DISTINCT_SHARE * len(ids)
@@ -835,6 +850,7 @@ def _decide(
         main = _traced("one_product", one_product(snapshot, blocks, main))
     main = _traced("no_heading_over_links", no_heading_over_links(blocks, main))
     main = _traced("placeholders", [m and not PLACEHOLDER.match(b.text) for b, m in zip(blocks, main)])
+    main = _traced("image_urls", not_image_urls(blocks, main))
     return _traced("read_once", read_once(blocks, main))
 
 

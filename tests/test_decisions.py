@@ -693,6 +693,25 @@ def test_printed_picture_addresses_are_not_the_product():
     assert len(example) == 1 and main_blocks(snapshot, blocks, everything(blocks), 0.5, "documentation")[example[0]]
 
 
+def test_a_marquee_is_not_the_page():
+    """A scrolling banner repeats one phrase so that it loops without a seam ("Book now * Book now * ..."): on
+    any page it goes; a line that says a word twice ("Tides rise, tides fall"), a short chant and code whose
+    bytes repeat stay."""
+    body = "".join(f"<p>We design the labels and boxes of small cosmetic brands, project {n}.</p>" for n in range(4))
+    html = (
+        f"<main><h1>Packaging design</h1>{body}<div class='marquee'>{'Book now * ' * 30}</div>"
+        "<p>Tides rise, tides fall, and the harbour wall holds them both, said the engineer.</p>"
+        "<p>Go team go team go!</p><pre>00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00</pre></main>"
+    )
+    snapshot, blocks = page_blocks(html)
+    marquee = [b.index for b in blocks if b.text.startswith("Book now")]
+    kept = [b.index for b in blocks if b.text.startswith(("We design", "Tides", "Go team", "00 00"))]
+    assert len(marquee) == 1 and len(kept) == 7
+    for page_type in ("service", "article", None):
+        main = main_blocks(snapshot, blocks, everything(blocks), 0.5, page_type)
+        assert all(main[i] for i in kept) and not main[marquee[0]], page_type
+
+
 def test_a_product_page_keeps_the_region_of_its_headline():
     """A shop's other products and its legal small print sit away from the product's headline: on a product page
     (or one the type head gives a fifth of being one) the blocks outside the nearest ancestor of the <h1> that holds
@@ -750,18 +769,24 @@ def test_a_consent_banner_is_not_content_on_any_page(page):
     r = Extractor().extract_html(page("consent-banner"), url="https://slipway.example/drifter-engine")
     assert "We use cookies" not in r.text and "visitor_count" not in r.text
     assert r.text.count("engine") >= 1 and "fuel pump" in r.text
-    policy = "<div class='cookie-policy'><h1>Cookies</h1><p>" + "We set one cookie to count visits. " * 8 + "</p></div>"
+    policy = (
+        "<div class='cookie-policy'><h1>Cookies</h1><p>"
+        + "".join(f"We set cookie {n} to count visits. " for n in range(8))
+        + "</p></div>"
+    )
     snapshot, blocks = page_blocks(policy)
     assert all(main_blocks(snapshot, blocks, everything(blocks), 0.5, "article"))
     # a consent manager named by its vendor alone (iubenda, Didomi, Usercentrics, Complianz, Quantcast)
     body = "<main><h1>Tide tables</h1>" + "<p>High water at the harbour mouth comes an hour late. </p>" * 6 + "</main>"
     for box in ("iubenda-cs-banner", "didomi-popup", "uc-banner-usercentrics", "cmplz-cookiebanner", "qc-cmp2-ui"):
-        pane = f"<div class='{box}'><div class='inner'><p>{'We and selected partners store data. ' * 6}</p></div></div>"
+        pane = f"<div class='{box}'><div class='inner'><p>{''.join(f'We and partner {n} store data. ' for n in range(6))}</p></div></div>"
         snapshot, blocks = page_blocks(body + pane)
         main = main_blocks(snapshot, blocks, everything(blocks), 0.5, "article")
         assert main[0] and not main[-1], box
     section = "<section id='cookies'><h2>Cookies</h2><p>Read a request's cookies from its cookies attribute.</p>"
-    snapshot, blocks = page_blocks("<main><p>" + "A web framework's guide. " * 8 + "</p>" + section + "</main>")
+    snapshot, blocks = page_blocks(
+        "<main><p>" + "".join(f"A web framework's guide, part {n}. " for n in range(8)) + "</p>" + section + "</main>"
+    )
     assert all(main_blocks(snapshot, blocks, everything(blocks), 0.5, "documentation"))
 
 
@@ -798,7 +823,9 @@ def test_an_open_consent_manager_is_not_read_in_place_of_the_list_under_it():
         main = main_blocks(snapshot, blocks, scores, 0.5, page_type)
         assert all(main[i] for i in titles) and not any(main[i] for i in boxed), page_type
     consent = (
-        "<div class='informed-consent'><h1>Informed consent</h1><p>" + "Ask what a procedure risks. " * 8 + "</p></div>"
+        "<div class='informed-consent'><h1>Informed consent</h1><p>"
+        + "".join(f"Ask what procedure {n} risks. " for n in range(8))
+        + "</p></div>"
     )
     snapshot, blocks = page_blocks(consent)
     assert all(main_blocks(snapshot, blocks, everything(blocks), 0.5, "article"))

@@ -774,7 +774,7 @@ def bare_page_list(
     most = CARD_WORDS if page_type in CARD_TYPES else BARE_ITEM_WORDS
     shapes = _record_shapes(blocks, skip=_in_consent_box)
     best: list[int] = []
-    best_score = BARE_MIN_SCORE
+    best_score, best_words = BARE_MIN_SCORE, 0
     for shape, ids in shapes.items():
         words = sum(_words(blocks[i]) for i in ids)
         if (
@@ -787,9 +787,9 @@ def bare_page_list(
             continue
         mean = sum(float(scores[i, 0]) for i in ids) / len(ids)
         if best_score <= mean < threshold:
-            best, best_score = ids, mean
+            best, best_score, best_words = ids, mean, words
     added = list(best)
-    if best and sum(_words(blocks[i]) for i in best) > BARE_ITEM_WORDS * len(best):  # cards: their other parts
+    if best and best_words > BARE_ITEM_WORDS * len(best):  # cards: their other parts
         for ids in shapes.values():
             if ids is not best and abs(len(ids) - len(best)) <= 1 and _alternate(ids, best) and _distinct(blocks, ids):
                 added += ids

@@ -113,6 +113,7 @@ _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*):")
 
 def safe_url(url: str | None) -> str | None:
     """The URL if it is http(s), mailto or relative (no scheme: it cannot run code), else None."""
+    url = url.strip() if url else url  # first: a blank Python strips (a no-break space) could hide a scheme
     if not url:
         return None
     # Printable text holds none of _URL_IGNORED's characters but the space: most URLs need no regex pass.
@@ -120,7 +121,7 @@ def safe_url(url: str | None) -> str | None:
     match = _SCHEME.match(cleaned)
     if match and match.group(1).lower() not in SAFE_SCHEMES:
         return None
-    return url.strip()
+    return url
 
 
 _SPACE = re.compile(r"\s+")

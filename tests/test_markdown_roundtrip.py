@@ -3,6 +3,7 @@ footnotes), it shows the reader's text, with code languages, tables, formulas as
 whose text has no blank at its ends."""
 
 import re
+from html.parser import HTMLParser
 
 import pytest
 from markdown_support import commonmark_gfm
@@ -85,6 +86,50 @@ def test_a_table_is_a_gfm_table_with_its_header_pipes_and_breaks():
         "<article><table><tr><th>Key</th><th>Value</th></tr><tr><td>a|b</td><td>one<br>two</td></tr></table></article>"
     ).markdown
     assert md == "| Key | Value |\n|---|---|\n| a\\|b | one two |\n"
+
+
+class Places(HTMLParser):
+    """Each word of a rendering, and the lists, items, quotes, tables and code blocks it is inside."""
+
+    NESTS = frozenset({"ul", "ol", "li", "blockquote", "table", "pre"})
+
+    def __init__(self, html: str):
+        super().__init__()
+        self.open: list[str] = []
+        self.places: dict[str, tuple[str, ...]] = {}
+        self.quotes = 0
+        self.feed(html)
+        self.close()
+
+    def handle_starttag(self, tag, attrs):
+        if tag in self.NESTS:
+            self.open.append(tag)
+            self.quotes += tag == "blockquote"
+
+    def handle_endtag(self, tag):
+        if tag in self.NESTS:
+            self.open.pop()
+
+    def handle_data(self, data):
+        for word in data.split():
+            self.places[word.strip(".")] = tuple(self.open)
+
+
+def test_blocks_inside_list_items_and_quotes_stay_inside_them():
+    """A paragraph, table, code block, quote or list inside a list item is indented under the item's text, and
+    the blank line between two blocks of a quote keeps its ">": each word renders inside the same lists,
+    items and quotes as in the reader, and a quote of two paragraphs stays one quote. Written at the quote's
+    column, a table ended its list and the list after it turned into an indented code block."""
+    r = article(
+        "<article><p>Before the lists.</p><ul><li>alpha<p>beta paragraph</p><table><tr><th>gamma</th>"
+        "<th>delta</th></tr><tr><td>epsilon</td><td>zeta</td></tr></table><pre>eta code</pre><ul><li>theta<ol>"
+        "<li>iota</li></ol></li></ul></li><li>kappa<blockquote><p>lambda</p><p>mu</p><ul><li>nu<p>xi</p></li>"
+        "</ul></blockquote></li></ul><blockquote><p>omicron</p><p>pi</p></blockquote><p>rho after.</p></article>"
+    )
+    reader, shown = Places(r.html), Places(commonmark_gfm().render(r.markdown))
+    assert reader.places["xi"] == ("ul", "li", "blockquote", "ul", "li") and reader.places["eta"][-1] == "pre"
+    assert shown.places == reader.places
+    assert shown.quotes == reader.quotes == 2
 
 
 def test_math_is_tex_from_katex_annotations_and_mathml_alttext():

@@ -923,9 +923,9 @@ def _image_md(img: Element) -> str:
     return f"![{alt}]({target})" if target else alt
 
 
-def _quoted(quote: str, text: str) -> str:
-    """A block's lines, each inside the block quotes that hold it."""
-    return quote + text.replace("\n", "\n" + quote) if quote and "\n" in text else quote + text
+def _quoted(prefix: str, text: str) -> str:
+    """A block's lines, each after the prefix of the containers that hold it (block quotes, list items)."""
+    return prefix + text.replace("\n", "\n" + prefix) if prefix and "\n" in text else prefix + text
 
 
 def to_markdown(root: Element) -> str:
@@ -1029,77 +1029,80 @@ _TEXT_BLOCKS = frozenset({"p", "dt", "dd", "caption", "figcaption"})
 
 def _markdown_blocks(root: Element) -> list[str | tuple[str, bool]]:
     """Each block's Markdown in document order; a list item as (line, True). Containers (blockquote, dl,
-    article, lists) give no line of their own: their children are visited with the list indentation and
-    quote prefix they set. A list item's children are indented to its text (3 columns under "1. "); an item
-    without text gives no line (an empty item cannot start a list after a paragraph: "1." would read as
-    text), its children taking its place, and the numbers count the items written."""
+    article, lists) give no line of their own: their children are visited with the prefix they set, which
+    every line of a block inside them starts with: "> " for a block quote, and under a list item spaces to its
+    text (3 columns under "1. "), so a paragraph, table or code block in an item stays in it and a list after
+    them stays nested. An item without text gives no line (an empty item cannot start a list after a
+    paragraph: "1." would read as text), its children taking its place, and the numbers count the items
+    written."""
     lines: list[str | tuple[str, bool]] = []
-    # (element, list indentation, a list item's (text, bullet, block children), quote prefix)
-    stack: list[tuple[Element, str, tuple | None, str]] = [(c, "", None, "") for c in reversed(root.children)]
+    # (element, the prefix of its lines, a list item's (text, bullet, block children))
+    stack: list[tuple[Element, str, tuple | None]] = [(c, "", None) for c in reversed(root.children)]
     while stack:
-        el, indent, item, quote = stack.pop()
+        el, at, item = stack.pop()
         tag = el.tag
         if tag is None or tag in _INLINE_OUT or tag in ("a", "br", "img", "math"):
             text = _inline_md(Element("p", children=[el]))
             if text:
-                lines.append(_quoted(quote, text))
+                lines.append(_quoted(at, text))
         elif tag in _HEADINGS:
             text = _inline_md(el, breaks=False)
             if text:
-                lines.append(f"{quote}{'#' * int(tag[1])} {heading_text(text)}")
+                lines.append(f"{at}{'#' * int(tag[1])} {heading_text(text)}")
         elif tag in _TEXT_BLOCKS:
             text = _inline_md(el)
             if text:
-                lines.append(_quoted(quote, text))
+                lines.append(_quoted(at, text))
         elif tag == "pre":
-            lines.append(_fenced_md(el, quote))
+            lines.append(_fenced_md(el, at))
         elif tag == "li":
             if item is None:  # an item outside a list: a bullet of its own
                 text, blocks = _list_item_md(el)
                 item = (text, "-", blocks)
             text, bullet, blocks = item
             if el.note and text:  # a footnote: its definition, its blocks indented under it
-                lines.append(_quoted(quote, f"[^{el.note}]: {text}"))
-                stack.extend((c, "    ", None, quote) for c in reversed(blocks))
+                lines.append(_quoted(at, f"[^{el.note}]: {text}"))
+                stack.extend((c, at + "    ", None) for c in reversed(blocks))
                 continue
             if text:
-                lines.append((_quoted(quote, f"{indent}{bullet} {text}"), True))
-                indent += " " * (len(bullet) + 1)
-            stack.extend((c, indent, None, quote) for c in reversed(blocks))
+                under = at + " " * (len(bullet) + 1)
+                lines.append((f"{at}{bullet} " + text.replace("\n", "\n" + under), True))
+                at = under
+            stack.extend((c, at, None) for c in reversed(blocks))
         elif tag in ("ul", "ol"):
             items, written = [], 0
             for li in (c for c in el.children if c.tag == "li"):
                 text, blocks = _list_item_md(li)
                 written += bool(text) and not li.note
-                items.append((li, indent, (text, f"{written}." if tag == "ol" else "-", blocks), quote))
+                items.append((li, at, (text, f"{written}." if tag == "ol" else "-", blocks)))
             stack.extend(reversed(items))
         elif tag == "table":
             caption = next((c for c in el.children if c.tag == "caption" and _has_text(c)), None)
             if caption is not None:
-                lines.append(_quoted(quote, _inline_md(Element("em", children=[caption]))))
-            lines.append(_table_md(el, quote))
+                lines.append(_quoted(at, _inline_md(Element("em", children=[caption]))))
+            lines.append(_table_md(el, at))
         elif tag == "figure":
-            lines += _figure_md(el, quote)
+            lines += _figure_md(el, at)
         elif tag == "hr":
-            lines.append(quote + "---")
+            lines.append(at + "---")
         else:  # blockquote, dl, article, and other containers
-            inner = quote + "> " if tag == "blockquote" else quote
-            stack.extend((c, indent, None, inner) for c in reversed(el.children))
+            inner = at + "> " if tag == "blockquote" else at
+            stack.extend((c, inner, None) for c in reversed(el.children))
     return lines
 
 
 _INFO = re.compile(r"[A-Za-z0-9_+#.-]{1,32}")
 
 
-def _fenced_md(pre: Element, quote: str) -> str:
-    """A code block, fenced with more backticks than it holds in a row, with its language; each line inside
-    the block quotes that hold it."""
+def _fenced_md(pre: Element, prefix: str) -> str:
+    """A code block, fenced with more backticks than it holds in a row, with its language; each line after
+    the prefix of the containers that hold it."""
     body = clean("".join(_texts(pre))).strip("\n")
     classes = [pre.attrs.get("class", "")] + [c.attrs.get("class", "") for c in pre.children if c.tag == "code"]
     language = next((c.removeprefix("language-") for c in classes if c), "")
     language = language if _INFO.fullmatch(language) else ""
     mark = fence(body)
-    return _quoted(quote, f"{mark}{language}\n{body}\n{mark}")
+    return _quoted(prefix, f"{mark}{language}\n{body}\n{mark}")
 
 
 def _list_item_md(li: Element) -> tuple[str, list[Element]]:
@@ -1114,22 +1117,34 @@ def _list_item_md(li: Element) -> tuple[str, list[Element]]:
     return _inline_md(Element("p", children=inline)), blocks
 
 
-def _figure_md(figure: Element, quote: str) -> list[str]:
+def _figure_md(figure: Element, prefix: str) -> list[str]:
     """A figure's images, and its caption in italics."""
     lines = []
     for c in figure.children:
         if c.tag == "img":
             image = _image_md(c)
             if image:
-                lines.append(quote + escape_line_starts(image))
+                lines.append(prefix + escape_line_starts(image))
         elif _has_text(c):
-            lines.append(_quoted(quote, _inline_md(Element("em", children=[c]))))
+            lines.append(_quoted(prefix, _inline_md(Element("em", children=[c]))))
     return lines
+
+
+_QUOTES = re.compile(r"[ >]*")  # the prefix of a line inside block quotes and list items
+
+
+def _shared_quotes(before: str, after: str) -> str:
+    """The block quote marks two lines start with alike ("  >"), or "" where they share none."""
+    a, b = _QUOTES.match(before).group(), _QUOTES.match(after).group()  # type: ignore[union-attr]
+    n = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    shared = a[:n].rstrip()
+    return shared if ">" in shared else ""
 
 
 def _join_blocks_at(lines: list[str | tuple[str, bool]]) -> tuple[str, list[int]]:
     """The lines joined, a blank line between blocks and none between the items of a list; and where each
-    line starts in the result."""
+    line starts in the result. The blank line between two blocks of one block quote keeps its ">", so the
+    quote goes on."""
     out: list[str] = []
     starts: list[int] = []
     at = 0
@@ -1137,8 +1152,8 @@ def _join_blocks_at(lines: list[str | tuple[str, bool]]) -> tuple[str, list[int]
     for line in lines:
         text, item = line if isinstance(line, tuple) else (line, False)
         if out and not (item and previous_item):
-            out.append("")  # a blank line between blocks, none between the items of a list
-            at += 1
+            out.append(_shared_quotes(out[-1].rsplit("\n", 1)[-1], text))  # a blank line between blocks
+            at += len(out[-1]) + 1
         starts.append(at)
         out.append(text)
         at += len(text) + 1
@@ -1190,7 +1205,7 @@ def _texts(el: Element) -> list[str]:
     return parts
 
 
-def _table_md(table: Element, quote: str) -> str:
+def _table_md(table: Element, prefix: str) -> str:
     rows: list[list[str]] = []
     stack = [table]
     while stack:
@@ -1206,7 +1221,7 @@ def _table_md(table: Element, quote: str) -> str:
     rows = [r + [""] * (width - len(r)) for r in rows]
     lines = ["| " + " | ".join(rows[0]) + " |", "|" + "---|" * width]
     lines += ["| " + " | ".join(r) + " |" for r in rows[1:]]
-    return "\n".join(quote + line for line in lines)
+    return "\n".join(prefix + line for line in lines)
 
 
 READER_VIEWS = frozenset({"html", "markdown"})  # the renderings of the reader, each built only when asked for

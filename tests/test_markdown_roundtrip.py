@@ -132,6 +132,74 @@ def test_blocks_inside_list_items_and_quotes_stay_inside_them():
     assert shown.quotes == reader.quotes == 2
 
 
+LAYOUT = (
+    "<article><table><tr><td></td><td><h3>The spring classics</h3> Dateline: 03/09 <p>Ten races in the spring and"
+    " fall, the points to the top twenty-five.</p><p>Here are this year's races:</p><table><tr><td><p><strong>"
+    "Milan-San Remo, Italy</strong></p></td></tr><tr><td><strong>Distance: </strong>294 km</td><td><strong>When:"
+    "</strong> Sat, March 20</td></tr></table></td></tr></table></article>"
+)
+
+
+def test_a_page_laid_out_in_a_table_is_written_as_its_blocks():
+    """A table that lays the page out (it holds another table, or a heading, or one column, or a cell of prose)
+    is its cells' blocks in reading order; a table of data inside it stays a table. As one GFM cell, the
+    article's headings and paragraphs ran together: "25th place.Last year's"."""
+    md = article(LAYOUT).markdown
+    assert md.startswith(
+        "### The spring classics\n\nDateline: 03/09\n\nTen races in the spring and fall, the points to the top"
+        " twenty-five.\n\nHere are this year's races:\n\n| **Milan-San Remo, Italy** |  |\n|---|---|\n"
+        "| **Distance:** 294 km | **When:** Sat, March 20 |\n"
+    ), md
+    shown = render(md)
+    assert [h.text() for h in shown.css("h3")] == ["The spring classics"] and len(shown.css("table")) == 1
+
+
+PROSE = " ".join(["The column of the page's own text goes on."] * 13)  # 104 words: more than a value
+
+
+@pytest.mark.parametrize(
+    "markup, markdown",
+    [
+        ("<table><tr><td>First line.</td></tr><tr><td>Second line.</td></tr></table>", "First line.\n\nSecond line."),
+        (f"<table><tr><td>Menu</td><td>{PROSE}</td></tr></table>", f"Menu\n\n{PROSE}"),
+        ("<table><tr><td>Menu</td><td>Short value</td></tr></table>", "| Menu | Short value |\n|---|---|"),
+    ],
+    ids=["one column", "a cell of prose", "data"],
+)
+def test_a_layout_table_is_told_from_a_table_of_data(markup, markdown):
+    assert article("<article><p>Words before.</p>" + markup + "</article>").markdown == (
+        "Words before.\n\n" + markdown + "\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "markup, markdown",
+    [
+        # a cell's paragraphs and list items: one line, a blank between them
+        (
+            "<table><tr><th>Key</th><th>Value</th></tr><tr><td><p>one</p><p>two</p></td><td><ul><li>a</li>"
+            "<li>b</li></ul></td></tr></table>",
+            "| Key | Value |\n|---|---|\n| one two | a b |",
+        ),
+        # an item's text after its nested list: a paragraph of the item, after the list, not glued to its text
+        (
+            "<ul><li>item <b>bold</b> end<ul><li>sub</li></ul>tail <i>it</i></li></ul>",
+            "- item **bold** end\n  - sub\n\n  tail *it*",
+        ),
+        # a pull quote in a figure is a quote, not a caption
+        (
+            "<figure><blockquote><p>Quoted words.</p></blockquote><figcaption>Someone</figcaption></figure>",
+            "> Quoted words.\n\n*Someone*",
+        ),
+    ],
+)
+def test_no_text_is_glued_to_the_next_nor_loses_its_block(markup, markdown):
+    assert (
+        article("<article><p>Words before.</p>" + markup + "</article>").markdown
+        == "Words before.\n\n" + markdown + "\n"
+    )
+
+
 def test_math_is_tex_from_katex_annotations_and_mathml_alttext():
     md = article(
         '<article><p>Area <math><semantics><mi>r</mi><annotation encoding="application/x-tex">\\pi r^2'

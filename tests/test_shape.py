@@ -73,7 +73,7 @@ def test_a_listing_reads_as_items_with_title_link_snippet_and_picture(extractor)
         "- ![Boardwalk across the saltmarsh](https://e.example/images/saltmarsh.svg)"
         " [**Across the saltmarsh**](https://e.example/walks/saltmarsh)\\"
     )
-    assert "\nAn easy level loop on boardwalks" in r.markdown
+    assert "\n  An easy level loop on boardwalks" in r.markdown  # the item's second line, under its text
 
 
 def test_a_product_reads_as_price_pictures_description_specifications_and_questions(extractor):

@@ -803,7 +803,7 @@ def _inline_md(el: Element, in_table: bool = False, breaks: bool = True) -> str:
     it reads as emphasis, each line's start escaped where it would begin a block. In a table cell `|` is
     escaped in code and TeX too."""
     parts: list[str] = []
-    inside = {"strong": 0, "em": 0, "s": 0, "a": 0}
+    inside = {"strong": 0, "em": 0, "s": 0, "a": 0, "block": 0}
     link_starts: list[int] = []  # where each open link's "[" is in parts
     # (element, closing text or None, what it closes)
     stack: list[tuple[Element, str | None, str]] = [(el, None, "")]
@@ -846,7 +846,11 @@ def _inline_md(el: Element, in_table: bool = False, breaks: bool = True) -> str:
             parts.append(f"[^{e.note}]" if e.note != "-" else "")
             continue
         kind = e.tag if e.tag in OPEN else None
-        if e.tag == "a" and not inside["a"]:  # a link inside a link: its text only
+        if e is not el and not _is_inline(e):  # a block inside (a cell's paragraphs): a blank at each side
+            parts.append(" ")
+            inside["block"] += 1
+            stack.append((e, " ", "block"))
+        elif e.tag == "a" and not inside["a"]:  # a link inside a link: its text only
             target = destination(safe_url(e.page_href or e.attrs.get("href")))
             if target:
                 k = _last_part(parts)
@@ -1025,6 +1029,8 @@ def _fragment(a: Element) -> str | None:
 
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _TEXT_BLOCKS = frozenset({"p", "dt", "dd", "caption", "figcaption"})
+# What a figure holds that is written as itself, not as its caption: a pull quote's quote, a listing's code.
+_FIGURE_BLOCKS = frozenset({"blockquote", "pre", "table", "ul", "ol", "dl", "figure"}) | _HEADINGS
 
 
 def _markdown_blocks(root: Element) -> list[str | tuple[str, bool]]:
@@ -1080,9 +1086,18 @@ def _markdown_blocks(root: Element) -> list[str | tuple[str, bool]]:
             caption = next((c for c in el.children if c.tag == "caption" and _has_text(c)), None)
             if caption is not None:
                 lines.append(_quoted(at, _inline_md(Element("em", children=[caption]))))
-            lines.append(_table_md(el, at))
-        elif tag == "figure":
-            lines += _figure_md(el, at)
+            if _layout_table(el):  # its cells' blocks, in reading order
+                cells = [block for cell in _table_cells(el) for block in _inline_runs(cell.children)]
+                stack.extend((c, at, None) for c in reversed(cells))
+            else:
+                lines.append(_table_md(el, at))
+        elif tag == "figure":  # its images; its quotes, lists, tables and code as blocks; other text a caption
+            parts = [
+                c if c.tag == "img" or c.tag in _FIGURE_BLOCKS else Element("p", children=[Element("em", children=[c])])
+                for c in el.children
+                if c.tag == "img" or _has_text(c)
+            ]
+            stack.extend((c, at, None) for c in reversed(parts))
         elif tag == "hr":
             lines.append(at + "---")
         else:  # blockquote, dl, article, and other containers
@@ -1106,28 +1121,77 @@ def _fenced_md(pre: Element, prefix: str) -> str:
 
 
 def _list_item_md(li: Element) -> tuple[str, list[Element]]:
-    """A list item's text (its inline content, for the bullet's line), and its block children, which follow
-    one level deeper. `<li><p>text</p>...</li>` puts the paragraph's text on the bullet."""
-    inline: list[Element] = []
-    blocks: list[Element] = []
-    for c in li.children:
-        (inline if _is_inline(c) else blocks).append(c)
-    if blocks and blocks[0].tag == "p" and not any(_has_text(c) for c in inline):
-        inline, blocks = blocks[0].children, blocks[1:]
-    return _inline_md(Element("p", children=inline)), blocks
+    """A list item's text (its first run of inline content, for the bullet's line), and the blocks after it,
+    which follow one level deeper in order, a later run of inline content a paragraph of its own.
+    `<li><p>text</p>...</li>` puts the paragraph's text on the bullet."""
+    blocks = _inline_runs(li.children)
+    text = ""
+    while blocks and blocks[0].tag == "p" and not text:
+        text = _inline_md(blocks.pop(0))
+    return text, blocks
 
 
-def _figure_md(figure: Element, prefix: str) -> list[str]:
-    """A figure's images, and its caption in italics."""
-    lines = []
-    for c in figure.children:
-        if c.tag == "img":
-            image = _image_md(c)
-            if image:
-                lines.append(prefix + escape_line_starts(image))
-        elif _has_text(c):
-            lines.append(_quoted(prefix, _inline_md(Element("em", children=[c]))))
-    return lines
+def _inline_runs(children: list[Element]) -> list[Element]:
+    """`children` with each run of inline content (text, links, emphasis) in a paragraph of its own, as a list
+    item or a table cell holds them (the reader's HTML keeps them as they are): text after a nested list or a
+    paragraph is not glued to the text before it."""
+    out: list[Element] = []
+    run: list[Element] = []
+    for c in children:
+        if _is_inline(c):
+            run.append(c)
+            continue
+        if run:
+            out.append(Element("p", children=run))
+            run = []
+        out.append(c)
+    if run:
+        out.append(Element("p", children=run))
+    return out
+
+
+LAYOUT_CELL_WORDS = 100  # a cell holding more is a column of the page's text, not a value in a table
+
+
+def _layout_table(table: Element) -> bool:
+    """Whether a table lays out the page instead of holding data, so that its cells are written as the blocks
+    they hold (a GFM cell holds one line: an article laid out in a table came out as one cell, its paragraphs
+    and headings run together). A layout table holds another table or a heading, or a cell of more than
+    LAYOUT_CELL_WORDS words, or no row with two cells of text (one column)."""
+    columns = 0
+    for cell in _table_cells(table):
+        words = 0
+        stack = list(cell.children)
+        while stack:
+            e = stack.pop()
+            if e.tag == "table" or e.tag in _HEADINGS:
+                return True
+            if e.tag is None:
+                words += len(e.text.split())
+            stack.extend(e.children)
+        if words > LAYOUT_CELL_WORDS:
+            return True
+    for row in _table_rows(table):
+        columns = max(columns, sum(_has_text(c) for c in row))
+    return columns < 2
+
+
+def _table_rows(table: Element) -> list[list[Element]]:
+    """The table's rows (through thead, tbody and tfoot; not a nested table's), each its td and th cells."""
+    rows: list[list[Element]] = []
+    stack = list(reversed(table.children))
+    while stack:
+        e = stack.pop()
+        if e.tag == "tr":
+            rows.append([c for c in e.children if c.tag in ("td", "th")])
+        elif e.tag in ("thead", "tbody", "tfoot"):
+            stack.extend(reversed(e.children))
+    return rows
+
+
+def _table_cells(table: Element) -> list[Element]:
+    """The table's cells in reading order, row by row."""
+    return [cell for row in _table_rows(table) for cell in row]
 
 
 _QUOTES = re.compile(r"[ >]*")  # the prefix of a line inside block quotes and list items

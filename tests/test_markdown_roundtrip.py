@@ -228,6 +228,22 @@ def test_footnotes_are_gfm_footnotes_when_both_ends_are_kept():
     assert [li.text().strip() for li in shown.css("li.footnote-item")] == ["First note. ↩︎", "Second note. ↩︎"]
 
 
+def test_a_table_of_contents_is_not_a_list_of_footnotes():
+    """Short link texts that point to list items are footnote references only where they read as marks ("1",
+    "[2]", "*", "iv"): a buying guide's contents link its picks' names to the reviews, each a list item, and
+    as footnotes the names left the contents and the reviews went to the end."""
+    md = article(
+        '<article><ol><li><a href="#ring">Ring</a> - Top for DIY installation</li><li><a href="#arlo">Arlo</a>'
+        ' - Top video resolution</li></ol><ol><li id="ring"><h3>1. Ring</h3><p>Easy to set up.</p></li>'
+        '<li id="arlo"><h3>2. Arlo</h3><p>Sharp pictures.</p></li></ol></article>'
+    ).markdown
+    assert md.startswith(
+        "1. [Ring](https://e.example/post#ring) - Top for DIY installation\n"
+        "2. [Arlo](https://e.example/post#arlo) - Top video resolution\n"
+    ), md
+    assert "[^" not in md and md.index("Easy to set up") < md.index("Sharp pictures")
+
+
 @pytest.mark.parametrize(
     "markup, markdown",
     [

@@ -964,7 +964,9 @@ def markdown_blocks(root: Element) -> tuple[str, list[list[int]]]:
     return text, spans
 
 
-MAX_NOTE_MARK = 6  # a footnote reference's text: "1", "[12]", "*", "iv"...
+# A footnote reference's text, its brackets aside: "1", "[12]", "*", "†", "iv", "a". Not a word: a table of
+# contents whose entries ("Ring", "Arlo") link to the reviews, each a list item, is no list of notes.
+NOTE_MARK = re.compile(r"\d{1,4}|[ivx]{1,5}|[a-z]|[*†‡§¶]{1,3}", re.IGNORECASE)
 
 
 def _footnotes(root: Element) -> None:
@@ -991,7 +993,7 @@ def _footnotes(root: Element) -> None:
             mark = "".join(_texts(e)).strip().strip("[]()").strip() if note is not None else ""  # read with a note
             if note is not None and note.tag == "li" and id(note) not in unsafe:
                 unsafe[id(note)] = _unsafe_definition(note)
-            if note is not None and note.tag == "li" and 0 < len(mark) <= MAX_NOTE_MARK and not unsafe[id(note)]:
+            if note is not None and note.tag == "li" and NOTE_MARK.fullmatch(mark) and not unsafe[id(note)]:
                 labels.setdefault(id(note), str(len(labels) + 1))
                 e.note = labels[id(note)]
                 holds_reference.update(above)

@@ -80,6 +80,13 @@ def test_text_escaped_in_html():
     assert a.html == "<p>1 &lt; 2 &amp; &lt;b&gt;not bold&lt;/b&gt;</p>"
 
 
+def test_an_empty_inline_element_still_parts_the_words_around_it():
+    """An element of blanks only is left out of the reader, its blank kept: a journal's "modality<sup> </sup>for"
+    read "modalityfor" in the reader while its text and Markdown had the blank."""
+    a = article("<p>the modality<sup> </sup>for masses, the different<span>\n</span>types<em></em>, one.</p>")
+    assert a.html == "<p>the modality for masses, the different types, one.</p>"
+
+
 def test_nothing_main_gives_empty_article():
     s = snapshot_from_html("<p>a</p>")
     bl = blocks_from_snapshot(s)

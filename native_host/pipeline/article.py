@@ -779,6 +779,8 @@ def _html(elements: list[Element]) -> str:
             append(escape(text, quote=False))
             continue
         if tag not in _VOID and tag not in _ALWAYS_SHOWN and not _has_text(el):  # not _shown(el)
+            if _is_inline(el) and "".join(_texts(el)):  # its blank parts the words around it: "modality<sup> </sup>for"
+                append(" ")
             continue
         attrs = "".join(f' {k}="{htmlmod.escape(strip_controls(v))}"' for k, v in el.attrs.items()) if el.attrs else ""
         append(f"<{tag}{attrs}>")

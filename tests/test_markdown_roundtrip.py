@@ -186,6 +186,16 @@ def test_a_layout_table_is_told_from_a_table_of_data(markup, markdown):
             "<ul><li>item <b>bold</b> end<ul><li>sub</li></ul>tail <i>it</i></li></ul>",
             "- item **bold** end\n  - sub\n\n  tail *it*",
         ),
+        # a definition's code stays code
+        (
+            "<dl><dt>accumulate()</dt><dd><p>Roughly:</p><pre>def f():\n    pass</pre></dd></dl>",
+            "accumulate()\n\nRoughly:\n\n```\ndef f():\n    pass\n```",
+        ),
+        # an item opening with its picture: the text on the bullet, the picture under it
+        (
+            '<ul><li><img src="/a.png" alt="A"> Across the marsh</li></ul>',
+            "- Across the marsh\n\n  ![A](https://e.example/a.png)\n\n  *A*",
+        ),
         # a pull quote in a figure is a quote, not a caption
         (
             "<figure><blockquote><p>Quoted words.</p></blockquote><figcaption>Someone</figcaption></figure>",
@@ -198,6 +208,11 @@ def test_no_text_is_glued_to_the_next_nor_loses_its_block(markup, markdown):
         article("<article><p>Words before.</p>" + markup + "</article>").markdown
         == "Words before.\n\n" + markdown + "\n"
     )
+
+
+def test_a_picture_in_a_sentence_stays_in_the_sentence():
+    md = article('<article><p>Words before.</p><p>Sunny <img src="/sun.png" alt="sun"> today.</p></article>').markdown
+    assert md.splitlines()[-1].startswith("Sunny ![sun](https://e.example/sun.png) ") and md.endswith(" today.\n")
 
 
 def test_math_is_tex_from_katex_annotations_and_mathml_alttext():

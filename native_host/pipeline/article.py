@@ -1035,6 +1035,9 @@ _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _TEXT_BLOCKS = frozenset({"p", "dt", "dd", "caption", "figcaption"})
 # What a figure holds that is written as itself, not as its caption: a pull quote's quote, a listing's code.
 _FIGURE_BLOCKS = frozenset({"blockquote", "pre", "table", "ul", "ol", "dl", "figure"}) | _HEADINGS
+# What a paragraph or a definition may hold that is written as a block of its own, the rest as its line: code
+# in a definition stays code, while a picture in a sentence (an emoji, an icon) stays in the sentence.
+_WRITTEN_APART = frozenset({"p", "blockquote", "pre", "table", "ul", "ol", "dl"}) | _HEADINGS
 
 
 def _markdown_blocks(root: Element) -> list[str | tuple[str, bool]]:
@@ -1059,6 +1062,8 @@ def _markdown_blocks(root: Element) -> list[str | tuple[str, bool]]:
             text = _inline_md(el, breaks=False)
             if text:
                 lines.append(f"{at}{'#' * int(tag[1])} {heading_text(text)}")
+        elif tag in _TEXT_BLOCKS and any(c.tag in _WRITTEN_APART for c in el.children):  # a definition's code
+            stack.extend((c, at, None) for c in reversed(_inline_runs(el.children)))
         elif tag in _TEXT_BLOCKS:
             text = _inline_md(el)
             if text:
@@ -1125,14 +1130,18 @@ def _fenced_md(pre: Element, prefix: str) -> str:
 
 
 def _list_item_md(li: Element) -> tuple[str, list[Element]]:
-    """A list item's text (its first run of inline content, for the bullet's line), and the blocks after it,
-    which follow one level deeper in order, a later run of inline content a paragraph of its own.
-    `<li><p>text</p>...</li>` puts the paragraph's text on the bullet."""
+    """A list item's text, for the bullet's line: its first paragraph (a run of inline content or a `<p>`) if
+    only pictures come before it; and its other blocks, in order, which follow one level deeper (a later run
+    of inline content a paragraph of its own). An item that opens with a heading or a list has no text."""
     blocks = _inline_runs(li.children)
-    text = ""
-    while blocks and blocks[0].tag == "p" and not text:
-        text = _inline_md(blocks.pop(0))
-    return text, blocks
+    for k, block in enumerate(blocks):
+        if block.tag == "p":
+            text = _inline_md(block)
+            if text:
+                return text, blocks[:k] + blocks[k + 1 :]
+        elif block.tag not in ("figure", "img"):
+            break
+    return "", blocks
 
 
 def _inline_runs(children: list[Element]) -> list[Element]:

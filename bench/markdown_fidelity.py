@@ -11,8 +11,8 @@ items or quotes than in the reader (a paragraph that left its list item). Inside
 compared: a GFM cell holds one line, so a list in a cell is written as its items' text.
 
 Some differences are the page's own: a word split by its markup (`<em>Today</em>s`, a drop cap's
-`<span>S</span>amurai`) reads as one word in the Markdown and as two in the HTML's text nodes; a list item that holds only a heading and a paragraph (a card) is
-written as the heading and the paragraph, without the bullet (`article.py`'s `_markdown_blocks`).
+`<span>S</span>amurai`) reads as one word in the Markdown and as two in the HTML's text nodes; a list item that
+opens with a heading (a card) is written as its blocks, without the bullet (`article.py`'s `_list_item_md`).
 """
 
 from __future__ import annotations
@@ -80,9 +80,8 @@ def main(argv: list[str] | None = None) -> int:
         kind = compare(result.html, renderer.render(result.markdown))
         if kind:
             differ[kind].append(record["id"])
-    print(
-        f"{len(records)} {args.split} pages: {len(differ['words'])} differ in words, {len(differ['nesting'])} in nesting"
-    )
+    words, nesting = len(differ["words"]), len(differ["nesting"])
+    print(f"{len(records)} {args.split} pages: {words} differ in words, {nesting} in nesting")
     for kind, ids in differ.items():
         for page in ids[: args.show]:
             print(f"  {kind:8} {page}")

@@ -706,18 +706,7 @@ def _paragraphs(root: Element) -> None:
         if el.tag is None or _is_inline(el):
             continue
         if el.tag not in HOLDS_INLINE and any(_is_inline(c) for c in el.children):
-            grouped: list[Element] = []
-            run: list[Element] = []
-            for c in el.children + [None]:
-                if c is not None and _is_inline(c):
-                    run.append(c)
-                    continue
-                if run and any(_has_text(r) for r in run):
-                    grouped.append(Element("p", children=run))
-                run = []
-                if c is not None:
-                    grouped.append(c)
-            el.children = grouped
+            el.children = _inline_runs(el.children)
         stack.extend(c for c in el.children if c.tag is not None)
 
 
@@ -798,6 +787,9 @@ def _html(elements: list[Element]) -> str:
     return "".join(out)
 
 
+_BLANK = Element(None, " ")  # what parts a block inside inline content from what follows it
+
+
 def _inline_md(el: Element, in_table: bool = False, breaks: bool = True) -> str:
     """An element's inline content as one Markdown line, or lines joined by hard breaks where `breaks` (a
     heading and a table cell hold one line, inline content only: nothing at its start can begin a block),
@@ -805,7 +797,7 @@ def _inline_md(el: Element, in_table: bool = False, breaks: bool = True) -> str:
     it reads as emphasis, each line's start escaped where it would begin a block. In a table cell `|` is
     escaped in code and TeX too."""
     parts: list[str] = []
-    inside = {"strong": 0, "em": 0, "s": 0, "a": 0, "block": 0}
+    inside = {"strong": 0, "em": 0, "s": 0, "a": 0}
     link_starts: list[int] = []  # where each open link's "[" is in parts
     # (element, closing text or None, what it closes)
     stack: list[tuple[Element, str | None, str]] = [(el, None, "")]
@@ -850,8 +842,7 @@ def _inline_md(el: Element, in_table: bool = False, breaks: bool = True) -> str:
         kind = e.tag if e.tag in OPEN else None
         if e is not el and not _is_inline(e):  # a block inside (a cell's paragraphs): a blank at each side
             parts.append(" ")
-            inside["block"] += 1
-            stack.append((e, " ", "block"))
+            stack.append((_BLANK, None, ""))
         elif e.tag == "a" and not inside["a"]:  # a link inside a link: its text only
             target = destination(safe_url(e.page_href or e.attrs.get("href")))
             if target:
@@ -1095,11 +1086,12 @@ def _markdown_blocks(root: Element) -> list[str | tuple[str, bool]]:
             caption = next((c for c in el.children if c.tag == "caption" and _has_text(c)), None)
             if caption is not None:
                 lines.append(_quoted(at, _inline_md(Element("em", children=[caption]))))
-            if _layout_table(el):  # its cells' blocks, in reading order
-                cells = [block for cell in _table_cells(el) for block in _inline_runs(cell.children)]
+            rows = _table_rows(el)
+            if _layout_table(rows):  # its cells' blocks, in reading order
+                cells = [block for row in rows for cell in row for block in _inline_runs(cell.children)]
                 stack.extend((c, at, None) for c in reversed(cells))
             else:
-                lines.append(_table_md(el, at))
+                lines.append(_table_md(rows, at))
         elif tag == "figure":  # its images; its quotes, lists, tables and code as blocks; other text a caption
             parts = [
                 c if c.tag == "img" or c.tag in _FIGURE_BLOCKS else Element("p", children=[Element("em", children=[c])])
@@ -1145,66 +1137,55 @@ def _list_item_md(li: Element) -> tuple[str, list[Element]]:
 
 
 def _inline_runs(children: list[Element]) -> list[Element]:
-    """`children` with each run of inline content (text, links, emphasis) in a paragraph of its own, as a list
-    item or a table cell holds them (the reader's HTML keeps them as they are): text after a nested list or a
-    paragraph is not glued to the text before it."""
+    """`children` with each run of inline content (text, links, emphasis) that holds text in a paragraph of its
+    own, a run of blanks left out: a container's loose text in the reader, and in the Markdown a list item's or
+    a table cell's (whose HTML keeps them as they are), so text after a nested list or a paragraph is not glued
+    to the text before it."""
     out: list[Element] = []
     run: list[Element] = []
-    for c in children:
-        if _is_inline(c):
+    for c in [*children, None]:
+        if c is not None and _is_inline(c):
             run.append(c)
             continue
-        if run:
+        if any(map(_has_text, run)):
             out.append(Element("p", children=run))
-            run = []
-        out.append(c)
-    if run:
-        out.append(Element("p", children=run))
+        run = []
+        if c is not None:
+            out.append(c)
     return out
 
 
 LAYOUT_CELL_WORDS = 100  # a cell holding more is a column of the page's text, not a value in a table
 
 
-def _layout_table(table: Element) -> bool:
-    """Whether a table lays out the page instead of holding data, so that its cells are written as the blocks
-    they hold (a GFM cell holds one line: an article laid out in a table came out as one cell, its paragraphs
-    and headings run together). A layout table holds another table or a heading, or a cell of more than
-    LAYOUT_CELL_WORDS words, or no row with two cells of text (one column)."""
-    columns = 0
-    for cell in _table_cells(table):
+def _layout_table(rows: list[list[Element]]) -> bool:
+    """Whether a table (its `_table_rows`) lays out the page instead of holding data, so that its cells are
+    written as the blocks they hold (a GFM cell holds one line: an article laid out in a table came out as one
+    cell, its paragraphs and headings run together). A layout table holds another table or a heading, or a
+    cell of more than LAYOUT_CELL_WORDS words, or no row with two cells of text (one column)."""
+    for cell in (cell for row in rows for cell in row):
         words = 0
-        stack = list(cell.children)
-        while stack:
-            e = stack.pop()
+        for e in cell.walk():
             if e.tag == "table" or e.tag in _HEADINGS:
                 return True
             if e.tag is None:
                 words += len(e.text.split())
-            stack.extend(e.children)
         if words > LAYOUT_CELL_WORDS:
             return True
-    for row in _table_rows(table):
-        columns = max(columns, sum(_has_text(c) for c in row))
-    return columns < 2
+    return max((sum(map(_has_text, row)) for row in rows), default=0) < 2
 
 
 def _table_rows(table: Element) -> list[list[Element]]:
-    """The table's rows (through thead, tbody and tfoot; not a nested table's), each its td and th cells."""
+    """The table's rows in order, each its td and th cells (a cell's own tables are not read)."""
     rows: list[list[Element]] = []
-    stack = list(reversed(table.children))
+    stack = [table]
     while stack:
         e = stack.pop()
         if e.tag == "tr":
             rows.append([c for c in e.children if c.tag in ("td", "th")])
-        elif e.tag in ("thead", "tbody", "tfoot"):
-            stack.extend(reversed(e.children))
+            continue
+        stack.extend(reversed([c for c in e.children if c.tag is not None]))
     return rows
-
-
-def _table_cells(table: Element) -> list[Element]:
-    """The table's cells in reading order, row by row."""
-    return [cell for row in _table_rows(table) for cell in row]
 
 
 _QUOTES = re.compile(r"[ >]*")  # the prefix of a line inside block quotes and list items
@@ -1282,15 +1263,9 @@ def _texts(el: Element) -> list[str]:
     return parts
 
 
-def _table_md(table: Element, prefix: str) -> str:
-    rows: list[list[str]] = []
-    stack = [table]
-    while stack:
-        e = stack.pop()
-        if e.tag == "tr":
-            rows.append([_inline_md(c, in_table=True, breaks=False) for c in e.children if c.tag in ("td", "th")])
-            continue
-        stack.extend(reversed([c for c in e.children if c.tag is not None]))
+def _table_md(cells: list[list[Element]], prefix: str) -> str:
+    """A table of data (its `_table_rows`) as a GFM table, each cell one line."""
+    rows = [[_inline_md(c, in_table=True, breaks=False) for c in row] for row in cells]
     rows = [r for r in rows if any(r)]
     if not rows:
         return ""

@@ -194,7 +194,7 @@ def test_a_layout_table_is_told_from_a_table_of_data(markup, markdown):
         # an item opening with its picture: the text on the bullet, the picture under it
         (
             '<ul><li><img src="/a.png" alt="A"> Across the marsh</li></ul>',
-            "- Across the marsh\n\n  ![A](https://e.example/a.png)\n\n  *A*",
+            "- Across the marsh\n\n  ![A](https://e.example/a.png)",
         ),
         # a pull quote in a figure is a quote, not a caption
         (

@@ -92,6 +92,30 @@ def test_lazy_pictures_load_from_their_real_address(browser):
     close(reader, page)
 
 
+def test_pictures_and_blocks_keep_their_lines(browser):
+    """An icon in a sentence shows in its line, an emoji drawn as a picture is its character, and the words after
+    a list a script put inside a paragraph stay in a paragraph (a figure or a list inside a <p> would end it)."""
+    page, _, reader = reader_for(browser, "lines.html")
+    found = reader.evaluate("""(root) => { const a = root.getElementById('article');
+        const icon = a.querySelector('img[alt="lens"]'), paragraphs = [...a.querySelectorAll('p')];
+        const after = paragraphs.find((p) => p.textContent.includes('and these words come after the list'));
+        return {icon: icon && [icon.parentElement.localName, getComputedStyle(icon).display],
+                line: icon && icon.parentElement.textContent.includes('just like the  lens that marks'),
+                emoji: a.textContent.includes('of its own 🙂 and the sentence'),
+                pictures: a.querySelectorAll('img').length, items: a.querySelectorAll('ul > li').length,
+                after: Boolean(after), empty: paragraphs.filter((p) => !p.textContent.trim()).length}; }""")
+    assert found == {
+        "icon": ["p", "inline"],
+        "line": True,
+        "emoji": True,
+        "pictures": 1,
+        "items": 2,
+        "after": True,
+        "empty": 0,
+    }
+    close(reader, page)
+
+
 def test_a_table_keeps_its_structure_and_scrolls_when_wide(browser):
     page, _, reader = reader_for(browser, "table.html")
     table = reader.evaluate("""(root) => { const t = root.querySelector('#article table');

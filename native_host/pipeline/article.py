@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import html as htmlmod
 import re
+import unicodedata
 from bisect import bisect_left
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -70,6 +71,7 @@ INLINE_MAP = {
     "cite": "cite",
 }
 _INLINE_OUT = frozenset(INLINE_MAP.values())  # the tags INLINE_MAP writes: a set, for membership per element
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 # Containers whose inline content needs no <p> around it.
 HOLDS_INLINE = frozenset("p h1 h2 h3 h4 h5 h6 li dt dd td th caption pre figcaption".split())
 # MathML Core's presentation elements, and the TeX source beside them (<semantics>, <annotation>).
@@ -88,7 +90,7 @@ HTML_TAGS: dict[str, tuple[str, ...]] = {
     **{tag: _TARGET for tag in sorted(BLOCK_TAGS - {"hr"})},
     **{tag: _TARGET for tag in sorted(set(INLINE_MAP.values()) | {"span"})},
     "a": ("href", "id"),
-    "img": ("src", "alt"),
+    "img": ("src", "alt", "class"),  # class: INLINE_PICTURE only
     "br": (),
     "hr": (),
     "pre": ("class", "id"),
@@ -150,6 +152,7 @@ class Element:
     page_href: str | None = None  # a fragment link's address on the page itself (Markdown has no ids)
     tex: str = ""  # a formula's TeX from the page's alttext, for Markdown
     note: str = ""  # Markdown's footnotes: a reference's or a note's label, "-" for a back link
+    block: bool = False  # an inline element holding a block (a link around a figure): it stands as a block
 
     def walk(self) -> Iterator[Element]:
         """This element and everything under it, in document order (no recursion: a tree may be deep)."""
@@ -476,10 +479,12 @@ def build_tree(snapshot: dict, blocks: list[Block], main: list[bool], kept: _Kep
 
 def _finished(root: Element) -> Element:
     """The built tree (`_Builder`) through the passes after it, in place."""
+    _no_blocks_in_lines(root)
     _paragraphs(root)
     _flatten_divs(root)
     _items_only_in_lists(root)
     _code_languages(root)
+    _pictures_in_sentences(root)
     return root
 
 
@@ -519,13 +524,122 @@ def first_screen(snapshot: dict, blocks: list[Block], main: list[bool], chars: i
     return None
 
 
+_ITEM_LIST = {"li": "ul", "dt": "dl", "dd": "dl"}  # an item, and the list it needs
+
+
+def _listed(children: list[Element]) -> list[Element]:
+    """`children` with each run of items (blanks between them aside) in a list of their kind."""
+    out: list[Element] = []
+    made: Element | None = None  # the list the last item went into, while the run goes on
+    blank: list[Element] = []  # blanks after it, dropped if another item of its kind follows
+    for c in children:
+        kind = _ITEM_LIST.get(c.tag or "")
+        if made is not None and c.tag is None and not c.text.strip():
+            blank.append(c)
+            continue
+        if kind is not None and made is not None and made.tag == kind:
+            made.children.append(c)
+        elif kind is not None:
+            made = Element(kind, children=[c])
+            out += [*blank, made]
+        else:
+            made = None
+            out += [*blank, c]
+        blank = []
+    return out + blank
+
+
+def _no_blocks_in_lines(root: Element) -> None:
+    """A paragraph or heading that holds a block (a page's <p> around a table or a list, a heading around a
+    heading) becomes a container, its loose text then paragraphs of their own; an inline element that does
+    stands as a block. A browser parses a block inside a paragraph as the paragraph's end (and a heading
+    inside a heading as the first's), so the reader would show the words after it outside any paragraph and
+    an empty one after them. A table's row or cell outside its table (a forum post that was a row, its own
+    element now the post's section) becomes a container: a browser drops it and its cells run together.
+    Each element after its children (no recursion)."""
+    holds: dict[int, bool] = {}  # id(element) -> whether a block is in it, or in the inline elements in it
+    order: list[Element] = []
+    stack = [root]
+    while stack:  # parents first: a row is outside its table once its tbody is
+        el = stack.pop()
+        order.append(el)
+        for c in el.children:
+            if c.tag in _TABLE_PARTS and el.tag not in _TABLE_PARTS[c.tag]:
+                c.tag = "div"
+        stack.extend(c for c in el.children if c.tag is not None and c.children)
+    for el in reversed(order):  # children first
+        block = any(
+            c.tag in BLOCK_TAGS or holds.get(id(c), False)
+            for c in el.children
+            if c.tag is not None and c.tag not in _VOID
+        )
+        if block and el.tag in _LINES:
+            el.tag = "div"  # flattened later, its inline runs wrapped first
+        elif block and _is_inline(el):
+            el.block = True
+        if block:
+            holds[id(el)] = True
+        elif el.tag in _LINES or _is_inline(el):  # a div of inline content in a line: part of the line
+            for c in el.children:
+                if c.tag == "div":
+                    c.tag = "span"
+
+
+_LINES = frozenset({"p"}) | _HEADINGS  # what holds a line of text, never a block
+# A table's parts, and what each may sit in.
+_TABLE_PARTS = {
+    **dict.fromkeys(("thead", "tbody", "tfoot", "caption"), frozenset({"table"})),
+    "tr": frozenset({"table", "thead", "tbody", "tfoot"}),
+    **dict.fromkeys(("td", "th"), frozenset({"tr"})),
+}
+
+
+def _pictures_in_sentences(root: Element) -> None:
+    """A picture with words before and after it in its line (an icon, a rating's star, a smiley the page
+    drew) is marked `INLINE_PICTURE`, which the reader shows in the line; the others stand as blocks there.
+    A line: the inline content of a paragraph, an item or a cell, up to a nested block or a <br>."""
+    for el in root.walk():
+        if el.tag not in HOLDS_INLINE or el.tag == "pre":
+            continue
+        line: list[Element | bool] = []  # the line's pictures, and for each text run whether it has words
+        stack = list(reversed(el.children))
+        while stack:
+            e = stack.pop()
+            if e.tag is None:
+                line.append(bool(e.text.strip()))
+            elif e.tag == "img":
+                line.append(e)
+            elif e.tag == "br" or e.tag in BLOCK_TAGS:
+                _mark_inline_pictures(line)
+                line = []
+            else:
+                stack.extend(reversed(e.children))
+        _mark_inline_pictures(line)
+
+
+def _mark_inline_pictures(line: list[Element | bool]) -> None:
+    words = [k for k, part in enumerate(line) if part is True]
+    if len(words) < 2:
+        return
+    for part in line[words[0] + 1 : words[-1]]:
+        if isinstance(part, Element):
+            part.attrs["class"] = INLINE_PICTURE
+
+
+INLINE_PICTURE = "pith-inline"  # the class of a picture inside a line of text (reader.css shows it so)
+
+
 def _items_only_in_lists(root: Element) -> None:
     """A list holds items only: what else sits in a <ul>/<ol> (paragraphs a CMS typed after an advert that
     broke the list, once the advert's wrappers are flattened) goes into the item before it, or into an item of
-    its own at the list's start. Renderings read a list's items, so content beside them would be lost there."""
+    its own at the list's start. Renderings read a list's items, so content beside them would be lost there.
+    And items sit in a list: a run of them anywhere else (an item in an item, once the heading between them
+    is flattened, which a browser reads as the first item's end) goes into a list of its own."""
     stack = [root]
     while stack:
         el = stack.pop()
+        if el.tag not in ("ul", "ol", "dl") and any(c.tag in _ITEM_LIST for c in el.children):
+            el.children = _listed(el.children)
         if el.tag in ("ul", "ol") and any(c.tag != "li" for c in el.children):
             items: list[Element] = []
             for c in el.children:
@@ -557,6 +671,7 @@ class _Builder:
         # Kept elements inside a <figure>: the kept set holds every ancestor of what it holds, and a parent
         # comes before its children, so this is known from the parent.
         self.in_figure: dict[int, bool] = {}
+        self.links: set[int] = set()  # the nodes written as links
 
     def build(self, order: list[int] | None = None) -> Element:
         """The tree of the kept nodes, or of `order`, the first of them in document order (`first_screen`)."""
@@ -605,14 +720,20 @@ class _Builder:
             self._enter(i, host, level)
 
     def _image(self, i: int, node: dict, host: Element, level: int) -> None:
-        """An image with a safe source, in a <figure> captioned by its alt unless the page's own figure holds
-        it (with its own caption)."""
+        """An image with a safe source: a picture of an emoji as its character (the page's text, at the
+        text's size); one that stands as a block in a <figure> captioned by its alt, unless the page's own
+        figure holds it (with its own caption); one among inline content (a paragraph, an item, a cell, a
+        link, where a figure may not stand) as itself."""
         src = safe_url(node.get("src"))
         if not src:  # kept only as the ancestor of main text: a script can put nodes inside an <img>
             self._enter(i, host, level)
             return
-        img = Element("img", attrs={"src": src, "alt": node.get("alt", "")})
-        if self.in_figure[i]:
+        alt = node.get("alt", "")
+        if _emoji(alt):
+            host.children.append(Element(None, alt))
+            return
+        img = Element("img", attrs={"src": src, "alt": alt})
+        if self.in_figure[i] or host.tag in HOLDS_INLINE or _is_inline(host):
             host.children.append(img)
             return
         fig = Element("figure", children=[img])
@@ -645,8 +766,9 @@ class _Builder:
             out_tag = tag
         elif tag in INLINE_MAP and level < MAX_NESTING:
             out_tag = INLINE_MAP[tag]
-        elif tag == "a" and level < MAX_NESTING and (href := safe_url(node.get("href"))):
+        elif tag == "a" and level < MAX_NESTING and (href := safe_url(node.get("href"))) and not self._in_link(i):
             out_tag, attrs = "a", {"href": href}
+            self.links.add(i)
             fragment = _same_page(attrs["href"], self.url)
             if fragment in self.targets:
                 page_href, attrs["href"] = attrs["href"], "#" + quote(fragment, safe="")
@@ -657,6 +779,17 @@ class _Builder:
         if node.get("html_id") in self.targets:
             attrs["id"] = node["html_id"]
         return out_tag, attrs, page_href
+
+    def _in_link(self, i: int) -> bool:
+        """Whether a kept link holds node `i`: a link in a link (a page's markup can nest them where a table
+        stood between) is read by a browser as the first's end, so the inner one gives its text alone."""
+        nodes, links = self.nodes, self.links
+        parent = nodes[i]["parent"]
+        while parent >= 0:
+            if parent in links:
+                return True
+            parent = nodes[parent]["parent"]
+        return False
 
 
 def _code_languages(root: Element) -> None:
@@ -694,8 +827,22 @@ def _flatten_divs(root: Element) -> None:
         stack.extend(c for c in el.children if c.tag is not None)
 
 
+def _emoji(text: str) -> bool:
+    """Whether an image's alt is an emoji alone ("😀", "❤️", a flag): symbols, with the joiners, selectors and
+    modifiers that build one, and no letter, digit nor punctuation."""
+    return (
+        0 < len(text) <= EMOJI_CHARS
+        and all(unicodedata.category(c) in _EMOJI_PARTS for c in text)
+        and any(unicodedata.category(c) == "So" for c in text)
+    )
+
+
+EMOJI_CHARS = 16  # the longest emoji sequence read as one: a family of four joined, with its selectors
+_EMOJI_PARTS = frozenset({"So", "Sk", "Mn", "Me", "Cf"})
+
+
 def _is_inline(el: Element) -> bool:
-    return el.tag is None or el.tag in _INLINE_OUT or el.tag in ("a", "br", "span", "math")
+    return (el.tag is None or el.tag in _INLINE_OUT or el.tag in ("a", "br", "span", "math")) and not el.block
 
 
 def _paragraphs(root: Element) -> None:
@@ -1022,7 +1169,6 @@ def _fragment(a: Element) -> str | None:
     return unquote(href[1:]) if href.startswith("#") else None
 
 
-_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _TEXT_BLOCKS = frozenset({"p", "dt", "dd", "caption", "figcaption"})
 # What a figure holds that is written as itself, not as its caption: a pull quote's quote, a listing's code.
 _FIGURE_BLOCKS = frozenset({"blockquote", "pre", "table", "ul", "ol", "dl", "figure"}) | _HEADINGS

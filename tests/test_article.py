@@ -404,3 +404,16 @@ def test_a_long_article_gives_its_first_screen_and_a_short_one_none():
     whole = build_article(s, bl, [True] * len(bl), {"html"}).html
     assert whole.startswith(head) and 1000 < len(head) < len(whole) / 2
     assert first_screen(s, bl, [True] * len(bl), 100_000) is None
+
+
+def test_the_text_keeps_a_sentence_a_picture_parts_in_one_paragraph():
+    """Segmentation ends a block at an <img>; the text view joins the two halves of the sentence with a blank,
+    while blocks that a rule or another element parts stay paragraphs of their own."""
+    a = article(
+        "<article><p>Download the <img src='/pdf.png' alt='PDF'> report here, all forty pages of it.</p>"
+        "<div>The first part of a box<hr>and the second part of the same box</div></article>"
+    )
+    assert a.text == (
+        "Download the report here, all forty pages of it.\n\n"
+        "The first part of a box\n\nand the second part of the same box"
+    )

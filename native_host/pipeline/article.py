@@ -1443,7 +1443,7 @@ def build_article(
     (`build_tree`, unless the reader's form by page type asks for another: pipeline/shape.py). With
     `first_chars`, where html alone is asked and the tree is `build_tree`'s, `html` may be the first screen's
     alone (`first_screen`, `kept` set): `add_views` with "html" makes the whole."""
-    text = strip_controls("\n\n".join(b.text for b, m in zip(blocks, main) if m))
+    text = strip_controls(body_text(snapshot["nodes"], blocks, main))
     html = markdown = ""
     spans: list[list[int]] = []
     root = None
@@ -1456,6 +1456,35 @@ def build_article(
         html = to_html(root) if "html" in views else ""
         markdown, spans = markdown_blocks(root) if "markdown" in views else ("", [])
     return Article(html=html, markdown=markdown, text=text, tree=root, markdown_blocks=spans)
+
+
+def body_text(nodes: list[dict], blocks: list[Block], main: list[bool]) -> str:
+    """The main blocks' text, a blank line between blocks, but a blank between two of one paragraph that
+    only pictures part (segmentation ends a block at an <img>: "Download the", "report here")."""
+    parts: list[str] = []
+    last: Block | None = None
+    for b, m in zip(blocks, main):
+        if not m:
+            last = None
+            continue
+        if parts:
+            parts.append(" " if last and last.owner == b.owner and _pictures_between(nodes, last, b) else "\n\n")
+        parts.append(b.text)
+        last = b
+    return "".join(parts)
+
+
+def _pictures_between(nodes: list[dict], before: Block, after: Block) -> bool:
+    """Whether only pictures, inline elements and blanks come between two blocks of one owner (each block's
+    nodes are its owner's id, then those it covers)."""
+    start = min((i for i in after.node_ids if i != after.owner), default=None)
+    return start is not None and all(
+        nodes[i]["tag"] in _IN_LINE or not nodes[i].get("text", "x").strip()
+        for i in range(max(before.node_ids) + 1, start)
+    )
+
+
+_IN_LINE = INLINE | {"img"}  # what a line of text holds between two blocks of it
 
 
 def add_views(

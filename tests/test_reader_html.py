@@ -5,87 +5,17 @@ picture in a line of text marked to stay in it, an emoji drawn as a picture as i
 
 import os
 import re
-from html.parser import HTMLParser
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from selectolax.lexbor import LexborHTMLParser
 
+from bench.reader_html import reads_back_as_written
 from native_host import snapshot_from_html
 from native_host.pipeline.article import INLINE_PICTURE, build_article
 from native_host.pipeline.blocks import blocks_from_snapshot
 
 EXAMPLES = int(os.environ.get("PITH_FUZZ_EXAMPLES", "40"))
-_VOID = {"br", "img", "hr"}
-_BLANKS = re.compile(r"\s+")
-
-
-class _Written(HTMLParser):
-    """The elements and text as written: Python's parser opens and closes what the markup says, repairing
-    nothing."""
-
-    def __init__(self, html: str):
-        super().__init__(convert_charrefs=True)
-        self.events: list[str] = []
-        self.feed(html)
-        self.close()
-
-    def handle_starttag(self, tag, attrs):
-        self.events += [f"<{tag}", f"/{tag}"] if tag in _VOID else [f"<{tag}"]
-
-    def handle_endtag(self, tag):
-        if tag not in _VOID:
-            self.events.append(f"/{tag}")
-
-    def handle_data(self, data):
-        self.events.append("#" + data)
-
-
-def _read_back(html: str) -> list[str]:
-    """The elements and text a browser builds from `html` in a standards-mode document (the one a saved page
-    opens in; the reader's DOMParser reads it in quirks mode, which differs only by letting a table stay in a
-    paragraph)."""
-    events: list[str] = []
-    body = LexborHTMLParser(f"<!doctype html><html><body>{html}</body></html>").body
-    stack = [body]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, str):
-            events.append(node)
-            continue
-        for child in reversed(list(node.iter(include_text=True))):
-            if child.tag == "-text":
-                stack.append("#" + child.text_content)
-            else:
-                stack += [f"/{child.tag}", child] if child.tag not in _VOID else [f"/{child.tag}"]
-                stack.append(f"<{child.tag}")
-    return events
-
-
-def _folded(events: list[str]) -> list[str]:
-    """Adjacent text joined and its blanks folded, blank runs left out (where they fall is not the tree)."""
-    out: list[str] = []
-    text = ""
-    for e in [*events, ""]:
-        if e.startswith("#"):
-            text += e[1:]
-            continue
-        if _BLANKS.sub(" ", text).strip():
-            out.append("#" + _BLANKS.sub(" ", text).strip())
-        text = ""
-        if e:
-            out.append(e)
-    return out
-
-
-def reads_back_as_written(html: str) -> str | None:
-    """None when a browser builds the tree `html` writes; else where they part, written then read back."""
-    written, read = _folded(_Written(html).events), _folded(_read_back(html))
-    if written == read:
-        return None
-    at = next((k for k, (a, b) in enumerate(zip(written, read)) if a != b), min(len(written), len(read)))
-    return f"written: {' '.join(written[max(0, at - 4) : at + 6])}\nread:    {' '.join(read[max(0, at - 4) : at + 6])}"
 
 
 def reader_html(body: str) -> str:

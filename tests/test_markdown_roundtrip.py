@@ -191,10 +191,16 @@ def test_a_layout_table_is_told_from_a_table_of_data(markup, markdown):
             "<dl><dt>accumulate()</dt><dd><p>Roughly:</p><pre>def f():\n    pass</pre></dd></dl>",
             "accumulate()\n\nRoughly:\n\n```\ndef f():\n    pass\n```",
         ),
-        # an item opening with its picture: the text on the bullet, the picture under it
+        # an item opening with its picture: the picture on the bullet's line, before the text
         (
             '<ul><li><img src="/a.png" alt="A"> Across the marsh</li></ul>',
-            "- Across the marsh\n\n  ![A](https://e.example/a.png)",
+            "- ![A](https://e.example/a.png) Across the marsh",
+        ),
+        # one opening with a figure: the text on the bullet, the figure under it
+        (
+            '<ul><li><figure><img src="/a.png" alt="A"><figcaption>The marsh</figcaption></figure>'
+            "<p>Across the marsh</p></li></ul>",
+            "- Across the marsh\n\n  ![A](https://e.example/a.png)\n\n  *The marsh*",
         ),
         # a pull quote in a figure is a quote, not a caption
         (

@@ -1269,14 +1269,17 @@ def _fenced_md(pre: Element, prefix: str) -> str:
 
 def _list_item_md(li: Element) -> tuple[str, list[Element]]:
     """A list item's text, for the bullet's line: its first paragraph (a run of inline content or a `<p>`) if
-    only pictures come before it; and its other blocks, in order, which follow one level deeper (a later run
+    only pictures come before it, a picture that is no figure on the line before the text, as the reader shows
+    it (a listing's thumbnail); and its other blocks, in order, which follow one level deeper (a later run
     of inline content a paragraph of its own). An item that opens with a heading or a list has no text."""
     blocks = _inline_runs(li.children)
     for k, block in enumerate(blocks):
         if block.tag == "p":
             text = _inline_md(block)
             if text:
-                return text, blocks[:k] + blocks[k + 1 :]
+                pictures = [_image_md(b) for b in blocks[:k] if b.tag == "img"]
+                rest = [b for b in blocks[:k] if b.tag != "img"] + blocks[k + 1 :]
+                return " ".join([*pictures, text]), rest
         elif block.tag not in ("figure", "img"):
             break
     return "", blocks

@@ -36,7 +36,7 @@ def test_html_structure_and_allowlist():
     assert a.html.startswith("<h1>Big news</h1>")
     assert '<a href="https://e.example/more">a link</a>' in a.html
     assert "javascript" not in a.html and "a trap" in a.html
-    assert '<figure><img src="https://e.example/cat.png" alt="A cat"><figcaption>A cat</figcaption>' in a.html
+    assert '<img src="https://e.example/cat.png" alt="A cat">' in a.html and "<figure>" not in a.html
     assert "<ol><li>one</li>" in a.html and "<em>it</em>" in a.html
     assert "<th>k</th>" in a.html and "<td>1</td>" in a.html
     assert "<pre>x = 1\n  y = 2</pre>" in a.html
@@ -411,7 +411,7 @@ def test_the_text_keeps_a_sentence_a_picture_parts_in_one_paragraph():
     while blocks that a rule or another element parts stay paragraphs of their own."""
     a = article(
         "<article><p>Download the <img src='/pdf.png' alt='PDF'> report here, all forty pages of it.</p>"
-        "<div>The first part of a box<hr>and the second part of the same box</div></article>"
+        "<div><font>The first part of a box<hr>and the second part of the same box</font></div></article>"
     )
     assert a.text == (
         "Download the report here, all forty pages of it.\n\n"

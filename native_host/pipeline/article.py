@@ -668,15 +668,12 @@ class _Builder:
         self.into: dict[int, Element] = {}  # kept element -> where its children go
         self.level: dict[int, int] = {}  # kept element -> its children's nesting level
         self.in_math: set[int] = set()
-        # Kept elements inside a <figure>: the kept set holds every ancestor of what it holds, and a parent
-        # comes before its children, so this is known from the parent.
-        self.in_figure: dict[int, bool] = {}
         self.links: set[int] = set()  # the nodes written as links
 
     def build(self, order: list[int] | None = None) -> Element:
         """The tree of the kept nodes, or of `order`, the first of them in document order (`first_screen`)."""
         nodes, content = self.nodes, self.kept.content
-        into, levels, in_figure, in_math, root = self.into, self.level, self.in_figure, self.in_math, self.root
+        into, levels, in_math, root = self.into, self.level, self.in_math, self.root
         for i in sorted(self.kept.keep) if order is None else order:  # ids are document order
             node = nodes[i]
             parent = node["parent"]
@@ -690,7 +687,6 @@ class _Builder:
             if tag == "br":
                 host.children.append(Element("br"))
                 continue
-            in_figure[i] = in_figure.get(parent, False) or (parent >= 0 and nodes[parent]["tag"] == "figure")
             if tag == "math" or parent in in_math:
                 self._formula(i, tag, host, level)
             elif tag == "img":
@@ -720,26 +716,15 @@ class _Builder:
             self._enter(i, host, level)
 
     def _image(self, i: int, node: dict, host: Element, level: int) -> None:
-        """An image with a safe source: a picture of an emoji as its character (the page's text, at the
-        text's size); one that stands as a block in a <figure> captioned by its alt, unless the page's own
-        figure holds it (with its own caption); one among inline content (a paragraph, an item, a cell, a
-        link, where a figure may not stand) as itself."""
+        """An image with a safe source as itself, its alt on it and nowhere else (a reader or a clipper shows
+        the picture; its alt is for those who cannot, who would hear it twice as a caption too); a picture of
+        an emoji as its character, the page's text at the text's size."""
         src = safe_url(node.get("src"))
         if not src:  # kept only as the ancestor of main text: a script can put nodes inside an <img>
             self._enter(i, host, level)
             return
         alt = node.get("alt", "")
-        if _emoji(alt):
-            host.children.append(Element(None, alt))
-            return
-        img = Element("img", attrs={"src": src, "alt": alt})
-        if self.in_figure[i] or host.tag in HOLDS_INLINE or _is_inline(host):
-            host.children.append(img)
-            return
-        fig = Element("figure", children=[img])
-        if node.get("alt"):
-            fig.children.append(Element("figcaption", children=[Element(None, node["alt"])]))
-        host.children.append(fig)
+        host.children.append(Element(None, alt) if _emoji(alt) else Element("img", attrs={"src": src, "alt": alt}))
 
     def _element(self, i: int, node: dict, host: Element, level: int) -> None:
         """An allowlisted element as itself; any other unwrapped into its parent when inline (custom elements
@@ -1478,12 +1463,12 @@ def body_text(nodes: list[dict], blocks: list[Block], main: list[bool]) -> str:
 
 
 def _pictures_between(nodes: list[dict], before: Block, after: Block) -> bool:
-    """Whether only pictures, inline elements and blanks come between two blocks of one owner (each block's
-    nodes are its owner's id, then those it covers)."""
-    start = min((i for i in after.node_ids if i != after.owner), default=None)
+    """Whether only pictures, inline elements and blanks come between two blocks of one owner (a block's
+    nodes are its owner, the inline elements around its text, which the next block may share, and its own)."""
+    end = max(before.node_ids)
+    start = min((i for i in after.node_ids if i > end), default=None)
     return start is not None and all(
-        nodes[i]["tag"] in _IN_LINE or not nodes[i].get("text", "x").strip()
-        for i in range(max(before.node_ids) + 1, start)
+        nodes[i]["tag"] in _IN_LINE or not nodes[i].get("text", "x").strip() for i in range(end + 1, start)
     )
 
 

@@ -11,8 +11,7 @@ items or quotes than in the reader (a paragraph that left its list item). Inside
 compared: a GFM cell holds one line, so a list in a cell is written as its items' text.
 
 Some differences are the page's own: a word split by its markup (`<em>Today</em>s`, a drop cap's
-`<span>S</span>amurai`) reads as one word in the Markdown and as two in the HTML's text nodes; a list item that
-opens with a heading (a card) is written as its blocks, without the bullet (`article.py`'s `_list_item_md`).
+`<span>S</span>amurai`) reads as one word in the Markdown and as two in the HTML's text nodes.
 """
 
 from __future__ import annotations

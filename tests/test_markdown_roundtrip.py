@@ -196,6 +196,11 @@ def test_a_layout_table_is_told_from_a_table_of_data(markup, markdown):
             '<ul><li><img src="/a.png" alt="A"> Across the marsh</li></ul>',
             "- ![A](https://e.example/a.png) Across the marsh",
         ),
+        # a card: its title a heading on the bullet's line, its text under it
+        (
+            "<ul><li><h3>Moving</h3><p>We move your things.</p></li><li><h3>Storage</h3><p>We keep them.</p></li></ul>",
+            "- ### Moving\n\n  We move your things.\n\n- ### Storage\n\n  We keep them.",
+        ),
         # one opening with a figure: the text on the bullet, the figure under it
         (
             '<ul><li><figure><img src="/a.png" alt="A"><figcaption>The marsh</figcaption></figure>'

@@ -1256,9 +1256,15 @@ def _list_item_md(li: Element) -> tuple[str, list[Element]]:
     """A list item's text, for the bullet's line: its first paragraph (a run of inline content or a `<p>`) if
     only pictures come before it, a picture that is no figure on the line before the text, as the reader shows
     it (a listing's thumbnail); and its other blocks, in order, which follow one level deeper (a later run
-    of inline content a paragraph of its own). An item that opens with a heading or a list has no text."""
+    of inline content a paragraph of its own). An item that opens with a heading (a card's title) has it on the
+    bullet's line, as CommonMark reads "- ### Title"; one that opens with a list has no text."""
     blocks = _inline_runs(li.children)
     for k, block in enumerate(blocks):
+        if block.tag in _HEADINGS and not any(b.tag == "img" for b in blocks[:k]):  # a card's title
+            text = _inline_md(block, breaks=False)
+            if text:
+                return f"{'#' * int(block.tag[1])} {heading_text(text)}", blocks[:k] + blocks[k + 1 :]
+            continue
         if block.tag == "p":
             text = _inline_md(block)
             if text:

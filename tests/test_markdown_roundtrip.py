@@ -201,6 +201,11 @@ def test_a_layout_table_is_told_from_a_table_of_data(markup, markdown):
             "<ul><li><h3>Moving</h3><p>We move your things.</p></li><li><h3>Storage</h3><p>We keep them.</p></li></ul>",
             "- ### Moving\n\n  We move your things.\n\n- ### Storage\n\n  We keep them.",
         ),
+        # a card with an icon: the icon on the bullet's line, the title and text under it
+        (
+            '<ul><li><img src="/van.svg" alt="Van"><h3>Moving</h3><p>We move your things.</p></li></ul>',
+            "- ![Van](https://e.example/van.svg)\n\n  ### Moving\n\n  We move your things.",
+        ),
         # one opening with a figure: the text on the bullet, the figure under it
         (
             '<ul><li><figure><img src="/a.png" alt="A"><figcaption>The marsh</figcaption></figure>'

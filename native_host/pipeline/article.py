@@ -1260,11 +1260,12 @@ def _list_item_md(li: Element) -> tuple[str, list[Element]]:
     bullet's line, as CommonMark reads "- ### Title"; one that opens with a list has no text."""
     blocks = _inline_runs(li.children)
     for k, block in enumerate(blocks):
-        if block.tag in _HEADINGS and not any(b.tag == "img" for b in blocks[:k]):  # a card's title
+        if block.tag in _HEADINGS and _inline_md(block, breaks=False):  # a card's title
+            pictures = [_image_md(b) for b in blocks[:k] if b.tag == "img"]
+            if pictures:  # its icon on the bullet's line, the title under it
+                return " ".join(pictures), [b for j, b in enumerate(blocks) if j >= k or b.tag != "img"]
             text = _inline_md(block, breaks=False)
-            if text:
-                return f"{'#' * int(block.tag[1])} {heading_text(text)}", blocks[:k] + blocks[k + 1 :]
-            continue
+            return f"{'#' * int(block.tag[1])} {heading_text(text)}", blocks[:k] + blocks[k + 1 :]
         if block.tag == "p":
             text = _inline_md(block)
             if text:

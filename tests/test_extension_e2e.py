@@ -256,7 +256,11 @@ def same_snapshot(live: dict, offline: dict) -> int:
     return len(live_blocks)
 
 
-READER_PAGES = sorted(f"extension/reader/{p.name}" for p in (PAGES / "reader").glob("*.html"))
+# A page whose script builds part of its DOM (a list inside a paragraph) differs on purpose: only the live path runs it.
+SCRIPTED_PAGES = {"lines.html"}
+READER_PAGES = sorted(
+    f"extension/reader/{p.name}" for p in (PAGES / "reader").glob("*.html") if p.name not in SCRIPTED_PAGES
+)
 
 
 @pytest.mark.parametrize(

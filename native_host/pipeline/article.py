@@ -1455,7 +1455,7 @@ def build_article(
 
 def body_text(nodes: list[dict], blocks: list[Block], main: list[bool]) -> str:
     """The main blocks' text, a blank line between blocks, but a blank between two of one paragraph that
-    only pictures part (segmentation ends a block at an <img>: "Download the", "report here")."""
+    only pictures or icons part (segmentation ends a block at an <img> or an <svg>: "Download the", "report here")."""
     parts: list[str] = []
     last: Block | None = None
     for b, m in zip(blocks, main):
@@ -1470,7 +1470,7 @@ def body_text(nodes: list[dict], blocks: list[Block], main: list[bool]) -> str:
 
 
 def _pictures_between(nodes: list[dict], before: Block, after: Block) -> bool:
-    """Whether only pictures, inline elements and blanks come between two blocks of one owner (a block's
+    """Whether only pictures, icons, inline elements and blanks come between two blocks of one owner (a block's
     nodes are its owner, the inline elements around its text, which the next block may share, and its own)."""
     end = max(before.node_ids)
     start = min((i for i in after.node_ids if i > end), default=None)
@@ -1479,7 +1479,7 @@ def _pictures_between(nodes: list[dict], before: Block, after: Block) -> bool:
     )
 
 
-_IN_LINE = INLINE | {"img"}  # what a line of text holds between two blocks of it
+_IN_LINE = INLINE | {"img", "svg"}  # what a line of text holds between two blocks of it: pictures, icons
 
 
 def add_views(

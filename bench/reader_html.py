@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import re
+from collections.abc import Iterable
 from html.parser import HTMLParser
 
 from selectolax.lexbor import LexborHTMLParser
@@ -94,20 +95,25 @@ def reads_back_as_written(html: str) -> str | None:
     return f"written: {' '.join(written[max(0, at - 4) : at + 6])}\nread:    {' '.join(read[max(0, at - 4) : at + 6])}"
 
 
+def parted(records: Iterable[dict], extractor: Extractor) -> dict[str, str]:
+    """Each page whose reader's HTML a browser reads back otherwise than written: its id -> where they part."""
+    found = {}
+    for record in records:
+        where = reads_back_as_written(extractor.extract_html(record["html"], url=record.get("url")).html)
+        if where:
+            found[record["id"]] = where
+    return found
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.reader_html", description=__doc__.split("\n\n")[0])
     ap.add_argument("--split", default="dev")
     ap.add_argument("--show", type=int, default=10, help="pages shown, with where they part (default: %(default)s)")
     args = ap.parse_args(argv)
-    extractor = Extractor()
     records = list(iter_records(split=args.split))
-    parted: dict[str, str] = {}
-    for record in progress(records, total=len(records), desc=f"{args.split} pages"):
-        where = reads_back_as_written(extractor.extract_html(record["html"], url=record.get("url")).html)
-        if where:
-            parted[record["id"]] = where
-    print(f"{len(records)} {args.split} pages: {len(parted)} read back otherwise than written")
-    for page, where in list(parted.items())[: args.show]:
+    found = parted(progress(records, total=len(records), desc=f"{args.split} pages"), Extractor())
+    print(f"{len(records)} {args.split} pages: {len(found)} read back otherwise than written")
+    for page, where in list(found.items())[: args.show]:
         print(f"  {page}\n    " + where.replace("\n", "\n    "))
     return 0
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bench.reader_html import reads_back_as_written
+from bench.reader_html import parted, reads_back_as_written
 from native_host import snapshot_from_html
 from native_host.pipeline.article import INLINE_PICTURE, build_article
 from native_host.pipeline.blocks import blocks_from_snapshot
@@ -108,13 +108,8 @@ def test_every_dev_page_gives_html_a_browser_reads_back_as_written(real_data):
     from export.data import iter_records
     from native_host import Extractor
 
-    extractor = Extractor()
-    parted = {}
-    for record in iter_records(split="dev"):
-        where = reads_back_as_written(extractor.extract_html(record["html"], url=record.get("url")).html)
-        if where:
-            parted[record["id"]] = where
-    assert parted == {}, "\n".join(f"{k}\n{v}" for k, v in list(parted.items())[:5])
+    found = parted(iter_records(split="dev"), Extractor())
+    assert found == {}, "\n".join(f"{k}\n{v}" for k, v in list(found.items())[:5])
 
 
 def test_a_row_outside_its_table_is_read_as_its_cells():

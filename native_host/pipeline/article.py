@@ -557,7 +557,7 @@ def _no_blocks_in_lines(root: Element) -> None:
     an empty one after them. A table's row or cell outside its table (a forum post that was a row, its own
     element now the post's section) becomes a container: a browser drops it and its cells run together.
     Each element after its children (no recursion)."""
-    holds: dict[int, bool] = {}  # id(element) -> whether a block is in it, or in the inline elements in it
+    holds: set[int] = set()  # id() of each element with a block in it, or in the inline elements in it
     order: list[Element] = []
     stack = [root]
     while stack:  # parents first: a row is outside its table once its tbody is
@@ -569,16 +569,14 @@ def _no_blocks_in_lines(root: Element) -> None:
         stack.extend(c for c in el.children if c.tag is not None and c.children)
     for el in reversed(order):  # children first
         block = any(
-            c.tag in BLOCK_TAGS or holds.get(id(c), False)
-            for c in el.children
-            if c.tag is not None and c.tag not in _VOID
+            c.tag in BLOCK_TAGS or id(c) in holds for c in el.children if c.tag is not None and c.tag not in _VOID
         )
         if block and el.tag in _LINES:
             el.tag = "div"  # flattened later, its inline runs wrapped first
         elif block and _is_inline(el):
             el.block = True
         if block:
-            holds[id(el)] = True
+            holds.add(id(el))
         elif el.tag in _LINES or _is_inline(el):  # a div of inline content in a line: part of the line
             for c in el.children:
                 if c.tag == "div":
@@ -1260,19 +1258,16 @@ def _list_item_md(li: Element) -> tuple[str, list[Element]]:
     bullet's line, as CommonMark reads "- ### Title"; one that opens with a list has no text."""
     blocks = _inline_runs(li.children)
     for k, block in enumerate(blocks):
-        if block.tag in _HEADINGS and _inline_md(block, breaks=False):  # a card's title
+        heading = block.tag if block.tag in _HEADINGS else None
+        text = _inline_md(block, breaks=not heading) if heading or block.tag == "p" else ""
+        if text:
             pictures = [_image_md(b) for b in blocks[:k] if b.tag == "img"]
-            if pictures:  # its icon on the bullet's line, the title under it
+            if heading and pictures:  # a card's icon on the bullet's line, its title under it
                 return " ".join(pictures), [b for j, b in enumerate(blocks) if j >= k or b.tag != "img"]
-            text = _inline_md(block, breaks=False)
-            return f"{'#' * int(block.tag[1])} {heading_text(text)}", blocks[:k] + blocks[k + 1 :]
-        if block.tag == "p":
-            text = _inline_md(block)
-            if text:
-                pictures = [_image_md(b) for b in blocks[:k] if b.tag == "img"]
-                rest = [b for b in blocks[:k] if b.tag != "img"] + blocks[k + 1 :]
-                return " ".join([*pictures, text]), rest
-        elif block.tag not in ("figure", "img"):
+            if heading:  # a card's title
+                text = f"{'#' * int(heading[1])} {heading_text(text)}"
+            return " ".join([*pictures, text]), [b for b in blocks[:k] if b.tag != "img"] + blocks[k + 1 :]
+        if block.tag not in ("figure", "img", "p"):
             break
     return "", blocks
 
@@ -1475,7 +1470,8 @@ def _pictures_between(nodes: list[dict], before: Block, after: Block) -> bool:
     end = max(before.node_ids)
     start = min((i for i in after.node_ids if i > end), default=None)
     return start is not None and all(
-        nodes[i]["tag"] in _IN_LINE or not nodes[i].get("text", "x").strip() for i in range(end + 1, start)
+        nodes[i]["tag"] in _IN_LINE or (nodes[i]["tag"] == "#text" and not nodes[i]["text"].strip())
+        for i in range(end + 1, start)
     )
 
 

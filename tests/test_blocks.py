@@ -27,6 +27,25 @@ def test_inline_tags_fold_into_their_block():
     assert b.tag_path == ["html", "body", "p"]
 
 
+def test_a_capital_after_a_lower_case_letter_at_an_elements_edge_starts_a_word():
+    """A run-in title the page's style sets apart reads as two words, not "CompetencyOur"; code and raised text
+    (an identifier drawn in spans, a ™) stay joined, as do a drop cap and a word's emphasised end."""
+    got = [
+        b.text
+        for b in blocks(
+            "<ul><li><b>Industry Competency</b>Our experts</li><li><a href=/a>Gaz Williams</a><em>Shipwreck</em>Rack</li></ul>"
+            "<p>Acme<sup>TM</sup> and <code>get<span>Value</span></code>, <span>S</span>amurai, <em>Today</em>s, 3<b>D</b></p>"
+            "<pre>tail<b>Head</b></pre>"
+        )
+    ]
+    assert got == [
+        "Industry Competency Our experts",
+        "Gaz Williams Shipwreck Rack",
+        "AcmeTM and getValue, Samurai, Todays, 3D",
+        "tailHead",
+    ]
+
+
 def test_block_elements_split_text_of_their_parent():
     got = [b.text for b in blocks("<div>intro <p>para</p> outro</div>")]
     assert got == ["intro", "para", "outro"]

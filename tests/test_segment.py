@@ -15,7 +15,13 @@ from hypothesis import strategies as st
 
 from native_host import limits
 from native_host.pipeline import blocks as blocks_module
-from native_host.pipeline.blocks import MEMO_DEPTH, PATH_DEPTH, blocks_from_snapshot, python_blocks_from_snapshot
+from native_host.pipeline.blocks import (
+    MEMO_DEPTH,
+    PATH_DEPTH,
+    blank_before,
+    blocks_from_snapshot,
+    python_blocks_from_snapshot,
+)
 from native_host.pipeline.snapshot import snapshot_from_html
 
 PAGES = Path(__file__).parent / "pages"
@@ -158,6 +164,12 @@ RULES = {
         ("blockquote", {}, ("p", {}, "q")),
         ("dl", {}, ("dt", {}, "t")),
         ("menu", {}, "m"),
+    ),
+    "words at an element's edge": page(
+        ("li", {}, ("b", {}, "Industry"), "Our", ("sup", {}, "TM"), ("em", {}, "Über"), ("br", {}), "Next"),
+        ("p", {}, ("code", {}, "get", ("span", {}, "Value")), "Ab", ("span", {}, " "), "Cd", ("a", {"href": "/"}, "E")),
+        ("pre", {}, "tail", ("b", {}, "Head")),
+        ("p", {}, "\u01c5", ("i", {}, "\u01c5"), "é", ("i", {}, "\u1e9e")),
     ),
     "text at the root": tree("lone text", ("b", {}, "inline root"), ("p", {}, "second root")),
     "custom tags": page(("x-card", {"classes": ["k"]}, "custom"), ("SPAN", {}, "upper"), ("my-a", {}, "x")),
@@ -323,6 +335,10 @@ _WORDS = [
     "日本",
     "\x85",
     "é",
+    "Über",
+    "\u01c5",  # a title-case letter: neither lower nor upper case
+    "ßª",
+    "Σ",
 ]
 _TAGS = [
     "div",
@@ -350,6 +366,8 @@ _TAGS = [
     "x-el",
     "code",
     "wbr",
+    "sup",
+    "kbd",
 ]
 
 
@@ -387,6 +405,23 @@ def test_random_snapshots_give_the_same_blocks(monkeypatch):
             monkeypatch.setattr(limits, "MAX_BLOCK_TEXT", rng.choice([5, 40, 20_000]))
             monkeypatch.setattr(limits, "MAX_BLOCKS", rng.choice([3, 20_000]))
         assert_same(random_nodes(rng))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_views_part_the_words_the_text_parts(seed):
+    """`blank_before`, which the reader's tree reads, finds every blank the segmenter put between two words and
+    no other: each block's text is its text nodes' with a blank before those it names."""
+    rng = random.Random(seed)
+    for _ in range(300):
+        nodes = random_nodes(rng)
+        for b in python_blocks_from_snapshot({"nodes": nodes}, combine=False):
+            parts: list[str | None] = []
+            for i in b.node_ids:
+                if nodes[i]["tag"] == "#text":
+                    parts += [" ", nodes[i]["text"]] if blank_before(nodes, i) else [nodes[i]["text"]]
+                elif nodes[i]["tag"] == "br":
+                    parts.append(None)
+            assert blocks_module._clean(parts) == b.text, nodes
 
 
 _HTML_TAGS = st.sampled_from(

@@ -30,7 +30,7 @@ from itertools import compress, repeat
 from operator import itemgetter
 from urllib.parse import quote, unquote
 
-from .blocks import INLINE, Block, blocks_from_snapshot
+from .blocks import INLINE, Block, blank_before, blocks_from_snapshot
 from .inert import (
     CLOSE,
     OPEN,
@@ -680,7 +680,8 @@ class _Builder:
             tag = node["tag"]
             if tag == "#text":
                 if i in content:
-                    host.children.append(Element(None, node["text"]))
+                    text = node["text"]
+                    host.children.append(Element(None, " " + text if blank_before(nodes, i) else text))
                 continue
             if tag == "br":
                 host.children.append(Element("br"))

@@ -25,7 +25,7 @@ from itertools import compress, islice, repeat
 from typing import Any, TypeVar, cast
 
 from ..result import LABELS, PAGE_TYPES, Image
-from .blocks import Block
+from .blocks import Block, blank_before
 from .dates import MONTHS, parse_date
 from .decisions import READERS_COMMENT, RECORD_TYPES, Stated
 from .page_values import join_url, url_host, url_scheme
@@ -856,16 +856,19 @@ ITEMPROP_READS = 20  # elements read per itemprop (author, date, headline), per 
 
 
 def subtree_text(nodes: list[dict], i: int, limit: int = 400) -> str:
-    """The text under node i (nodes are in pre-order: its subtree is the run after it that sits deeper), at
-    most `limit` characters and SUBTREE_NODES nodes (a page of 100,000 nested authors costs no more)."""
+    """The text under node i (nodes are in pre-order: its subtree is the run after it that sits deeper), its
+    words apart where the blocks' text has them apart (`blocks.parts_words`), at most `limit` characters and SUBTREE_NODES nodes (a page of 100,000 nested authors costs no more)."""
     depth = nodes[i]["depth"]
     parts: list[str] = []
     size = 0
-    for node in nodes[i + 1 : i + 1 + SUBTREE_NODES]:
+    for k in range(i + 1, min(i + 1 + SUBTREE_NODES, len(nodes))):
+        node = nodes[k]
         if node["depth"] <= depth or size > limit:
             break
         text = node.get("text")
         if text:
+            if parts and node["tag"] == "#text" and blank_before(nodes, k):  # words apart, as the blocks have them
+                parts.append(" ")
             parts.append(text)
             size += len(text)
     return _SPACE.sub(" ", "".join(parts)).strip()[:limit]

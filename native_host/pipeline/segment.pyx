@@ -16,6 +16,8 @@ are never approximated. Two facts the equality rests on:
   PATH_DEPTH ancestors", and its set of tags is every tag up to the root: here, a flag mask per element.
 * Whitespace folds per text node (the reference runs its pattern on each part), over exactly what
   `[\\s\\u200b]+` matches: Python's `\\s` on str is `str.isspace`, Py_UNICODE_ISSPACE here.
+* `blocks.parts_words` reads one character of each text with `str.islower` and `str.isupper`, which are
+  Py_UNICODE_ISLOWER and Py_UNICODE_ISUPPER on one character.
 """
 
 from cpython.object cimport PyObject
@@ -38,6 +40,8 @@ cdef extern from "Python.h":
     void* str_data "PyUnicode_DATA"(PyObject* o)
     Py_UCS4 str_read "PyUnicode_READ"(int kind, void* data, Py_ssize_t i)
     bint is_space "Py_UNICODE_ISSPACE"(Py_UCS4 ch)
+    bint is_lower "Py_UNICODE_ISLOWER"(Py_UCS4 ch)
+    bint is_upper "Py_UNICODE_ISUPPER"(Py_UCS4 ch)
     object str_from_ucs4 "PyUnicode_FromKindAndData"(int kind, const void* buffer, Py_ssize_t size)
     object str_slice "PyUnicode_Substring"(object s, Py_ssize_t start, Py_ssize_t end)
     int UCS4_KIND "PyUnicode_4BYTE_KIND"
@@ -52,12 +56,14 @@ cdef enum:
     LINK_TAG = 4      # "a": a link when it has an href
     BREAK = 8         # "br"
     TEXT = 16         # "#text"
+    JOINED_TAG = 32   # blocks.JOINED: its text is never parted from its neighbours'
     FLAG_SHIFT = 8    # the tag's structural flags (blocks._flags of a set holding it alone), from this bit up
     # An element's inherited state (bits), as blocks._Inherited holds it.
     IN_EXCLUDED = 1
     IN_LINK = 2
     IN_HIDDEN = 4
     IS_TEXT = 8
+    IN_JOINED = 16
     MAX_FLAGS = 7     # flags a block's dict holds before "hidden"
     MAX_CACHED_TAGS = 4096  # tag names whose code is kept between pages (custom elements are unbounded)
 
@@ -70,6 +76,7 @@ cdef str K_HIDDEN = "hidden"
 cdef str K_CLASSES = "classes"
 cdef str K_HTML_ID = "html_id"
 cdef str T_TEXT = "#text"
+cdef str BLANK_PART = " "  # the part between two texts that are two words (blocks.parts_words)
 
 
 cdef struct Run:
@@ -78,6 +85,7 @@ cdef struct Run:
     Py_ssize_t parts_start
     Py_ssize_t link_chars
     bint hidden
+    bint joined         # its last part is inside a JOINED tag
 
 
 cdef struct Rec:
@@ -185,7 +193,7 @@ cdef class _Work:
     cdef int push_run(self, Py_ssize_t owner, bint hidden) except -1:
         if self.nruns == self.cap_runs:
             grow(<void**>&self.runs, &self.cap_runs, self.nruns + 1, sizeof(Run))
-        self.runs[self.nruns] = Run(owner, self.nids, self.nparts, 0, hidden)
+        self.runs[self.nruns] = Run(owner, self.nids, self.nparts, 0, hidden, False)
         self.nruns += 1
         return 0
 
@@ -308,6 +316,15 @@ cdef object clean(_Work w, Py_ssize_t start, Py_ssize_t end, Py_ssize_t max_text
     return str_from_ucs4(UCS4_KIND, buf + a, o - a)
 
 
+cdef inline bint parts_words(PyObject* before, PyObject* after):
+    """blocks.parts_words: the last character of one a lower-case letter, the first of the other a capital."""
+    cdef Py_ssize_t n = str_len(before)
+    if n == 0 or str_len(after) == 0:
+        return False
+    return (is_lower(str_read(str_kind(before), str_data(before), n - 1))
+            and is_upper(str_read(str_kind(after), str_data(after), 0)))
+
+
 cdef inline bint same_classes(PyObject* a, PyObject* b) except -1:
     """tuple(a or ()) == tuple(b or ()) for two lists of classes (NULL: none)."""
     if a == b:
@@ -322,13 +339,14 @@ cdef inline bint same_classes(PyObject* a, PyObject* b) except -1:
 cdef class Segmenter:
     """blocks_from_snapshot's rules, read from blocks.py once: the tag sets, `_flags` and `Block`."""
     cdef dict codes              # tag name -> code, as learnt
-    cdef object inline, excluded, flags_of, block_type
+    cdef object inline, excluded, joined, flags_of, block_type
     cdef tuple flag_names
     cdef list flag_dicts         # flags dict per mask (hidden in the bit after the flags)
     cdef Py_ssize_t path_depth   # of the call in progress
 
-    def __init__(self, inline, excluded, flags_of, block_type):
-        self.inline, self.excluded, self.flags_of, self.block_type = inline, excluded, flags_of, block_type
+    def __init__(self, inline, excluded, joined, flags_of, block_type):
+        self.inline, self.excluded, self.joined = inline, excluded, joined
+        self.flags_of, self.block_type = flags_of, block_type
         self.codes = {}
         self.flag_names = tuple(flags_of(frozenset()))
         if len(self.flag_names) > MAX_FLAGS or "hidden" in self.flag_names:
@@ -348,6 +366,8 @@ cdef class Segmenter:
             code |= INLINE
         if tag in self.excluded:
             code |= EXCLUDED
+        if tag in self.joined:
+            code |= JOINED_TAG
         if tag == "a":
             code |= LINK_TAG
         if tag == "br":
@@ -457,7 +477,12 @@ cdef class Segmenter:
                     w.push_id(p)
                     p = w.parent[p]
                 w.push_id(i)
+                run = &w.runs[cur]
+                if (w.nparts > run.parts_start and w.parts[w.nparts - 1] != NULL and not run.joined
+                        and not up & IN_JOINED and parts_words(w.parts[w.nparts - 1], text)):
+                    w.push_part(<PyObject*>BLANK_PART)
                 w.push_part(text)
+                run.joined = (up & IN_JOINED) != 0
                 if up & IN_LINK:
                     w.runs[cur].link_chars += stripped_len(text)
                 continue
@@ -472,6 +497,8 @@ cdef class Segmenter:
             mine = (w.bits[p] if p >= 0 else 0) & ~IS_TEXT
             if code & EXCLUDED:
                 mine |= IN_EXCLUDED
+            if code & JOINED_TAG:
+                mine |= IN_JOINED
             if code & LINK_TAG and dict_get(node, <PyObject*>K_HREF) != NULL:
                 mine |= IN_LINK
             if hides:

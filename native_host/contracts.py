@@ -43,6 +43,7 @@ SHARED_LIMITS = (
     "MAX_NODE_TEXT",
     "MAX_TOTAL_TEXT",
     "MAX_ATTR_CHARS",
+    "MAX_IMAGE_PX",
     "MAX_CLASSES",
     "MAX_META",
     "MAX_LINKS",

@@ -26,6 +26,9 @@ MAX_URL_CHARS = 8192  # of the page's address a snapshot arrives with
 MAX_COORD_PX = 1e9  # |x|, |y|, width, height of a box; the viewport's sides and scroll height
 MAX_FONT_SIZE_PX = 1e6
 MAX_FONT_WEIGHT = 1000  # CSS's largest
+# An image's width and height attributes (CSS pixels) as the snapshot keeps them, so the reader gives the picture
+# the page's size and its box before it loads; a larger side, a percentage or no number is left out.
+MAX_IMAGE_PX = 100_000
 # The page's metadata (snapshot v2): the first so many of each are kept; they never set `truncated`.
 MAX_META = 256  # <meta> tags with a name, property or itemprop (dev pages: 210 at most)
 MAX_LINKS = 32  # <link rel=canonical|author>
@@ -87,11 +90,11 @@ FIRST_SCREEN_CHARS = 4000
 MAX_QUOTED_CHARS = 80  # of a request's value quoted in an error reply and the log
 MAX_REQUEST_ID = 2**53 - 1  # |id| a request may carry: the largest integer JavaScript holds exactly
 # JSON objects and arrays, and object keys, a request may hold: a valid snapshot's most (a node is an object with a
-# `classes` and a `box` array and at most 22 keys; the page adds its own object, arrays and keys, each meta tag
+# `classes` and a `box` array and at most 24 keys; the page adds its own object, arrays and keys, each meta tag
 # and link) plus room for the envelope. A frame over either is refused before it is decoded: decoding costs up
 # to ~35 bytes of memory per byte of a frame of tiny containers or unique keys (docs/security.md, Memory).
 MAX_REQUEST_CONTAINERS = 3 * MAX_NODES + MAX_META + MAX_LINKS + 64
-MAX_REQUEST_KEYS = 22 * MAX_NODES + 4 * MAX_META + 2 * MAX_LINKS + 64
+MAX_REQUEST_KEYS = 24 * MAX_NODES + 4 * MAX_META + 2 * MAX_LINKS + 64
 
 # Saved files (native_host/files.py, extension/background/save.js): a name from a page title, before ".md".
 MAX_FILENAME_CHARS = 100  # characters kept of the title

@@ -108,6 +108,23 @@ def test_words_a_pages_style_sets_apart_are_apart_in_every_view():
     assert a.text == "Industry Competency Our experts\n\nGaz Williams Shipwreck Rack\n\nAcmeTM and getValue, Samurai."
 
 
+def test_a_picture_has_the_pages_size_and_a_spacer_none():
+    """The reader shows a picture at the size the page states (an icon an icon's size, a photo's box kept while
+    it loads); a picture the page states to be 2 px or thinner is a spacer or a tracking pixel, in no view."""
+    a = article(
+        '<p>Rated <img src="star.png" alt="star" width="16" height="16"> by readers of this page.</p>'
+        '<img src="spacer.gif" width="1" height="20"><img src="pixel.gif" width="1" height="1" alt="">'
+        '<p>Two years<img src="s.gif" width="40" height="2"> on.</p><img src="photo.jpg" alt="Harbour" height="600">'
+        "<p>The end.</p>"
+    )
+    assert a.html == (
+        '<p>Rated <img src="https://e.example/star.png" alt="star" width="16" height="16" class="pith-inline">'
+        " by readers of this page.</p>\n<p>Two years on.</p>\n"
+        '<img src="https://e.example/photo.jpg" alt="Harbour" height="600"><p>The end.</p>'
+    )
+    assert "spacer" not in a.markdown and "gif" not in a.markdown and "![Harbour]" in a.markdown
+
+
 def test_nothing_main_gives_empty_article():
     s = snapshot_from_html("<p>a</p>")
     bl = blocks_from_snapshot(s)
@@ -214,14 +231,18 @@ def test_formulas_are_mathml_with_tex_in_markdown_and_no_drawn_copy():
     assert "triangle.svg" not in a.html  # Wikipedia's picture of the formula
 
 
-def test_lazy_pictures_resolve_to_their_real_address():
-    srcs = re.findall(r'<img src="([^"]+)"', reader_article("images.html").html)
-    assert srcs == [
+def test_lazy_pictures_resolve_to_their_real_address_and_keep_the_pages_size():
+    html = reader_article("images.html").html
+    assert re.findall(r'<img src="([^"]+)"', html) == [
         "https://e.example/images/lazy.png?from=data-src",
         "https://e.example/images/lazy2.png?from=srcset-large",
         "https://e.example/images/lens.png?from=picture",
         "https://e.example/images/lazy2.png?from=data-lazy-src",
+        "https://e.example/images/lens.png?from=icon",
+        "https://e.example/images/lazy.png?from=sized",
     ]
+    assert '<img src="https://e.example/images/lens.png?from=icon" alt="icon" width="16" height="10"' in html
+    assert 'alt="sized" width="32" height="20">' in html and html.count("width=") == 2
 
 
 def test_footnotes_link_both_ways_and_are_gfm_footnotes_in_markdown():

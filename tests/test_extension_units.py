@@ -315,7 +315,9 @@ def test_the_reader_sanitiser_drops_only_the_values_no_parser_accepts(control):
       const holder = document.createElement('div');
       holder.append(sanitize('<p><a href="http://[ccpa-preferences]">keep me</a> <a href="/ok">ok</a></p>' +
         '<table><tr><td colspan="1e999" rowspan="-1">cell</td><td colspan=" 2 ">two</td></tr></table>' +
-        '<img src="http://[::1" alt="gone"><img src="pic.png" width="NaN" alt="kept">', 'https://news.example/a/'));
+        '<img src="http://[::1" alt="gone"><img src="pic.png" width="NaN" alt="kept">' +
+        '<p><img src="icon.png" width="16" height="0"><img src="big.png" width="100001" height=" 12"></p>',
+        'https://news.example/a/'));
       return { urls: bad.map((u) => safeUrl(u, 'https://news.example/', web)),
                badBase: safeUrl('/x', 'http://[base]/', web), html: holder.innerHTML };
     }""")
@@ -323,7 +325,9 @@ def test_the_reader_sanitiser_drops_only_the_values_no_parser_accepts(control):
     html = out["html"]
     assert "<a>keep me</a>" in html and 'href="https://news.example/ok"' in html
     assert "<td>cell</td>" in html and "<td>two</td>" in html
-    assert "gone" not in html and 'src="https://news.example/a/pic.png"' in html and "width" not in html
+    assert "gone" not in html and 'src="https://news.example/a/pic.png"' in html
+    # a picture's size only as the host writes it: whole pixels, 1 to limits.MAX_IMAGE_PX
+    assert re.findall(r"(width|height)=\"(\d+)\"", html) == [("width", "16")] and html.count("width") == 1
 
 
 def _whole_page_articles() -> list[str]:

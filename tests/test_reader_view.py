@@ -78,16 +78,21 @@ def test_formulas_arrive_as_mathml_with_their_tex_and_without_the_drawn_copy(bro
     close(reader, page)
 
 
-def test_lazy_pictures_load_from_their_real_address(browser):
+def test_lazy_pictures_load_from_their_real_address_at_the_pages_size(browser):
+    """Each picture from its real address; where the page states a size, at that size (the files are 64 px
+    wide): an icon in a sentence stays an icon's size, in its line."""
     page, _, reader = reader_for(browser, "images.html")
     reader.settle_images()  # below the first screen they load as the view scrolls to them: made eager here
     images = reader.evaluate("""(root) => [...root.querySelectorAll('#article img')].map((i) =>
-        [i.alt, new URL(i.src).pathname + new URL(i.src).search, i.naturalWidth > 0])""")
+        [i.alt, new URL(i.src).pathname + new URL(i.src).search, i.naturalWidth > 0,
+         Math.round(i.getBoundingClientRect().width), getComputedStyle(i).display])""")
     assert images == [
-        ["from data-src", "/images/lazy.png?from=data-src", True],
-        ["from srcset", "/images/lazy2.png?from=srcset-large", True],  # the largest on offer
-        ["from picture", "/images/lens.png?from=picture", True],
-        ["from data-lazy-src", "/images/lazy2.png?from=data-lazy-src", True],
+        ["from data-src", "/images/lazy.png?from=data-src", True, 64, "block"],
+        ["from srcset", "/images/lazy2.png?from=srcset-large", True, 64, "block"],  # the largest on offer
+        ["from picture", "/images/lens.png?from=picture", True, 64, "block"],
+        ["from data-lazy-src", "/images/lazy2.png?from=data-lazy-src", True, 64, "block"],
+        ["icon", "/images/lens.png?from=icon", True, 16, "inline"],
+        ["sized", "/images/lazy.png?from=sized", True, 32, "block"],
     ]
     close(reader, page)
 

@@ -261,6 +261,8 @@ SCHEMA_LIMITS = {
     "nodes.items.box.items.maximum": "MAX_COORD_PX",
     "nodes.items.font_size.maximum": "MAX_FONT_SIZE_PX",
     "nodes.items.font_weight.maximum": "MAX_FONT_WEIGHT",
+    "nodes.items.width.maximum": "MAX_IMAGE_PX",
+    "nodes.items.height.maximum": "MAX_IMAGE_PX",
     "nodes.items.display.maxLength": "MAX_TAG_CHARS",
 }
 SCHEMA_SHAPE = {
@@ -274,6 +276,8 @@ SCHEMA_SHAPE = {
     "nodes.items.box.items.minimum": "-MAX_COORD_PX",
     "nodes.items.font_size.minimum": 0,
     "nodes.items.font_weight.minimum": 0,
+    "nodes.items.width.minimum": 1,
+    "nodes.items.height.minimum": 1,
 }
 BOUND_KEYWORDS = ("minimum", "maximum", "minLength", "maxLength", "minItems", "maxItems")
 

@@ -229,6 +229,27 @@ def test_an_image_s_source_is_the_one_a_reader_would_load(img, src):
     assert next(n for n in s["nodes"] if n["tag"] == "img")["src"] == src
 
 
+@pytest.mark.parametrize(
+    "attrs, size",
+    [
+        ('width="16" height="16"', {"width": 16, "height": 16}),
+        ('width=" 300px" height="200.7"', {"width": 300, "height": 200}),  # as a browser reads a dimension
+        ('width="50%" height="auto"', {}),  # relative, or no number: the reader's own size
+        ('width="0" height="100001"', {}),  # nothing, or past limits.MAX_IMAGE_PX
+        ('width="0000012" height="٣"', {}),  # seven digits; a digit that is not ASCII
+        ('height="40"', {"height": 40}),
+    ],
+)
+def test_an_image_s_width_and_height_are_the_pixels_its_attributes_state(attrs, size):
+    """The page's size for a picture, so the reader shows an icon at an icon's size and keeps a photo's box
+    while it loads (extension/content/snapshot.js reads the attributes alike: test_extension_e2e's parity)."""
+    s = snapshot_from_html(f'<body><img src="a.png" {attrs}><p width="9">x</p></body>')
+    img = next(n for n in s["nodes"] if n["tag"] == "img")
+    assert {k: img[k] for k in ("width", "height") if k in img} == size
+    assert all("width" not in n for n in s["nodes"] if n["tag"] != "img")
+    validate_snapshot(s)
+
+
 def test_http_charset_beats_meta_and_a_bom_beats_both():
     page = '<meta charset="windows-1252"><p>Grüße</p>'.encode()
     assert "Grüße" in decode_html(page, charset="utf-8")  # the server's word wins over the page's

@@ -237,6 +237,8 @@ _NAMES = st.sampled_from(
         "date-time",
         "data-timestamp",
         "alttext",
+        "width",
+        "height",
     ]
 )
 _VALUES = st.one_of(
@@ -255,6 +257,12 @@ _VALUES = st.one_of(
             "http://[x/",
             "a b  c",
             "\xa0",
+            "16",
+            " 300px",
+            "50%",
+            "0",
+            "2.5",
+            "1234567",
         ]
     ),
 )

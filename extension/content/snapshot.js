@@ -29,7 +29,7 @@
     "h5", "h6", "header", "main", "nav", "p", "section", "span"]);
   // The attributes markupFields reads by name (besides L.DATE_ATTRIBUTES); any other is never read.
   const KEPT_ATTRIBUTES = new Set(["class", "id", "role", "aria-label", "itemprop", "itemscope", "itemtype", "rel",
-    "aria-hidden", "hidden", "style", "href", "alt", "alttext", "type"]);
+    "aria-hidden", "hidden", "style", "href", "alt", "alttext", "type", "width", "height"]);
   const [TEX_SCRIPT_TYPE, TEX_DISPLAY_MODE] = C.TEX_SCRIPT;
   const HTML_SPACE = /^[ \t\n\r\f]+|[ \t\n\r\f]+$/g;
   // Inline formatting elements: their text belongs to the enclosing block (blocks.py INLINE).
@@ -44,6 +44,14 @@
   const SHOWN = 0x1 | 0x4;  // NodeFilter.SHOW_ELEMENT | SHOW_TEXT: the walk never looks at comments
 
   const cut = (value) => value.trim().slice(0, L.MAX_ATTR_CHARS);
+  const IMAGE_SIDE = /^[\t\n\f\r ]*([0-9]+)(?:\.[0-9]*)?(%?)/;
+  // An <img>'s width or height attribute in CSS pixels, as snapshot.py's image_side reads it; 0 for none.
+  function imageSide(value) {
+    const found = value === null ? null : IMAGE_SIDE.exec(value);
+    if (!found || found[2] || found[1].length > 6) return 0;
+    const side = Number(found[1]);
+    return side >= 1 && side <= L.MAX_IMAGE_PX ? side : 0;
+  }
   // Where lazy-loading scripts keep an image's real address (snapshot.py's LAZY_SRC, in the same order).
   const LAZY_SRC = ["data-src", "data-lazy-src", "data-original"];
   const SRCSET_SPLIT = /,[ \t\n\r\f]+/;
@@ -108,6 +116,8 @@
     let alt = null;
     let alttext = null;
     let type = null;
+    let width = null;
+    let height = null;
     let rel = null;
     let datetime = null;
     let dateRank = L.DATE_ATTRIBUTES.length;
@@ -171,6 +181,12 @@
         case "type":
           type = value;
           break;
+        case "width":
+          width = value;
+          break;
+        case "height":
+          height = value;
+          break;
         default: {
           // A date attribute (L.DATE_ATTRIBUTES): the first of the list the element has, as snapshot.py reads it.
           if (rank < dateRank && value.trim()) {
@@ -193,6 +209,10 @@
         entry.src = (resolved === el.getAttribute("src") ? source : resolved).slice(0, L.MAX_ATTR_CHARS);
       }
       if (alt !== null && alt.trim()) entry.alt = cut(alt);
+      const w = imageSide(width);
+      if (w) entry.width = w;
+      const h = imageSide(height);
+      if (h) entry.height = h;
     } else if (tag === "math") {
       if (alttext !== null && alttext.trim()) entry.alt = cut(alttext); // a formula's TeX, as snapshot.py keeps it
     }

@@ -11,6 +11,7 @@ globalThis.PITH_LIMITS = Object.freeze({
   MAX_NODE_TEXT: 100000,
   MAX_TOTAL_TEXT: 20000000,
   MAX_ATTR_CHARS: 2048,
+  MAX_IMAGE_PX: 100000,
   MAX_CLASSES: 32,
   MAX_META: 256,
   MAX_LINKS: 32,
@@ -49,7 +50,7 @@ globalThis.PITH_CONTRACTS = Object.freeze({
   META_KEYS: Object.freeze(["name", "property", "itemprop"]),
   LINK_RELS: Object.freeze(["author", "canonical"]),
   DIRS: Object.freeze(["auto", "ltr", "rtl"]),
-  HTML_TAGS: Object.freeze({"blockquote": Object.freeze(["id"]), "caption": Object.freeze(["id"]), "dd": Object.freeze(["id"]), "dl": Object.freeze(["id"]), "dt": Object.freeze(["id"]), "figcaption": Object.freeze(["id"]), "figure": Object.freeze(["id"]), "h1": Object.freeze(["id"]), "h2": Object.freeze(["id"]), "h3": Object.freeze(["id"]), "h4": Object.freeze(["id"]), "h5": Object.freeze(["id"]), "h6": Object.freeze(["id"]), "li": Object.freeze(["id"]), "ol": Object.freeze(["id"]), "p": Object.freeze(["id"]), "pre": Object.freeze(["class", "id"]), "table": Object.freeze(["id"]), "tbody": Object.freeze(["id"]), "td": Object.freeze(["id"]), "tfoot": Object.freeze(["id"]), "th": Object.freeze(["id"]), "thead": Object.freeze(["id"]), "tr": Object.freeze(["id"]), "ul": Object.freeze(["id"]), "abbr": Object.freeze(["id"]), "cite": Object.freeze(["id"]), "code": Object.freeze(["class", "id"]), "em": Object.freeze(["id"]), "mark": Object.freeze(["id"]), "q": Object.freeze(["id"]), "s": Object.freeze(["id"]), "span": Object.freeze(["id"]), "strong": Object.freeze(["id"]), "sub": Object.freeze(["id"]), "sup": Object.freeze(["id"]), "a": Object.freeze(["href", "id"]), "img": Object.freeze(["src", "alt", "class"]), "br": Object.freeze([]), "hr": Object.freeze([]), "section": Object.freeze(["class"]), "time": Object.freeze(["datetime"])}),
+  HTML_TAGS: Object.freeze({"blockquote": Object.freeze(["id"]), "caption": Object.freeze(["id"]), "dd": Object.freeze(["id"]), "dl": Object.freeze(["id"]), "dt": Object.freeze(["id"]), "figcaption": Object.freeze(["id"]), "figure": Object.freeze(["id"]), "h1": Object.freeze(["id"]), "h2": Object.freeze(["id"]), "h3": Object.freeze(["id"]), "h4": Object.freeze(["id"]), "h5": Object.freeze(["id"]), "h6": Object.freeze(["id"]), "li": Object.freeze(["id"]), "ol": Object.freeze(["id"]), "p": Object.freeze(["id"]), "pre": Object.freeze(["class", "id"]), "table": Object.freeze(["id"]), "tbody": Object.freeze(["id"]), "td": Object.freeze(["id"]), "tfoot": Object.freeze(["id"]), "th": Object.freeze(["id"]), "thead": Object.freeze(["id"]), "tr": Object.freeze(["id"]), "ul": Object.freeze(["id"]), "abbr": Object.freeze(["id"]), "cite": Object.freeze(["id"]), "code": Object.freeze(["class", "id"]), "em": Object.freeze(["id"]), "mark": Object.freeze(["id"]), "q": Object.freeze(["id"]), "s": Object.freeze(["id"]), "span": Object.freeze(["id"]), "strong": Object.freeze(["id"]), "sub": Object.freeze(["id"]), "sup": Object.freeze(["id"]), "a": Object.freeze(["href", "id"]), "img": Object.freeze(["src", "alt", "width", "height", "class"]), "br": Object.freeze([]), "hr": Object.freeze([]), "section": Object.freeze(["class"]), "time": Object.freeze(["datetime"])}),
   MATHML_TAGS: Object.freeze({"annotation": Object.freeze([]), "math": Object.freeze(["display"]), "menclose": Object.freeze([]), "merror": Object.freeze([]), "mfrac": Object.freeze([]), "mi": Object.freeze([]), "mmultiscripts": Object.freeze([]), "mn": Object.freeze([]), "mo": Object.freeze([]), "mover": Object.freeze([]), "mpadded": Object.freeze([]), "mphantom": Object.freeze([]), "mprescripts": Object.freeze([]), "mroot": Object.freeze([]), "mrow": Object.freeze([]), "ms": Object.freeze([]), "mspace": Object.freeze([]), "msqrt": Object.freeze([]), "mstyle": Object.freeze([]), "msub": Object.freeze([]), "msubsup": Object.freeze([]), "msup": Object.freeze([]), "mtable": Object.freeze([]), "mtd": Object.freeze([]), "mtext": Object.freeze([]), "mtr": Object.freeze([]), "munder": Object.freeze([]), "munderover": Object.freeze([]), "none": Object.freeze([]), "semantics": Object.freeze([])}),
   ERROR_CODES: Object.freeze(["bad_input", "bad_request", "bad_snapshot", "cannot_write", "internal", "missing_extra", "model_unavailable", "not_html", "timeout", "too_large", "unknown_type", "unsupported_version"]),
   METADATA_FIELDS: Object.freeze(["url", "title", "byline", "date", "modified", "lang", "dir", "site_name", "description", "canonical_url", "image", "page_type", "shape", "word_count", "reading_minutes", "tags"]),
@@ -472,6 +473,7 @@ globalThis.PITH_CONTRACTS = Object.freeze({
   const LANGUAGE_CLASS = /^language-[A-Za-z0-9_+#.-]{1,32}$/;
   const SHAPE_CLASS = /^pith-[a-z]{1,16}$/;  // a part of the reader's form: a post, the items (pipeline/shape.py)
   const DISPLAYS = new Set(["block", "inline"]);
+  const PIXELS = /^[1-9][0-9]{0,5}$/;  // a picture's width or height as the host writes it (limits.MAX_IMAGE_PX)
   const MAX_ID_CHARS = 256;
   // The page's ids live beside the reader's own (#title, #article...): prefixed, they can never collide.
   const ID_PREFIX = "pith-";
@@ -513,6 +515,8 @@ globalThis.PITH_CONTRACTS = Object.freeze({
         if (LANGUAGE_CLASS.test(value) || SHAPE_CLASS.test(value)) target.setAttribute("class", value);
       } else if (name === "display") {
         if (DISPLAYS.has(value)) target.setAttribute("display", value);
+      } else if (name === "width" || name === "height") {
+        if (PIXELS.test(value) && Number(value) <= globalThis.PITH_LIMITS.MAX_IMAGE_PX) target.setAttribute(name, value);
       } else {
         target.setAttribute(name, value.slice(0, 2048));
       }

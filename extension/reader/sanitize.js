@@ -28,6 +28,7 @@
   const LANGUAGE_CLASS = /^language-[A-Za-z0-9_+#.-]{1,32}$/;
   const SHAPE_CLASS = /^pith-[a-z]{1,16}$/;  // a part of the reader's form: a post, the items (pipeline/shape.py)
   const DISPLAYS = new Set(["block", "inline"]);
+  const PIXELS = /^[1-9][0-9]{0,5}$/;  // a picture's width or height as the host writes it (limits.MAX_IMAGE_PX)
   const MAX_ID_CHARS = 256;
   // The page's ids live beside the reader's own (#title, #article...): prefixed, they can never collide.
   const ID_PREFIX = "pith-";
@@ -69,6 +70,8 @@
         if (LANGUAGE_CLASS.test(value) || SHAPE_CLASS.test(value)) target.setAttribute("class", value);
       } else if (name === "display") {
         if (DISPLAYS.has(value)) target.setAttribute("display", value);
+      } else if (name === "width" || name === "height") {
+        if (PIXELS.test(value) && Number(value) <= globalThis.PITH_LIMITS.MAX_IMAGE_PX) target.setAttribute(name, value);
       } else {
         target.setAttribute(name, value.slice(0, 2048));
       }

@@ -90,7 +90,7 @@ HTML_TAGS: dict[str, tuple[str, ...]] = {
     **{tag: _TARGET for tag in sorted(BLOCK_TAGS - {"hr"})},
     **{tag: _TARGET for tag in sorted(set(INLINE_MAP.values()) | {"span"})},
     "a": ("href", "id"),
-    "img": ("src", "alt", "class"),  # class: INLINE_PICTURE only
+    "img": ("src", "alt", "width", "height", "class"),  # class: INLINE_PICTURE only; sizes: the page's, in px
     "br": (),
     "hr": (),
     "pre": ("class", "id"),
@@ -326,11 +326,7 @@ def _embedded(nodes: list[dict], tags: list[str]) -> set[int]:
     """Images with a safe source, and outermost formulas: kept where they sit inside or between main text.
     `tags`: each node's tag; a page without formulas is searched for its images alone."""
     if "math" not in tags:
-        return {
-            nodes[i]["id"]
-            for i in compress(range(len(nodes)), map("img".__eq__, tags))
-            if safe_url(nodes[i].get("src"))
-        }
+        return {nodes[i]["id"] for i in compress(range(len(nodes)), map("img".__eq__, tags)) if shown_src(nodes[i])}
     found = set()
     in_math: set[int] = set()
     for node in nodes:
@@ -339,9 +335,17 @@ def _embedded(nodes: list[dict], tags: list[str]) -> set[int]:
             if parent not in in_math:
                 found.add(node["id"])
             in_math.add(node["id"])
-        elif tag == "img" and safe_url(node.get("src")):
+        elif tag == "img" and shown_src(node):
             found.add(node["id"])
     return found
+
+
+def shown_src(img: dict) -> str | None:
+    """An <img>'s address where the article shows it: a safe one, on a picture the page does not state to be a
+    spacer or a tracking pixel (SPACER_PX; `<img src=spacer.gif width=1 height=20>`, dozens on old pages)."""
+    if min(img.get("width", SPACER_PX + 1), img.get("height", SPACER_PX + 1)) <= SPACER_PX:
+        return None
+    return safe_url(img.get("src"))
 
 
 def _keep_maths(tree: _Tree, maths: list[int], kept: _Kept) -> set[int]:
@@ -624,6 +628,7 @@ def _mark_inline_pictures(line: list[Element | bool]) -> None:
             part.attrs["class"] = INLINE_PICTURE
 
 
+SPACER_PX = 2  # a picture the page states this thin or less is a spacer or a tracking pixel: never shown
 INLINE_PICTURE = "pith-inline"  # the class of a picture inside a line of text (reader.css shows it so)
 
 
@@ -718,12 +723,19 @@ class _Builder:
         """An image with a safe source as itself, its alt on it and nowhere else (a reader or a clipper shows
         the picture; its alt is for those who cannot, who would hear it twice as a caption too); a picture of
         an emoji as its character, the page's text at the text's size."""
-        src = safe_url(node.get("src"))
+        src = shown_src(node)
         if not src:  # kept only as the ancestor of main text: a script can put nodes inside an <img>
             self._enter(i, host, level)
             return
         alt = node.get("alt", "")
-        host.children.append(Element(None, alt) if _emoji(alt) else Element("img", attrs={"src": src, "alt": alt}))
+        if _emoji(alt):
+            host.children.append(Element(None, alt))
+            return
+        attrs = {"src": src, "alt": alt}
+        for side in ("width", "height"):  # the page's size: an icon stays small, a photo's box waits for it
+            if side in node:
+                attrs[side] = str(node[side])
+        host.children.append(Element("img", attrs=attrs))
 
     def _element(self, i: int, node: dict, host: Element, level: int) -> None:
         """An allowlisted element as itself; any other unwrapped into its parent when inline (custom elements

@@ -34,7 +34,7 @@ from ..limits import (
     SHAPE_UNIT_LEVELS,
     SHAPE_UNIT_SHARE,
 )
-from .article import Element, TreeBuilder, build_tree, safe_url, subtree_ends
+from .article import Element, TreeBuilder, build_tree, safe_url, shown_src, subtree_ends
 from .blocks import Block
 from .page_values import join_url
 
@@ -398,14 +398,14 @@ def _item(page: _Page, found: _Main, u: int) -> Item | None:
     title = page.text(title_node)
     inside_title = page.inside(title_node)
     snippet = " ".join(b.text for b in found.within(u, end, [inside_title]))
-    image = next((i for i in range(u, end) if nodes[i]["tag"] == "img" and safe_url(nodes[i].get("src"))), None)
+    image = next((i for i in range(u, end) if nodes[i]["tag"] == "img" and shown_src(nodes[i])), None)
     return Item(
         u,
         end,
         title,
         safe_url(nodes[link].get("href")),
         " ".join(snippet.split()),
-        safe_url(nodes[image].get("src")) if image is not None else None,
+        shown_src(nodes[image]) if image is not None else None,
         nodes[image].get("alt", "") if image is not None else "",
     )
 
@@ -435,7 +435,7 @@ def _product(snapshot: dict, page: _Page) -> Product:
                 if len(shown) <= MAX_DATE_CHARS and _PRICE.search(shown):
                     found, price = i, shown
     for node in nodes:
-        if node["tag"] == "img" and node.get("itemprop") == "image" and safe_url(node.get("src")):
+        if node["tag"] == "img" and node.get("itemprop") == "image" and shown_src(node):
             images.append(node["src"])
     url = snapshot.get("url")
     absolute = (join_url(url, i) if url else i for i in images)

@@ -107,6 +107,20 @@ def best_srcset_candidate(srcset: str | None) -> str:
     return best
 
 
+_IMAGE_SIDE = re.compile(r"[\t\n\f\r ]*([0-9]+)(?:\.[0-9]*)?(%?)")
+
+
+def image_side(value: str | None) -> int | None:
+    """An <img>'s width or height attribute in CSS pixels, read as a browser reads a dimension (leading digits,
+    a fraction and what follows ignored: "300px" is 300), or None for a percentage, no number, 0 or more than
+    `limits.MAX_IMAGE_PX`. extension/content/snapshot.js reads it alike."""
+    found = _IMAGE_SIDE.match(value or "")
+    if not found or found.group(2) or len(found.group(1)) > 6:
+        return None
+    side = int(found.group(1))
+    return side if 1 <= side <= limits.MAX_IMAGE_PX else None
+
+
 def image_source(attrs, picture_srcsets: list[str]) -> str:
     """An <img>'s address, as a reader would load it: a lazy loader's real address first, then `src` unless it
     is a data: placeholder, then the largest srcset candidate (its own, then its <picture>'s <source>s),
@@ -375,7 +389,7 @@ def _kept_text(text: str | None, in_pre: bool) -> str:
 
 def _add_markup_fields(entry: dict, node, tag: str, attrs: dict, base: str | None, joined: dict[str, str]) -> None:
     """The fields an element's attributes give: classes, id, role, aria-label, microdata; a link's address
-    and rel, an image's address and alt (addresses made absolute against `base`), a formula's alttext (its TeX)
+    and rel, an image's address, alt, width and height (addresses made absolute against `base`), a formula's alttext (its TeX)
     as its alt, a date attribute on any element (`limits.DATE_ATTRIBUTES`, the first it has); and `hidden` when
     markup hides it."""
     cls = attrs.get("class")
@@ -404,6 +418,10 @@ def _add_markup_fields(entry: dict, node, tag: str, attrs: dict, base: str | Non
         alt = attrs.get("alt")
         if alt and alt.strip():
             entry["alt"] = _attr(alt)
+        for side in ("width", "height"):
+            px = image_side(attrs.get(side))
+            if px:
+                entry[side] = px
     elif tag == "math":  # a formula's TeX (Wikipedia), kept as its alt
         alt = attrs.get("alttext")
         if alt and alt.strip():

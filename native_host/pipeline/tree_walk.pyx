@@ -148,11 +148,11 @@ tt u ul var video wbr xmp search selectedcontent""".split())
 # attributes (limits.DATE_ATTRIBUTES, in their order) last, from A_DATE on.
 _WANTED = ("class", "id", "role", "aria-label", "itemprop", "itemscope", "itemtype", "href", "rel",
            "src", "alt", "style", "hidden", "aria-hidden", "type", "data-src", "data-lazy-src", "data-original",
-           "data-srcset", "srcset", "alttext") + tuple(limits.DATE_ATTRIBUTES)
+           "data-srcset", "srcset", "alttext", "width", "height") + tuple(limits.DATE_ATTRIBUTES)
 cdef enum:
     A_CLASS, A_ID, A_ROLE, A_ARIA_LABEL, A_ITEMPROP, A_ITEMSCOPE, A_ITEMTYPE, A_HREF, A_REL
     A_SRC, A_ALT, A_STYLE, A_HIDDEN, A_ARIA_HIDDEN, A_TYPE, A_DATA_SRC, A_DATA_LAZY_SRC, A_DATA_ORIGINAL
-    A_DATA_SRCSET, A_SRCSET, A_ALTTEXT, A_DATE
+    A_DATA_SRCSET, A_SRCSET, A_ALTTEXT, A_WIDTH, A_HEIGHT, A_DATE
     MAX_WANTED = A_DATE + 32  # room for 32 date attributes
 cdef int N_WANTED = len(_WANTED)
 if N_WANTED > MAX_WANTED or len(set(_WANTED)) != N_WANTED:
@@ -240,7 +240,8 @@ _learn_builtin_attrs()
 cdef class _Helpers:
     """The reference's own rules that stay in Python (the markup tables, URL joining, the image address),
     looked up once per walk so that a test's patched limit or table is seen as the reference sees it."""
-    cdef object skip_subtree, leaf_only, join, image_source, hidden_style_search, text_tag, formula_nodes, tex_type
+    cdef object skip_subtree, leaf_only, join, image_source, image_side, hidden_style_search, text_tag, formula_nodes
+    cdef object tex_type
     cdef Py_ssize_t max_nodes, max_node_text, max_total_text, max_attr, max_classes, max_tag
 
     def __init__(self, snapshot_module):
@@ -248,6 +249,7 @@ cdef class _Helpers:
         self.leaf_only = snapshot_module.LEAF_ONLY
         self.join = snapshot_module._join
         self.image_source = snapshot_module.image_source
+        self.image_side = snapshot_module.image_side
         self.hidden_style_search = snapshot_module._HIDDEN_STYLE.search
         self.text_tag = snapshot_module.TEXT
         self.formula_nodes = snapshot_module.formula_nodes
@@ -442,6 +444,7 @@ cdef class _Walk:
                 entry["rel"] = self.cut(rel)
         elif flags & T_IMG:
             alt = self.get(A_ALT)
+            width, height = self.h.image_side(self.get(A_WIDTH)), self.h.image_side(self.get(A_HEIGHT))
             attrs = {"src": self.get(A_SRC), "data-srcset": self.get(A_DATA_SRCSET), "srcset": self.get(A_SRCSET),
                      "data-src": self.get(A_DATA_SRC), "data-lazy-src": self.get(A_DATA_LAZY_SRC),
                      "data-original": self.get(A_DATA_ORIGINAL)}
@@ -451,6 +454,10 @@ cdef class _Walk:
                 entry["src"] = self.join(src) if self.base else src
             if alt and alt.strip():
                 entry["alt"] = self.cut(alt)
+            if width:
+                entry["width"] = width
+            if height:
+                entry["height"] = height
             if when is not None:
                 entry["datetime"] = when
             if hidden:

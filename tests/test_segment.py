@@ -18,7 +18,7 @@ from native_host.pipeline import blocks as blocks_module
 from native_host.pipeline.blocks import (
     MEMO_DEPTH,
     PATH_DEPTH,
-    blank_before,
+    Blanks,
     blocks_from_snapshot,
     python_blocks_from_snapshot,
 )
@@ -409,16 +409,17 @@ def test_random_snapshots_give_the_same_blocks(monkeypatch):
 
 @pytest.mark.parametrize("seed", range(3))
 def test_the_views_part_the_words_the_text_parts(seed):
-    """`blank_before`, which the reader's tree reads, finds every blank the segmenter put between two words and
+    """`Blanks`, which the reader's tree reads, finds every blank the segmenter put between two words and
     no other: each block's text is its text nodes' with a blank before those it names."""
     rng = random.Random(seed)
     for _ in range(300):
         nodes = random_nodes(rng)
+        blanks = Blanks(nodes)
         for b in python_blocks_from_snapshot({"nodes": nodes}, combine=False):
             parts: list[str | None] = []
             for i in b.node_ids:
                 if nodes[i]["tag"] == "#text":
-                    parts += [" ", nodes[i]["text"]] if blank_before(nodes, i) else [nodes[i]["text"]]
+                    parts += [" ", nodes[i]["text"]] if blanks.before(i) else [nodes[i]["text"]]
                 elif nodes[i]["tag"] == "br":
                     parts.append(None)
             assert blocks_module._clean(parts) == b.text, nodes

@@ -30,7 +30,7 @@ from itertools import compress, repeat
 from operator import itemgetter
 from urllib.parse import quote, unquote
 
-from .blocks import INLINE, Block, blank_before, blocks_from_snapshot
+from .blocks import INLINE, Blanks, Block, blocks_from_snapshot
 from .inert import (
     CLOSE,
     OPEN,
@@ -672,6 +672,7 @@ class _Builder:
         self.level: dict[int, int] = {}  # kept element -> its children's nesting level
         self.in_math: set[int] = set()
         self.links: set[int] = set()  # the nodes written as links
+        self.blanks = Blanks(nodes)  # where the blocks' text parts two words
 
     def build(self, order: list[int] | None = None) -> Element:
         """The tree of the kept nodes, or of `order`, the first of them in document order (`first_screen`)."""
@@ -686,7 +687,7 @@ class _Builder:
             if tag == "#text":
                 if i in content:
                     text = node["text"]
-                    host.children.append(Element(None, " " + text if blank_before(nodes, i) else text))
+                    host.children.append(Element(None, " " + text if self.blanks.before(i) else text))
                 continue
             if tag == "br":
                 host.children.append(Element("br"))

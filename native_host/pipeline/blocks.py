@@ -88,50 +88,72 @@ def _clean(parts: list[str | None]) -> str:
     return text.strip()
 
 
-def blank_before(nodes: list[dict], i: int) -> bool:
-    """Whether the segmenter put a blank before text node i (`parts_words`), read from the nodes alone, so that
-    views built from the nodes (the reader's HTML, the Markdown) part the words the text parts: the search
-    phase walked back, to the text before it in its run."""
-    text = nodes[i]["text"]
-    if not text[:1].isupper():
-        return False
-    owner = _owner(nodes, i)
-    j = i - 1
-    while j >= 0:
-        tag = nodes[j]["tag"]
-        if tag == "#text":
-            if not _excluded(nodes, j):
-                break
-        elif tag not in INLINE or (tag == "br" and _owner(nodes, j) == owner and not _excluded(nodes, j)):
-            return False  # the run ends, or a line does
-        j -= 1
-    if j < 0 or _owner(nodes, j) != owner or not parts_words(nodes[j]["text"], text):
-        return False
-    return not (_above(nodes, i, JOINED) or _above(nodes, j, JOINED))
+class Blanks:
+    """Where the segmenter put a blank before a text node (`parts_words`), read from one page's nodes alone, so
+    that views built from the nodes (the reader's HTML, the Markdown, the metadata's text) part the words the
+    blocks' text parts. Each ancestor is read once a page: a page of 100,000 nested inline elements costs
+    linear time, as in the segmenter."""
+
+    def __init__(self, nodes: list[dict]):
+        self.nodes = nodes
+        self.owners: dict[int, int] = {}  # element -> its nearest ancestor-or-self that is no inline tag
+        self.marks: dict[int, int] = {}  # element -> _EXCLUDED | _JOINED of it and its ancestors
+
+    def before(self, i: int) -> bool:
+        """Whether text node i starts a word the text before it in its run ends (the search phase's run: the
+        last text node before it of the same owner, with only inline elements between)."""
+        nodes = self.nodes
+        text = nodes[i]["text"]
+        if not text[:1].isupper():
+            return False
+        owner = self._owner(i)
+        j = i - 1
+        while j >= 0:
+            tag = nodes[j]["tag"]
+            if tag == "#text":
+                if not self._marks(j) & _EXCLUDED:
+                    break
+            elif tag not in INLINE or (tag == "br" and self._owner(j) == owner and not self._marks(j) & _EXCLUDED):
+                return False  # the run ends, or a line does
+            j -= 1
+        if j < 0 or not parts_words(nodes[j]["text"], text) or self._owner(j) != owner:
+            return False
+        return not (self._marks(i) | self._marks(j)) & _JOINED
+
+    def _owner(self, i: int) -> int:
+        """Node i's nearest ancestor that is not an inline tag, or the root's (itself at the root), as `_search`
+        reads it."""
+        nodes, owners = self.nodes, self.owners
+        p = nodes[i]["parent"]
+        if p < 0:
+            return i
+        pending = []
+        while p not in owners and nodes[p]["tag"] in INLINE and nodes[p]["parent"] >= 0:
+            pending.append(p)
+            p = nodes[p]["parent"]
+        found = owners.get(p, p)
+        owners[p] = found
+        for q in pending:
+            owners[q] = found
+        return found
+
+    def _marks(self, i: int) -> int:
+        """_EXCLUDED and _JOINED for the ancestors of node i."""
+        nodes, marks = self.nodes, self.marks
+        pending = []
+        p = nodes[i]["parent"]
+        while p >= 0 and p not in marks:
+            pending.append(p)
+            p = nodes[p]["parent"]
+        bits = marks[p] if p >= 0 else 0
+        for q in reversed(pending):
+            tag = nodes[q]["tag"]
+            bits |= (_EXCLUDED if tag in EXCLUDED else 0) | (_JOINED if tag in JOINED else 0)
+            marks[q] = bits
+        return bits
 
 
-def _owner(nodes: list[dict], i: int) -> int:
-    """A node's nearest ancestor that is not an inline tag (itself at the root), as `_search` reads it."""
-    p = nodes[i]["parent"]
-    if p < 0:
-        return i
-    while nodes[p]["tag"] in INLINE and nodes[p]["parent"] >= 0:
-        p = nodes[p]["parent"]
-    return p
-
-
-def _above(nodes: list[dict], i: int, tags: frozenset[str]) -> bool:
-    """Whether an ancestor of node i has one of `tags`."""
-    p = nodes[i]["parent"]
-    while p >= 0:
-        if nodes[p]["tag"] in tags:
-            return True
-        p = nodes[p]["parent"]
-    return False
-
-
-def _excluded(nodes: list[dict], i: int) -> bool:
-    return _above(nodes, i, EXCLUDED)
+_EXCLUDED, _JOINED = 1, 2
 
 
 class _Inherited:

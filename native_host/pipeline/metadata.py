@@ -25,7 +25,7 @@ from itertools import compress, islice, repeat
 from typing import Any, TypeVar, cast
 
 from ..result import LABELS, PAGE_TYPES, Image
-from .blocks import Block, blank_before
+from .blocks import Blanks, Block
 from .dates import MONTHS, parse_date
 from .decisions import READERS_COMMENT, RECORD_TYPES, Stated
 from .page_values import join_url, url_host, url_scheme
@@ -861,13 +861,14 @@ def subtree_text(nodes: list[dict], i: int, limit: int = 400) -> str:
     depth = nodes[i]["depth"]
     parts: list[str] = []
     size = 0
+    blanks = Blanks(nodes)
     for k in range(i + 1, min(i + 1 + SUBTREE_NODES, len(nodes))):
         node = nodes[k]
         if node["depth"] <= depth or size > limit:
             break
         text = node.get("text")
         if text:
-            if parts and node["tag"] == "#text" and blank_before(nodes, k):  # words apart, as the blocks have them
+            if parts and node["tag"] == "#text" and blanks.before(k):  # words apart, as the blocks have them
                 parts.append(" ")
             parts.append(text)
             size += len(text)

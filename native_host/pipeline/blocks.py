@@ -100,12 +100,17 @@ class Blanks:
         self.marks: dict[int, int] = {}  # element -> _EXCLUDED | _JOINED of it and its ancestors
 
     def before(self, i: int) -> bool:
-        """Whether text node i starts a word the text before it in its run ends (the search phase's run: the
-        last text node before it of the same owner, with only inline elements between)."""
-        nodes = self.nodes
-        text = nodes[i]["text"]
+        """Whether text node i starts a word the text before it in its line ends."""
+        text = self.nodes[i]["text"]
         if not text[:1].isupper():
             return False
+        j = self.previous(i)
+        return j is not None and parts_words(self.nodes[j]["text"], text) and not self.joined(i, j)
+
+    def previous(self, i: int) -> int | None:
+        """The text node before text node i in its line: the search phase's run (the last text node before it of
+        the same owner, with only inline elements between), no <br> between; None where i starts it."""
+        nodes = self.nodes
         owner = self._owner(i)
         j = i - 1
         while j >= 0:
@@ -114,11 +119,13 @@ class Blanks:
                 if not self._marks(j) & _EXCLUDED:
                     break
             elif tag not in INLINE or (tag == "br" and self._owner(j) == owner and not self._marks(j) & _EXCLUDED):
-                return False  # the run ends, or a line does
+                return None  # the run ends, or a line does
             j -= 1
-        if j < 0 or not parts_words(nodes[j]["text"], text) or self._owner(j) != owner:
-            return False
-        return not (self._marks(i) | self._marks(j)) & _JOINED
+        return j if j >= 0 and self._owner(j) == owner else None
+
+    def joined(self, i: int, j: int) -> bool:
+        """Whether either of two text nodes is inside a JOINED tag, whose text no blank parts."""
+        return bool((self._marks(i) | self._marks(j)) & _JOINED)
 
     def _owner(self, i: int) -> int:
         """Node i's nearest ancestor that is not an inline tag, or the root's (itself at the root), as `_search`

@@ -51,8 +51,8 @@ def parts_words(before: str, after: str) -> bool:
     """Whether two texts of one line that meet at an element's edge are two words: a lower-case letter, then a
     capital ("Industry Competency</b>Our experts", "Gaz Williams</a><em>Shipwreck"). No writer joins those,
     but a page's style sets them apart (a run-in title shown as a block), and a reader without the style would
-    show one word. On the training pages the gold text has them apart 184 times, joined 15 (a ™ in `<sup>`,
-    which `JOINED` keeps). Single characters: `str.islower` is `Py_UNICODE_ISLOWER`, as segment.pyx reads it."""
+    show one word; the golds mostly have them apart (`python -m bench.word_parts`; `JOINED` keeps a ™ in
+    `<sup>`). Single characters: `str.islower` is `Py_UNICODE_ISLOWER`, as segment.pyx reads it."""
     return before[-1:].islower() and after[:1].isupper()
 
 

@@ -857,7 +857,8 @@ ITEMPROP_READS = 20  # elements read per itemprop (author, date, headline), per 
 
 def subtree_text(nodes: list[dict], i: int, limit: int = 400) -> str:
     """The text under node i (nodes are in pre-order: its subtree is the run after it that sits deeper), its
-    words apart where the blocks' text has them apart (`blocks.parts_words`), at most `limit` characters and SUBTREE_NODES nodes (a page of 100,000 nested authors costs no more)."""
+    words apart where the blocks' text has them apart (`blocks.parts_words`), at most `limit` characters and
+    SUBTREE_NODES nodes (a page of 100,000 nested authors costs no more)."""
     depth = nodes[i]["depth"]
     parts: list[str] = []
     size = 0

@@ -90,22 +90,28 @@ def test_an_empty_inline_element_still_parts_the_words_around_it():
 def test_words_a_pages_style_sets_apart_are_apart_in_every_view():
     """A run-in title that the page's style shows as a block ("<b>Industry Competency</b>Our experts") read as
     "CompetencyOur" in the reader, the Markdown and the text; now each view has the words apart, as segmentation
-    gives them to the model. Code and a ™ stay joined."""
+    gives them to the model. Code and a ™ stay joined. The blank goes before the link or emphasis that a word
+    opens, which starts at its word ("<em> Shipwreck</em>" underlined the blank)."""
     a = article(
         "<ul><li><b>Industry Competency</b>Our experts</li></ul>"
         "<h2><a href='/a'>Gaz Williams</a><em>Shipwreck</em>Rack</h2>"
+        "<p>Dylan<a href='/t'><b>Thomas</b> reads</a>Poems</p>"
         "<p>Acme<sup>TM</sup> and <code>get<span>Value</span></code>, <span>S</span>amurai.</p>"
     )
     assert a.html == (
         "<ul><li><strong>Industry Competency</strong> Our experts</li>\n</ul>\n"
-        '<h2><a href="https://e.example/a">Gaz Williams</a><em> Shipwreck</em> Rack</h2>\n'
+        '<h2><a href="https://e.example/a">Gaz Williams</a> <em>Shipwreck</em> Rack</h2>\n'
+        '<p>Dylan <a href="https://e.example/t"><strong>Thomas</strong> reads</a> Poems</p>\n'
         "<p>Acme<sup>TM</sup> and <code>getValue</code>, Samurai.</p>"
     )
     assert a.markdown == (
         "- **Industry Competency** Our experts\n\n## [Gaz Williams](https://e.example/a) *Shipwreck* Rack\n\n"
+        "Dylan [**Thomas** reads](https://e.example/t) Poems\n\n"
         "AcmeTM and `getValue`, Samurai.\n"
     )
-    assert a.text == "Industry Competency Our experts\n\nGaz Williams Shipwreck Rack\n\nAcmeTM and getValue, Samurai."
+    assert a.text == (
+        "Industry Competency Our experts\n\nGaz Williams Shipwreck Rack\n\nDylan Thomas reads Poems\n\nAcmeTM and getValue, Samurai."
+    )
 
 
 def test_a_picture_has_the_pages_size_and_a_spacer_none():

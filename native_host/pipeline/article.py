@@ -673,6 +673,7 @@ class _Builder:
         self.in_math: set[int] = set()
         self.links: set[int] = set()  # the nodes written as links
         self.blanks = Blanks(nodes)  # where the blocks' text parts two words
+        self.outer: dict[int, Element] = {}  # id() of an inline element written -> the element it is in
 
     def build(self, order: list[int] | None = None) -> Element:
         """The tree of the kept nodes, or of `order`, the first of them in document order (`first_screen`)."""
@@ -687,7 +688,9 @@ class _Builder:
             if tag == "#text":
                 if i in content:
                     text = node["text"]
-                    host.children.append(Element(None, " " + text if self.blanks.before(i) else text))
+                    if self.blanks.before(i) and not self._blank_before(host):
+                        text = " " + text
+                    host.children.append(Element(None, text))
                 continue
             if tag == "br":
                 host.children.append(Element("br"))
@@ -699,6 +702,19 @@ class _Builder:
             else:
                 self._element(i, node, host, level)
         return self.root
+
+    def _blank_before(self, host: Element) -> bool:
+        """The blank that parts a text's first word from the word before, before the inline elements the text
+        opens, so a link or emphasis starts at its word (`Rack <em>Shipwreck</em>`, not `Rack<em> Shipwreck`, an
+        underlined blank); False where the text opens none."""
+        outer = self.outer
+        if host.children or id(host) not in outer:
+            return False
+        up = outer[id(host)]
+        while len(up.children) == 1 and id(up) in outer:  # a link around an emphasis: before both
+            up = outer[id(up)]
+        up.children.insert(len(up.children) - 1, Element(None, " "))  # before its last child, the one opened
+        return True
 
     def _enter(self, i: int, into: Element, level: int) -> None:
         self.into[i], self.level[i] = into, level
@@ -751,6 +767,8 @@ class _Builder:
             out_tag = "span" if tag in INLINE else "div"
         el = Element(out_tag, attrs=attrs, page_href=page_href)
         host.children.append(el)
+        if out_tag not in BLOCK_TAGS and out_tag != "div":  # inline: a blank its first text opens goes before it
+            self.outer[id(el)] = host
         self._enter(i, el, level + (out_tag != "div"))  # generic containers are flattened away
 
     def _allowed(self, i: int, node: dict, tag: str, level: int) -> tuple[str | None, dict[str, str], str | None]:

@@ -4,8 +4,9 @@
     python -m bench.word_parts --split dev --show 20
 
 Every place on a page where the segmenter puts a blank between two texts (a lower-case letter, then a capital,
-across an element's edge: `<b>Industry Competency</b>Our experts`), and, for contrast, every other edge between
-two letters of one run that it leaves joined, each read against the page's gold main text: the two words apart
+across an element's edge: `<b>Industry Competency</b>Our experts`; a word in capitals, then a capitalised one:
+`<span>LUX</span>Columbia`), and, for contrast, every other edge between two letters of one run that it leaves
+joined, each read against the page's gold main text: the two words apart
 in the gold ("competency our"), joined ("competencyour"), or neither (the gold has other words there, or not
 that text). A rule that parts what the golds keep joined would cost the metric's words; one that leaves joined
 what the golds part, the reverse. Golds are made from rendered pages, where the page's style shows the parts.
@@ -28,8 +29,8 @@ _FIRST_WORD = re.compile(r"^(\w+)")
 
 def edges(nodes: list[dict]):
     """(kind, last word before, first word after, parted) for each edge between two texts of one line where a
-    letter meets a letter: kind "lower>upper" (what the rule parts, outside code and raised text), or another
-    case of letters."""
+    letter meets a letter: its kind the case of the two letters ("lower>upper", "upper>upper"...), and whether
+    the rule parts it (`blocks.parts_words`, outside code and raised text)."""
     blanks = Blanks(nodes)
     for i, node in enumerate(nodes):
         if node["tag"] != "#text":

@@ -29,13 +29,17 @@ def test_inline_tags_fold_into_their_block():
 
 def test_a_capital_after_a_lower_case_letter_at_an_elements_edge_starts_a_word():
     """A run-in title the page's style sets apart reads as two words, not "CompetencyOur"; code and raised text
-    (an identifier drawn in spans, a ™) stay joined, as do a drop cap and a word's emphasised end."""
+    (an identifier drawn in spans, a ™) stay joined, as do a drop cap and a word's emphasised end. A word in
+    capitals, then a capitalised one, is two words too ("LUXColumbia", a brand over its product's name), but
+    not a capital after a lower-case letter ("PvP" then "Co-op") nor a word's capitals over two texts."""
     got = [
         b.text
         for b in blocks(
             "<ul><li><b>Industry Competency</b>Our experts</li><li><a href=/a>Gaz Williams</a><em>Shipwreck</em>Rack</li></ul>"
             "<p>Acme<sup>TM</sup> and <code>get<span>Value</span></code>, <span>S</span>amurai, <em>Today</em>s, 3<b>D</b></p>"
             "<pre>tail<b>Head</b></pre>"
+            "<ul><li><span>LUX</span>Columbia</li><li><a href=/r>RPG</a><a href=/f>Fantasy</a>, <b>X</b>Share</li>"
+            "<li><b>PvP</b>Co-op, <b>NA</b><b>S</b>ASA, <b>NAS</b>A, <b>US</b>Army, <code>HTML<b>Element</b></code></li></ul>"
         )
     ]
     assert got == [
@@ -43,6 +47,9 @@ def test_a_capital_after_a_lower_case_letter_at_an_elements_edge_starts_a_word()
         "Gaz Williams Shipwreck Rack",
         "AcmeTM and getValue, Samurai, Todays, 3D",
         "tailHead",
+        "LUX Columbia",
+        "RPG Fantasy, X Share",
+        "PvPCo-op, NASASA, NASA, US Army, HTMLElement",
     ]
 
 

@@ -339,6 +339,10 @@ _WORDS = [
     "\u01c5",  # a title-case letter: neither lower nor upper case
     "ßª",
     "Σ",
+    "LUX",  # capitals, then a capitalised word: two words; a capital after a lower-case letter: not
+    "Columbia",
+    "X",
+    "PvP",
 ]
 _TAGS = [
     "div",

@@ -49,11 +49,17 @@ _SPACE = re.compile(r"[\s\u200b]+")
 
 def parts_words(before: str, after: str) -> bool:
     """Whether two texts of one line that meet at an element's edge are two words: a lower-case letter, then a
-    capital ("Industry Competency</b>Our experts", "Gaz Williams</a><em>Shipwreck"). No writer joins those,
+    capital ("Industry Competency</b>Our experts", "Gaz Williams</a><em>Shipwreck"); or a capital that ends a
+    word in capitals, then a capitalised word ("LUX</span>Columbia", "RPG</a>Fantasy"). No writer joins those,
     but a page's style sets them apart (a run-in title shown as a block), and a reader without the style would
     show one word; the golds mostly have them apart (`python -m bench.word_parts`; `JOINED` keeps a ™ in
-    `<sup>`). Single characters: `str.islower` is `Py_UNICODE_ISLOWER`, as segment.pyx reads it."""
-    return before[-1:].islower() and after[:1].isupper()
+    `<sup>`). Not a capital after a lower-case letter of its text ("PvP</a>Co-op"), nor a word's first letter
+    alone in a text ("LUX</b>C</b>olumbia"). Each text is read alone, as the segmenter meets it. Single
+    characters: `str.islower` is `Py_UNICODE_ISLOWER`, as segment.pyx reads it."""
+    if not after[:1].isupper():
+        return False
+    end = before[-1:]
+    return end.islower() or (end.isupper() and not before[-2:-1].islower() and after[1:2].islower())
 
 
 @dataclass

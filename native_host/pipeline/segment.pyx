@@ -16,7 +16,7 @@ are never approximated. Two facts the equality rests on:
   PATH_DEPTH ancestors", and its set of tags is every tag up to the root: here, a flag mask per element.
 * Whitespace folds per text node (the reference runs its pattern on each part), over exactly what
   `[\\s\\u200b]+` matches: Python's `\\s` on str is `str.isspace`, Py_UNICODE_ISSPACE here.
-* `blocks.parts_words` reads one character of each text with `str.islower` and `str.isupper`, which are
+* `blocks.parts_words` reads single characters of each text with `str.islower` and `str.isupper`, which are
   Py_UNICODE_ISLOWER and Py_UNICODE_ISUPPER on one character.
 """
 
@@ -317,12 +317,20 @@ cdef object clean(_Work w, Py_ssize_t start, Py_ssize_t end, Py_ssize_t max_text
 
 
 cdef inline bint parts_words(PyObject* before, PyObject* after):
-    """blocks.parts_words: the last character of one a lower-case letter, the first of the other a capital."""
-    cdef Py_ssize_t n = str_len(before)
-    if n == 0 or str_len(after) == 0:
+    """blocks.parts_words: the first character of `after` a capital, and the last of `before` a lower-case
+    letter; or that a capital not after a lower-case letter, and `after`'s second a lower-case letter."""
+    cdef Py_ssize_t n = str_len(before), m = str_len(after)
+    cdef int kind
+    cdef void* data
+    cdef Py_UCS4 end
+    if n == 0 or m == 0 or not is_upper(str_read(str_kind(after), str_data(after), 0)):
         return False
-    return (is_lower(str_read(str_kind(before), str_data(before), n - 1))
-            and is_upper(str_read(str_kind(after), str_data(after), 0)))
+    kind, data = str_kind(before), str_data(before)
+    end = str_read(kind, data, n - 1)
+    if is_lower(end):
+        return True
+    return (is_upper(end) and not (n > 1 and is_lower(str_read(kind, data, n - 2)))
+            and m > 1 and is_lower(str_read(str_kind(after), str_data(after), 1)))
 
 
 cdef inline bint same_classes(PyObject* a, PyObject* b) except -1:

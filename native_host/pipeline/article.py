@@ -767,7 +767,7 @@ class _Builder:
             out_tag = "span" if tag in INLINE else "div"
         el = Element(out_tag, attrs=attrs, page_href=page_href)
         host.children.append(el)
-        if out_tag not in BLOCK_TAGS and out_tag != "div":  # inline: a blank its first text opens goes before it
+        if _is_inline(el):  # a blank its first text opens goes before it
             self.outer[id(el)] = host
         self._enter(i, el, level + (out_tag != "div"))  # generic containers are flattened away
 

@@ -365,6 +365,37 @@ def test_a_paragraph_written_twice_is_read_once():
     assert read_once(blocks, [False, True, True, True, True, True]) == [False, True, True, True, True, False]
 
 
+def test_a_hidden_copy_of_the_article_is_not_read_again():
+    """A page that hides its post again as raw Markdown for machines (`<pre hidden>`) gives the reader the post
+    once; a collapsed section (hidden, text of its own), a hidden copy of under COPY_MIN_WORDS words and a shown
+    block that repeats the post's words stay."""
+    from native_host.pipeline.decisions import COPY_MIN_WORDS
+
+    paragraphs = [
+        "Choosing a rowing boat starts with the water you row on, the weight you carry and the storage you have.",
+        "A narrow shell is quick on flat water, but a wider hull forgives a novice and carries a picnic too.",
+        "Wooden boats ask for varnish each spring; plastic ones ask for nothing but a rinse after salt water.",
+    ]
+    copy = "# Choosing a rowing boat\n\n" + "\n\n".join(paragraphs)
+    assert len(copy.split()) >= COPY_MIN_WORDS
+    html = (
+        "<main><h1>Choosing a rowing boat</h1>"
+        + "".join(f"<p>{p}</p>" for p in paragraphs)
+        + "<details><summary>Sizes</summary><div hidden><p>Shells run from seven to eight metres long and"
+        " weigh fourteen kilograms; touring boats are shorter, heavier and hold two rowers.</p></div></details>"
+        + f"<pre hidden class='rawMarkdown'>{copy}</pre><pre hidden>{paragraphs[0][:55]}</pre>"
+        + f"<blockquote>{paragraphs[1]} {paragraphs[2]}</blockquote></main>"
+    )
+    snapshot, blocks = page_blocks(html)
+    copies = [b.index for b in blocks if b.text.startswith("# Choosing")]
+    # the headline, three paragraphs, the collapsed section, the short hidden copy and the quote
+    kept = [b.index for b in blocks if b.text.startswith(("Choosing", "A narrow", "Wooden", "Shells"))]
+    assert len(copies) == 1 and len(kept) == 7
+    for page_type in ("article", "documentation", None):
+        main = main_blocks(snapshot, blocks, everything(blocks), 0.5, page_type)
+        assert all(main[i] for i in kept) and not main[copies[0]], page_type
+
+
 def test_a_forum_post_keeps_its_text_and_not_its_signature(extractor, page):
     """Every post's text is main; the signature under a post (class "message-signature") is not."""
     snapshot, blocks = page_blocks(page("forum-thread"))

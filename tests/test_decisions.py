@@ -396,6 +396,33 @@ def test_a_hidden_copy_of_the_article_is_not_read_again():
         assert all(main[i] for i in kept) and not main[copies[0]], page_type
 
 
+def test_the_sites_bar_is_not_the_page():
+    """A <header> outside <main> and <article> with no heading in it is the site's bar (a search box, a version
+    picker, menu buttons): its blocks go whatever their scores. The article's own header, a page title banner
+    with its heading, and a page whose only text sits in the bar keep theirs."""
+    bar = (
+        "<header class='site'><div><button>Version: Free, Pro and Team plans</button></div>"
+        "<div>Search or ask the assistant</div><div>Select language: current language is English</div></header>"
+    )
+    body = "".join(
+        f"<p>Workflows run on events; step {n} names a job, its runner and the commands it runs.</p>" for n in range(3)
+    )
+    html = (
+        f"<body>{bar}<header class='banner'><h2>Write workflows</h2><p>How-tos for GitHub Actions users</p></header>"
+        f"<main><article><header><p>Updated in March by the docs team</p></header>{body}</article></main></body>"
+    )
+    snapshot, blocks = page_blocks(html)
+    dropped = [b.index for b in blocks if b.text.startswith(("Version", "Search", "Select"))]
+    kept = [b.index for b in blocks if b.text.startswith(("Write", "How-tos", "Updated", "Workflows"))]
+    assert len(dropped) == 3 and len(kept) == 6
+    sure = np.ones((len(blocks), 1), dtype=np.float32)  # a model that keeps every block, headers too
+    for page_type in ("documentation", "article", "service", None):
+        main = main_blocks(snapshot, blocks, sure, 0.5, page_type)
+        assert all(main[i] for i in kept) and not any(main[i] for i in dropped), page_type
+    snapshot, blocks = page_blocks(f"<body>{bar}<div><p>Short.</p></div></body>")
+    assert all(main_blocks(snapshot, blocks, np.ones((len(blocks), 1), dtype=np.float32), 0.5, "documentation"))
+
+
 def test_a_forum_post_keeps_its_text_and_not_its_signature(extractor, page):
     """Every post's text is main; the signature under a post (class "message-signature") is not."""
     snapshot, blocks = page_blocks(page("forum-thread"))

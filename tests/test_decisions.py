@@ -398,23 +398,32 @@ def test_a_hidden_copy_of_the_article_is_not_read_again():
 
 def test_the_sites_bar_is_not_the_page():
     """A <header> outside <main> and <article> with no heading in it is the site's bar (a search box, a version
-    picker, menu buttons): its blocks go whatever their scores. The article's own header, a page title banner
-    with its heading, and a page whose only text sits in the bar keep theirs."""
+    picker, menu buttons): its blocks go whatever their scores, and so do those of an element the page gives the
+    landmark role of a bar, a menu or a footer. The article's own header (in a <main> or a role="main"), a page
+    title banner with its heading, and a page whose only text sits in the bar keep theirs."""
     bar = (
         "<header class='site'><div><button>Version: Free, Pro and Team plans</button></div>"
         "<div>Search or ask the assistant</div><div>Select language: current language is English</div></header>"
     )
+    roles = (
+        "<div role='Banner'><span>Sign in to your account</span></div>"
+        "<div role='navigation menu'><a href='/a'>Sections and topics</a></div>"
+        "<div role='contentinfo'><p>Subscribe to the weekly letter</p></div>"
+    )
     body = "".join(
-        f"<p>Workflows run on events; step {n} names a job, its runner and the commands it runs.</p>" for n in range(3)
+        f"<p>Workflows run on events; step {n} names a job, its runner and its commands.</p>" for n in range(3)
     )
     html = (
-        f"<body>{bar}<header class='banner'><h2>Write workflows</h2><p>How-tos for GitHub Actions users</p></header>"
-        f"<main><article><header><p>Updated in March by the docs team</p></header>{body}</article></main></body>"
+        f"<body>{bar}{roles}<header class='banner'><h2>Write workflows</h2><p>How-tos for GitHub Actions users</p>"
+        f"</header><main><article><header><p>Updated in March by the docs team</p></header>{body}</article></main>"
+        "<div role='main'><header><p>Last reviewed by the docs team</p></header></div></body>"
     )
     snapshot, blocks = page_blocks(html)
-    dropped = [b.index for b in blocks if b.text.startswith(("Version", "Search", "Select"))]
-    kept = [b.index for b in blocks if b.text.startswith(("Write", "How-tos", "Updated", "Workflows"))]
-    assert len(dropped) == 3 and len(kept) == 6
+    dropped = [
+        b.index for b in blocks if b.text.startswith(("Version", "Search", "Select", "Sign", "Sections", "Subs"))
+    ]
+    kept = [b.index for b in blocks if b.text.startswith(("Write", "How-tos", "Updated", "Workflows", "Last"))]
+    assert len(dropped) == 6 and len(kept) == 7
     sure = np.ones((len(blocks), 1), dtype=np.float32)  # a model that keeps every block, headers too
     for page_type in ("documentation", "article", "service", None):
         main = main_blocks(snapshot, blocks, sure, 0.5, page_type)

@@ -123,13 +123,18 @@ BODY_KEPT_SHARE = 0.5
 # Elements whose text is never the page's content. <aside> was measured too and is not: its sidebars of
 # quotes and notes are in the golds (docs/metadata.md).
 NOT_CONTENT = frozenset({"nav", "footer"})
+# The same read from the landmark roles a page gives any element (`<div role="navigation">`): a page's menu and its
+# footer under the names ARIA gives them. Two CPU folds, with a `role="banner"` read as a <header> and
+# `role="main"` and `role="article"` as those elements (PAGE_PARTS): all 7,313 pages +.0000 (+.0000 to +.0001),
+# 6 pages up, none down (WCXB +.0003: a listing's "Menu" and filters .39 -> .55, a docs wiki .90 -> .96).
+NOT_CONTENT_ROLES = frozenset({"navigation", "contentinfo"})
 # A <header> is the page's head inside <main> or <article> (its headline, byline, date), and often a page title
 # banner outside them (its heading); outside them and without a heading of any level it is the site's bar: a
 # logo, a search box, a version or language picker, menu buttons ("Search or ask Copilot" on a docs site, which
 # the model kept at .5 to .8). Two CPU folds, all 7,313 pages out of fold: +.0000 (+.0000 to +.0001), 5 pages up
 # by .0001 or more (a docs page .87 -> 1.0), none down by as much; WCXB +.0002. With an <h2> to <h6> inside still
 # read as the bar, three Dragnet stories and an MSV-Chaos one lost their headline (-.05 each).
-PAGE_PARTS = frozenset({"main", "article"})
+PAGE_PARTS = frozenset({"main", "article"})  # as tags and as roles; the bar as a <header> or role "banner"
 
 # A forum post's signature (the class every forum engine gives it: phpBB, vBulletin, XenForo, MyBB, SMF,
 # Invision) is its author's, under every post, not the thread's: on WCXB's forum pages (train and dev), 163
@@ -1228,9 +1233,11 @@ def _is_heading(block: Block) -> bool:
 
 
 def outside_navigation(snapshot: dict, blocks: Sequence[Block], main: list[bool]) -> list[bool]:
-    """`main` less the blocks inside a NOT_CONTENT element, unless that leaves next to nothing."""
+    """`main` less the blocks inside a NOT_CONTENT element (or role), unless that leaves next to nothing."""
     nodes = snapshot["nodes"]
-    return _outside(blocks, main, _within(nodes, lambda j: nodes[j]["tag"] in NOT_CONTENT))
+    return _outside(
+        blocks, main, _within(nodes, lambda j: nodes[j]["tag"] in NOT_CONTENT or _role(nodes[j]) in NOT_CONTENT_ROLES)
+    )
 
 
 def outside_site_header(snapshot: dict, blocks: Sequence[Block], main: list[bool]) -> list[bool]:
@@ -1240,10 +1247,11 @@ def outside_site_header(snapshot: dict, blocks: Sequence[Block], main: list[bool
 
 
 def _site_headers(nodes: list[dict]) -> set[int]:
-    """The <header> elements outside PAGE_PARTS that hold no heading: the site's bar, not the page's head."""
+    """The <header> (or "banner") elements outside PAGE_PARTS that hold no heading: the site's bar, not the page's
+    head."""
     bars = set()
-    in_page = _within(nodes, lambda j: nodes[j]["tag"] in PAGE_PARTS)
-    for i in (i for i, node in enumerate(nodes) if node["tag"] == "header"):
+    in_page = _within(nodes, lambda j: nodes[j]["tag"] in PAGE_PARTS or _role(nodes[j]) in PAGE_PARTS)
+    for i in (i for i, node in enumerate(nodes) if node["tag"] == "header" or _role(node) == "banner"):
         if in_page(i):
             continue
         depth, end = nodes[i]["depth"], i + 1  # ids are document order: the subtree runs while deeper
@@ -1252,6 +1260,12 @@ def _site_headers(nodes: list[dict]) -> set[int]:
         if end == len(nodes) or nodes[end]["depth"] <= depth:
             bars.add(i)
     return bars
+
+
+def _role(node: dict) -> str | None:
+    """An element's landmark role: the first word of its `role`, as browsers read it (case aside)."""
+    role = node.get("role")
+    return role.split(maxsplit=1)[0].lower() if role and role.strip() else None
 
 
 def _within(nodes: list[dict], marked: Callable[[int], bool]) -> Callable[[int], bool]:

@@ -472,15 +472,19 @@ def test_a_long_article_gives_its_first_screen_and_a_short_one_none():
 
 
 def test_the_text_keeps_a_sentence_a_picture_parts_in_one_paragraph():
-    """Segmentation ends a block at an <img> or an icon's <svg>; the text view joins the two halves of the sentence with a blank,
-    while blocks that a rule or another element parts stay paragraphs of their own."""
+    """Segmentation ends a block at an <img>, an icon's <svg>, a form control or a frame; the text view joins the
+    two halves of the sentence with a blank, as the Markdown does, while blocks that a rule or another element
+    parts stay paragraphs of their own."""
     a = article(
         "<article><p>Download the <img src='/pdf.png' alt='PDF'> report here, all forty pages of it.</p>"
         "<p>Or read it online on <a href='/book'>the book's site<svg><path d='M0 0'/></svg></a> as it grows.</p>"
+        "<p>Tick <input type=checkbox> the box and watch <iframe src='/clip'></iframe> the clip to the end.</p>"
         "<div><font>The first part of a box<hr>and the second part of the same box</font></div></article>"
     )
     assert a.text == (
         "Download the report here, all forty pages of it.\n\n"
         "Or read it online on the book's site as it grows.\n\n"
+        "Tick the box and watch the clip to the end.\n\n"
         "The first part of a box\n\nand the second part of the same box"
     )
+    assert "Tick the box and watch the clip to the end." in a.markdown

@@ -30,7 +30,7 @@ from itertools import compress, repeat
 from operator import itemgetter
 from urllib.parse import quote, unquote
 
-from .blocks import INLINE, Blanks, Block, blocks_from_snapshot
+from .blocks import EXCLUDED, INLINE, Blanks, Block, blocks_from_snapshot
 from .inert import (
     CLOSE,
     OPEN,
@@ -1482,7 +1482,8 @@ def build_article(
 
 def body_text(nodes: list[dict], blocks: list[Block], main: list[bool]) -> str:
     """The main blocks' text, a blank line between blocks, but a blank between two of one paragraph that
-    only pictures or icons part (segmentation ends a block at an <img> or an <svg>: "Download the", "report here")."""
+    only pictures, icons or elements without text part (segmentation ends a block at an <img>, an <svg>, a
+    form control or an embedded frame: "Download the", "report here"), as the Markdown joins them."""
     parts: list[str] = []
     last: Block | None = None
     for b, m in zip(blocks, main):
@@ -1497,8 +1498,9 @@ def body_text(nodes: list[dict], blocks: list[Block], main: list[bool]) -> str:
 
 
 def _pictures_between(nodes: list[dict], before: Block, after: Block) -> bool:
-    """Whether only pictures, icons, inline elements and blanks come between two blocks of one owner (a block's
-    nodes are its owner, the inline elements around its text, which the next block may share, and its own)."""
+    """Whether only pictures, icons, elements without text (`EXCLUDED`: a checkbox, an iframe), inline elements
+    and blanks come between two blocks of one owner (a block's nodes are its owner, the inline elements around
+    its text, which the next block may share, and its own)."""
     end = max(before.node_ids)
     start = min((i for i in after.node_ids if i > end), default=None)
     return start is not None and all(
@@ -1507,7 +1509,9 @@ def _pictures_between(nodes: list[dict], before: Block, after: Block) -> bool:
     )
 
 
-_IN_LINE = INLINE | {"img", "svg"}  # what a line of text holds between two blocks of it: pictures, icons
+# What a line of text holds between two blocks of it: pictures, icons, and the elements whose text no reader
+# gets (a form control, a frame), which the reader's tree leaves out of the line.
+_IN_LINE = INLINE | EXCLUDED | {"img"}
 
 
 def add_views(

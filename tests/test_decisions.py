@@ -432,6 +432,58 @@ def test_the_sites_bar_is_not_the_page():
     assert all(main_blocks(snapshot, blocks, np.ones((len(blocks), 1), dtype=np.float32), 0.5, "documentation"))
 
 
+def test_a_form_the_reader_fills_in_is_not_the_page():
+    """A sign-up box, a poll and a shop's filters are forms with fields: their labels and choices go whatever
+    their scores. A form whose fields are all hidden (a thread's comments, each in a form of its own), one that
+    holds running text (a search's results), one that holds most of the page (ASP.NET wraps every page in one)
+    and a page whose only text is a form keep theirs."""
+    story = "".join(
+        f"<p>The council met on Monday and voted on item {n} of the budget for the new year.</p>" for n in range(4)
+    )
+    signup = (
+        "<form action='/subscribe'><h3>Get the morning letter</h3><label>Your email address "
+        "<input type='email' name='email'></label><label><input type='checkbox' name='offers'> Send me offers too"
+        "</label><button>Subscribe now</button></form>"
+    )
+    poll = (
+        "<form action='/poll'><p>How do you rate the new budget?</p><label><input type='radio' name='r'> Very well"
+        "</label><label><input type='radio' name='r'> Not at all</label></form>"
+    )
+    filters = (
+        "<form action='/shop'><select name='sort'><option>Price</option></select><div>Brand names A to Z</div></form>"
+    )
+    comments = "".join(
+        f"<form action='/vote'><input type='hidden' name='id' value='{n}'><div style='display:none'><textarea>"
+        f"</textarea></div><div class='md'><p>Comment {n}: nice work.</p></div></form>"
+        for n in range(3)
+    )
+    results = (
+        "<form action='/search'><input type='search' name='q'><div><h3>Labradoodle puppies for sale</h3>"
+        "<p>Two black boys and a cream girl, wormed and vaccinated, raised in our family home with children, "
+        "ready to leave from the first week of March with a puppy pack.</p></div></form>"
+    )
+    html = f"<body><main><h1>Budget passed</h1>{story}{signup}{poll}{filters}{comments}{results}</main></body>"
+    snapshot, blocks = page_blocks(html)
+    dropped = [
+        b.index
+        for b in blocks
+        if b.text.startswith(("Get the", "Your email", "Send me", "Subscribe", "How do", "Very", "Not at", "Brand"))
+    ]
+    kept = [
+        b.index for b in blocks if b.text.startswith(("Budget", "The council", "Comment", "Labradoodle", "Two black"))
+    ]
+    assert len(dropped) == 8 and len(kept) == 10
+    sure = np.ones((len(blocks), 1), dtype=np.float32)  # a model that keeps every block, the forms' too
+    for page_type in ("article", "listing", "forum", None):
+        main = main_blocks(snapshot, blocks, sure, 0.5, page_type)
+        assert all(main[i] for i in kept) and not any(main[i] for i in dropped), page_type
+    wrapped = f"<body><form action='/default.aspx'><input type='text' name='q'><main>{story}</main></form></body>"
+    snapshot, blocks = page_blocks(wrapped)
+    assert all(main_blocks(snapshot, blocks, np.ones((len(blocks), 1), dtype=np.float32), 0.5, "article"))
+    snapshot, blocks = page_blocks(f"<body>{signup}</body>")
+    assert all(main_blocks(snapshot, blocks, np.ones((len(blocks), 1), dtype=np.float32), 0.5, "service"))
+
+
 def test_a_forum_post_keeps_its_text_and_not_its_signature(extractor, page):
     """Every post's text is main; the signature under a post (class "message-signature") is not."""
     snapshot, blocks = page_blocks(page("forum-thread"))
@@ -984,14 +1036,15 @@ def test_a_forum_thread_keeps_its_posts_and_not_the_posters_cards_or_notices(pag
 def test_an_article_drops_its_readers_comments_but_not_a_commentary(page):
     """Readers' comments under an article (a WordPress comment list, its reply form) are not the article: on an
     article page they go, while an opinion piece classed a "commentary" stays whole; on a forum page, whose
-    posts are the content, the rule does not run."""
+    posts are the content, the rule does not run (the reply form's button goes there as any form's does)."""
     snapshot, blocks = page_blocks(page("news-comments"))
     comments = [b.index for b in blocks if any("comment" in c and "commentar" not in c for c in b.class_path[-2:])]
     article = [b.index for b in blocks if any("commentar" in c for c in b.class_path[-2:])]
     assert len(comments) >= 9 and len(article) >= 6
     main = main_blocks(snapshot, blocks, everything(blocks), 0.5, "article")
     assert all(main[i] for i in article) and not any(main[i] for i in comments)
-    assert all(main_blocks(snapshot, blocks, everything(blocks), 0.5, "forum")[i] for i in comments)
+    on_forum = main_blocks(snapshot, blocks, everything(blocks), 0.5, "forum")
+    assert all(on_forum[i] for i in comments if blocks[i].text != "Post comment")
     r = Extractor().extract_html(page("news-comments"), url="https://courier.example/opinion/night-ferry")
     assert r.page_type == "article" and "half past one boat" not in r.text and "Leave a comment" not in r.text
     assert "publish the numbers every month" in r.text

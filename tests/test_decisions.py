@@ -436,7 +436,7 @@ def test_a_form_the_reader_fills_in_is_not_the_page():
     """A sign-up box, a poll and a shop's filters are forms with fields: their labels and choices go whatever
     their scores. A form whose fields are all hidden (a thread's comments, each in a form of its own), one that
     holds running text (a search's results), one that holds most of the page (ASP.NET wraps every page in one)
-    and a page whose only text is a form keep theirs."""
+    and a page whose only text is a form (but for its button's label) keep theirs."""
     story = "".join(
         f"<p>The council met on Monday and voted on item {n} of the budget for the new year.</p>" for n in range(4)
     )
@@ -480,8 +480,43 @@ def test_a_form_the_reader_fills_in_is_not_the_page():
     wrapped = f"<body><form action='/default.aspx'><input type='text' name='q'><main>{story}</main></form></body>"
     snapshot, blocks = page_blocks(wrapped)
     assert all(main_blocks(snapshot, blocks, np.ones((len(blocks), 1), dtype=np.float32), 0.5, "article"))
-    snapshot, blocks = page_blocks(f"<body>{signup}</body>")
-    assert all(main_blocks(snapshot, blocks, np.ones((len(blocks), 1), dtype=np.float32), 0.5, "service"))
+    snapshot, blocks = page_blocks(f"<body>{signup}</body>")  # the button's label goes as any button's does
+    main = main_blocks(snapshot, blocks, np.ones((len(blocks), 1), dtype=np.float32), 0.5, "service")
+    assert all(m for b, m in zip(blocks, main) if b.text != "Subscribe now")
+
+
+def test_a_buttons_label_is_not_the_page():
+    """A button's label is a control (load more, a shop's filter chips, add to cart): it goes whatever its
+    score. A button that titles the panel under it (in a heading, or before kept text: an accordion, a tab), a
+    question and a long label stay, and so does a page whose only text is buttons."""
+    story = "".join(
+        f"<p>The ferry ran late on day {n} of the strike, and the harbour board met twice.</p>" for n in range(4)
+    )
+    controls = (
+        "<div class='filters'><button>Women</button><button>Unisex</button><button>Under $25</button></div>"
+        "<button class='more'>Load more stories</button><div><button>Add to cart</button></div>"
+    )
+    titles = (
+        "<h3><button aria-expanded='false'>Shipping and returns</button></h3><div><p>We ship within two days and take "
+        "returns for a month.</p></div><button>Overview</button><div><p>The boat seats forty and runs on the hour.</p>"
+        "</div><button>Is the ferry free?</button><button>Read the whole timetable for the winter months here</button>"
+    )
+    snapshot, blocks = page_blocks(f"<body><main><h1>Ferry strike</h1>{story}{titles}{controls}</main></body>")
+    dropped = [
+        b.index for b in blocks if b.text in ("Women", "Unisex", "Under $25", "Load more stories", "Add to cart")
+    ]
+    kept = [
+        b.index
+        for b in blocks
+        if b.text.startswith(("Ferry", "The ferry", "Shipping", "We ship", "Overview", "The boat", "Is the", "Read"))
+    ]
+    assert len(dropped) == 5 and len(kept) == 11
+    sure = np.ones((len(blocks), 1), dtype=np.float32)  # a model that keeps every block, the buttons' too
+    for page_type in ("article", "collection", "service", None):
+        main = main_blocks(snapshot, blocks, sure, 0.5, page_type)
+        assert all(main[i] for i in kept) and not any(main[i] for i in dropped), page_type
+    snapshot, blocks = page_blocks(f"<body>{controls * 3}</body>")  # over NEARLY_EMPTY_CHARS, all in buttons
+    assert all(main_blocks(snapshot, blocks, np.ones((len(blocks), 1), dtype=np.float32), 0.5, "collection"))
 
 
 def test_a_forum_post_keeps_its_text_and_not_its_signature(extractor, page):

@@ -144,8 +144,9 @@ PAGE_PARTS = frozenset({"main", "article"})  # as tags and as roles; the bar as 
 # folds, all 7,313 pages out of fold: +.0002 (+.0001 to +.0003), 74 pages up by more than .001 (a shop's filters
 # .63 -> .94, a Russian and a Ukrainian poll .81 -> 1.0 and .90 -> .99, a blog's comment form .62 -> .81), 6
 # down, each a gold that keeps the form (a log-in page's labels, a designer shop's newsletter box, a society's
-# mailing-list sign-ups; -.06 at most); WCXB's recordings +.0004, 14 up, 2 down. Without the field and running-text guards: +.0004, 125 up, but 7 down by
-# up to .54 (a pet shop's search results, an ASP.NET news story, a thread's comments, a calculator).
+# mailing-list sign-ups; -.06 at most); WCXB's recordings +.0004, 14 up, 2 down. Without the field and
+# running-text guards: +.0004, 125 up, but 7 down by up to .54 (a pet shop's search results, an ASP.NET news
+# story, a thread's comments, a calculator).
 FORM_FIELDS = frozenset({"input", "select", "textarea"})
 FORM_TEXT_WORDS = 20
 # A button's label is a control, not the page's text: "Load more", "Show filters", a shop's filter chips and sort

@@ -856,9 +856,7 @@ def not_image_urls(blocks: Sequence[Block], main: list[bool]) -> list[bool]:
 def not_marquees(blocks: Sequence[Block], main: list[bool]) -> list[bool]:
     """`main` less the marquees (`_marquee`), unless that leaves next to nothing (a page of one repeated word)."""
     out = [m and not _marquee(b) for b, m in zip(blocks, main)]
-    if _body_chars(blocks, out) < NEARLY_EMPTY_CHARS <= _body_chars(blocks, main):
-        return main
-    return out
+    return _unless_empty(blocks, main, out)
 
 
 def _marquee(block: Block) -> bool:
@@ -1014,9 +1012,7 @@ def not_boxes(
         out = not_small_boxes(blocks, out, _bio_entry)
     if page_type == "article":
         out = [m and not _readers_comment(b) for b, m in zip(blocks, out)]
-    if _body_chars(blocks, out) < NEARLY_EMPTY_CHARS <= _body_chars(blocks, main):
-        return main
-    return out
+    return _unless_empty(blocks, main, out)
 
 
 def not_small_boxes(blocks: Sequence[Block], main: list[bool], names: Callable[[str], bool]) -> list[bool]:
@@ -1135,9 +1131,7 @@ def one_product(snapshot: dict, blocks: Sequence[Block], main: list[bool]) -> li
             region = k
             break
     out = [m and levels[b.index] <= region for b, m in zip(blocks, main)]
-    if _body_chars(blocks, out) < NEARLY_EMPTY_CHARS <= _body_chars(blocks, main):
-        return main
-    return out
+    return _unless_empty(blocks, main, out)
 
 
 _WORD = re.compile(r"\w+")

@@ -1342,21 +1342,9 @@ def _role(node: dict) -> str | None:
 
 
 def _within(nodes: list[dict], marked: Callable[[int], bool]) -> Callable[[int], bool]:
-    """Whether an element is, or sits in, one that `marked` names; each ancestor is read once a page."""
-    inside: dict[int, bool] = {-1: False}
-
-    def within(i: int) -> bool:
-        path = []
-        while i not in inside:
-            path.append(i)
-            i = nodes[i]["parent"]
-        found = inside[i]
-        for j in reversed(path):
-            found = found or marked(j)
-            inside[j] = found
-        return found
-
-    return within
+    """Whether an element is, or sits in, one that `marked` names (`_nearest` finds one)."""
+    nearest = _nearest(nodes, marked)
+    return lambda i: nearest(i) >= 0
 
 
 def _nearest(nodes: list[dict], marked: Callable[[int], bool]) -> Callable[[int], int]:

@@ -25,6 +25,7 @@ from native_host.pipeline.decisions import (
     SIGNATURE_LEVELS,
     TEASER_HEADING_SCORE,
     TEASER_SCORE,
+    TEASER_TITLES,
     TEASER_WORDS,
     main_blocks,
     one_article,
@@ -145,6 +146,68 @@ def test_the_excerpts_of_cards_under_an_article_are_teasers_without_a_heading():
     scores = np.array([[0.0 if b.text.startswith("Popular") else 0.95] for b in blocks], dtype=np.float32)
     scores[last, 0] = TEASER_SCORE - 0.2
     assert all(main_blocks(snapshot, blocks, scores, 0.3, "article")[i] for i in last)
+
+
+def test_cards_under_linked_headlines_are_teasers_however_long():
+    """Under a blog post, "Recent posts" cards each show a linked headline the model dropped, then an excerpt, an
+    author and a date it kept, sure enough (TEASER_SCORE or more) and too many words (TEASER_WORDS or more) for
+    the other teaser tests: the linked headlines (TEASER_TITLES) tell the run for teasers. A listicle's items,
+    under linked headings of the article's own shape, stay; so does the end of an article after share buttons,
+    whose linked headings ("Email", "Print") are under TITLE_WORDS words."""
+    body = "".join(
+        f"<p>The workshop moved to the old station this spring, and paragraph {n} of the post says why.</p>"
+        for n in range(10)
+    )
+    cards = "".join(
+        f"<div class='card'><a href='/post-{n}'><h4>How to choose a frame for print number {n}</h4></a>"
+        f"<div class='excerpt'><p>A long excerpt of the linked post, card {n}, telling the reader what they would"
+        " learn about frames, mounts, glass and hanging them in a damp room.</p></div>"
+        f"<div class='author'>Author {n}</div><div class='date'>May {n + 1}, 2025</div></div>"
+        for n in range(4)
+    )
+    footer = "<div class='tags'>#frames</div><div class='cta'>Try the studio free</div><h3>Recent posts</h3>"
+    snapshot, blocks = page_blocks(f"<main><h1>The workshop</h1>{body}</main>{footer}{cards}")
+    story = [b.index for b in blocks if b.text.startswith("The workshop moved")]
+    heads = [b.index for b in blocks if b.text.startswith("How to choose")]
+    card = [b.index for b in blocks if b.text.startswith(("A long excerpt", "Author", "May "))]
+    assert len(story) == 10 and len(heads) == 4 and len(card) == 12
+    assert sum(len(blocks[i].text.split()) for i in card) >= TEASER_WORDS and len(heads) >= TEASER_TITLES
+    scores = np.array([[0.95] for _ in blocks], dtype=np.float32)
+    scores[heads, 0] = 0.1
+    scores[card, 0] = TEASER_SCORE + 0.1
+    scores[[b.index for b in blocks if b.index > story[-1] and b.index < heads[0]], 0] = 0.0
+    main = main_blocks(snapshot, blocks, scores, 0.3, "article")
+    assert all(main[i] for i in story) and not any(main[i] for i in card)
+
+    # a listicle: each item a linked name over paragraphs of the article's own shape
+    items = "".join(
+        f"<h3><a href='/shop-{n}'>Number {n} on the list</a></h3><p>Why the shop earns its place on the list,"
+        f" item {n}, with a long line about its prices.</p><p>What to buy there, item {n}.</p>"
+        for n in range(4)
+    )
+    adverts = "".join(f"<div>Advert {n}</div>" for n in range(4))
+    snapshot, blocks = page_blocks(f"<main><h1>Best shops</h1>{body}{adverts}{items}</main>")
+    item = [b.index for b in blocks if "item" in b.text]
+    scores = np.array([[0.0 if b.text.startswith("Advert") else 0.95] for b in blocks], dtype=np.float32)
+    scores[[b.index for b in blocks if b.text.startswith("Number")], 0] = 0.1
+    main = main_blocks(snapshot, blocks, scores, 0.3, "article")
+    assert len(item) == 8 and all(main[i] for i in item)
+
+    # share buttons as linked headings before the article's last paragraphs: no headline
+    share = (
+        "<div class='share'><h3>Save this post</h3>"
+        + "".join(f"<div><h2><a href='/share/{w}'>{w}</a></h2></div>" for w in ("Email", "Print"))
+        + "<div>Share</div></div>"
+    )
+    tail = "".join(
+        f"<div class='tail'>The last words of the post, line {n}, after the share box.</div>" for n in range(4)
+    )
+    snapshot, blocks = page_blocks(f"<main><h1>The workshop</h1>{body}{share}{tail}</main>")
+    last = [b.index for b in blocks if b.text.startswith("The last words")]
+    scores = np.array([[0.0 if "share" in "".join(b.class_path) else 0.95] for b in blocks], dtype=np.float32)
+    scores[last, 0] = 0.8
+    main = main_blocks(snapshot, blocks, scores, 0.3, "article")
+    assert len(last) == 4 and all(main[i] for i in last)
 
 
 def test_a_chinese_article_outweighs_a_slogan_of_spaced_phrases():

@@ -109,10 +109,10 @@ def test_a_section_the_model_was_sure_of_is_no_teaser():
 
 def test_the_excerpts_of_cards_under_an_article_are_teasers_without_a_heading():
     """Under a travel article, "Trending stories" cards show one line of excerpt each and no headline the model
-    kept: a short run after the article that the model kept, unsure (under TEASER_SCORE throughout), while it was
-    sure of the article, is a teaser. A run it was sure of stays, and so does one of the article's own shape (its
-    last paragraphs after an advert); on a page whose own run it was unsure of (a fallback threshold's) no run is
-    told by its scores."""
+    kept: a run after the article that the model kept, unsure (under TEASER_SCORE throughout), while it was
+    sure of the article, is a teaser, however long (a legal notice). A run it was sure of stays, and so does one of
+    the article's own shape (its last paragraphs after an advert); on a page whose own run it was unsure of (a
+    fallback threshold's) no run is told by its scores."""
     body = "".join(
         f"<p>The rental desk at the airport closed for good this spring, paragraph {n} of the story.</p>"
         for n in range(5)
@@ -137,6 +137,15 @@ def test_the_excerpts_of_cards_under_an_article_are_teasers_without_a_heading():
     assert all(main[i] for i in story) and not any(main[i] for i in excerpts)
     assert all(decide(0.95, TEASER_SCORE + 0.1)[i] for i in excerpts)
     assert all(decide(TEASER_SCORE - 0.1, TEASER_SCORE - 0.2)[i] for i in story + excerpts)
+    # however long: a site's legal notice under the article, which the model half believed
+    clause = "No part of this site may be copied, sold or stored without the publisher's leave. " * 2
+    notice = "".join(f"<div class='legal'><p>{clause}Part {n}.</p></div>" for n in range(2))
+    snapshot, blocks = page_blocks(f"<main><h1>Car rental</h1>{body}{gap}{notice}</main>")
+    legal = [b.index for b in blocks if b.text.startswith("No part")]
+    assert len(legal) == 2 and sum(len(blocks[i].text.split()) for i in legal) >= TEASER_WORDS
+    scores = np.array([[0.0 if b.text.startswith("Popular") else 0.95] for b in blocks], dtype=np.float32)
+    scores[legal, 0] = TEASER_SCORE - 0.2
+    assert not any(main_blocks(snapshot, blocks, scores, 0.3, "article")[i] for i in legal)
     # the article's own last paragraphs, after an advert, are no teaser
     snapshot, blocks = page_blocks(
         f"<main><h1>Car rental</h1>{body}{gap}<p>The cheapest car is booked a week ahead.</p><p>The end.</p></main>"

@@ -97,13 +97,15 @@ UNIT_CELL_CHARS = 250  # a cell or item longer than this holds running text: a l
 RUN_GAP = 3  # non-main blocks that may sit inside one run of main content
 TEASER_LINK_SHARE = 0.3  # of a run's characters inside links: a rail of teasers
 TEASER_WORDS = 60  # a run this short that opens with a heading is a teaser
-# ... and so is one none of whose blocks the model scored TEASER_SCORE or more, where the article's own run has one
-# that high, unless one of its blocks has the record shape of one of the article's own (its last paragraphs after
-# an advert; a thread's posts where the type head called the thread an article): the excerpts of "Trending
-# stories" cards under an article, with no heading to tell them by (a travel article's, .33-.57 under a body of
-# .94-.97). Two site-grouped CPU folds, all thirteen datasets out of fold: +.0010 (+.0007 to +.0012), 147 pages
-# up, 8 down, no dataset lower; WCXB's recordings +.0003, 12 up, 1 down (docs/model.md). On a page whose own run
-# the model was unsure of (a fallback threshold's) no run is told by it.
+# ... and so is a run of any length none of whose blocks the model scored TEASER_SCORE or more, where the article's
+# own run has one that high, unless one of its blocks has the record shape of one of the article's own (its last
+# paragraphs after an advert; a thread's posts where the type head called the thread an article): the excerpts of
+# "Trending stories" cards under an article, with no heading to tell them by (a travel article's, .33-.57 under a
+# body of .94-.97), a site's legal notice, a clinic's testimonials. Two site-grouped CPU folds, all thirteen
+# datasets out of fold: +.0010 (+.0007 to +.0012), 147 pages up, 8 down, under 60 words (TEASER_WORDS); of any
+# length +.0006 more (+.0004 to +.0008), 53 up, 11 down (golds that keep a reader's comment, an author's bio,
+# related stories or comment guidelines); WCXB's recordings +.0003 and +.0005 more, none down (docs/model.md).
+# On a page whose own run the model was unsure of (a fallback threshold's) no run is told by it.
 TEASER_SCORE = 0.6
 # ... unless the model scored that heading at least this: a section of the article itself whose steps or items
 # it was unsure of (a tutorial's "Create the headband" over steps scored .1-.4), not a teaser's headline. All
@@ -654,8 +656,8 @@ def one_article(blocks: Sequence[Block], main: list[bool], scores=None) -> list[
     thirteen datasets out of fold, two Chinese articles from 0 to .65 and .92 that lost to a slogan of spaced
     phrases, 4 pages up, 1 down), and the links that end its own run. With the model's `scores`, a run whose
     heading it scored TEASER_HEADING_SCORE or more is a section of the article, not a teaser (unless it is
-    mostly links), and a short run it scored under TEASER_SCORE throughout is one, where it was sure of the
-    article's own run. A run among the linked headlines of cards (`_titles`) is one, whatever its length."""
+    mostly links), and a run it scored under TEASER_SCORE throughout is one, where it was sure of the article's
+    own run. A run among the linked headlines of cards (`_titles`) is one, whatever its length."""
     found = runs(main)
     if not found:
         return main
@@ -678,7 +680,7 @@ def one_article(blocks: Sequence[Block], main: list[bool], scores=None) -> list[
         foreign = not any(record_shape(blocks[i]) in own_shapes for i in run)
         unsure = sure and foreign and max(float(scores[i, 0]) for i in run) < TEASER_SCORE
         titled = foreign and _titles(blocks, max(own[-1] + 1, run[0] - RUN_GAP), run[-1]) >= TEASER_TITLES
-        if titled or linked >= TEASER_LINK_SHARE * chars or ((heading or unsure) and words < TEASER_WORDS):
+        if titled or unsure or linked >= TEASER_LINK_SHARE * chars or (heading and words < TEASER_WORDS):
             for i in run:
                 out[i] = False
     for i in _link_list_tail(blocks, own):

@@ -32,7 +32,9 @@ from native_host.pipeline.decisions import (
     units,
     whole_units,
 )
+from native_host.pipeline.extractor import result_from_scores
 from native_host.pipeline.metadata import read_stated, read_structured, stated_page_type
+from native_host.result import LABELS, PAGE_TYPES
 
 
 @pytest.fixture(scope="module")
@@ -1263,3 +1265,40 @@ def test_a_faq_the_page_states_keeps_its_questions_and_answers():
     assert not any(main_blocks(snapshot, blocks, scores, 0.5, "forum", stated=stated)[i] for i in folded)
     qa = ld.replace('"FAQPage"', '"QAPage"')
     assert stated_page_type(read_structured(page_blocks(page.replace(ld, qa))[0])) == "forum"
+
+
+def test_a_sections_front_page_is_no_article_whatever_the_type_head_says():
+    """The BBC's /news, which the type head on new sites called an article (.51 against a listing's .39): as an
+    article, the article rules kept one run of its headlines and cut the others as teasers (.43 against the
+    gold). An address of one word of letters is a section's front page, read as the head's next type; not a
+    story's address, nor a site's home page, nor a page whose structured data states an article."""
+    sections = "".join(
+        f"<section><h2>Section {s}</h2>"
+        + "".join(f"<div class='ad'>Advert {s}.{n}</div>" for n in range(4))
+        + "".join(
+            f"<div class='item'><h3><a href='/news/{s}-{n}'>Ministers meet again over the harbour plan {s}.{n}</a>"
+            f"</h3><p>What the plan says about the harbour and the ferries, story {s}.{n}.</p></div>"
+            for n in range(5)
+        )
+        + "</section>"
+        for s in range(3)
+    )
+    types = [0.0] * len(PAGE_TYPES)
+    types[PAGE_TYPES.index("article")], types[PAGE_TYPES.index("listing")] = 0.51, 0.39
+    stated = '<script type="application/ld+json">{"@type": "NewsArticle", "headline": "News"}</script>'
+
+    def read(url: str, head: str = ""):
+        snapshot = snapshot_from_html(f"<html><head>{head}</head><body><h1>News</h1>{sections}</body></html>", url=url)
+        blocks = blocks_from_snapshot(snapshot)
+        scores = np.zeros((len(blocks), len(LABELS)), dtype=np.float32)
+        scores[:, 0] = [0.0 if b.text.startswith(("Advert", "Section")) else 0.8 for b in blocks]
+        result = result_from_scores(snapshot, blocks, scores, LABELS, 0.3, views=(), type_scores=types)
+        stories = [b for b, r in zip(blocks, result.blocks) if r.main and b.text.startswith("What the plan")]
+        return result.page_type, len(stories)
+
+    assert read("https://news.example/news") == ("listing", 15)
+    assert read("https://news.example/news/") == ("listing", 15)
+    for url in ("https://news.example/news/harbour-plan", "https://news.example/", "https://news.example/news-1"):
+        kind, stories = read(url)
+        assert kind == "article" and stories < 15, url
+    assert read("https://news.example/news", stated)[0] == "article"

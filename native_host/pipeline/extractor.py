@@ -21,7 +21,7 @@ from .blocks import Block, blocks_from_snapshot
 from .decisions import main_blocks
 from .features import Featurizer
 from .inference import OnnxModel
-from .metadata import length, read_metadata, read_stated, read_structured, stated_page_type
+from .metadata import length, read_metadata, read_stated, read_structured, section_front, stated_page_type
 from .rescore import Rescorer
 from .schema import validate_snapshot
 from .shape import plan_shape
@@ -178,6 +178,10 @@ def result_from_scores(
         predicted_type, type_confidence = PAGE_TYPES[int(np.argmax(types))], float(np.max(types))
         product_share = float(types[PAGE_TYPES.index("product")])
         forum_share = float(types[PAGE_TYPES.index("forum")])
+        if predicted_type == "article" and stated_type != "article" and section_front(structured, snapshot.get("url")):
+            # a section's front page lists its items: the type head's likeliest type other than an article
+            others = np.where(np.arange(len(PAGE_TYPES)) == PAGE_TYPES.index("article"), -np.inf, types)
+            predicted_type = PAGE_TYPES[int(np.argmax(others))]
     page_type = predicted_type or stated_type
     if rescorer is not None:
         scores = rescorer(blocks, scores, type_scores, predicted_type, stated_type)

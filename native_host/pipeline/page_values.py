@@ -51,24 +51,34 @@ def _plain_absolute(ref: str) -> bool:
     )
 
 
-def url_host(url: str | None) -> str | None:
-    """The host name of `url` (lower case), or None when it has none or cannot be parsed."""
+def _url_part(url: str | None, part: str) -> str | None:
+    """One part of `url` as urlsplit reads it, or None when it is empty or `url` cannot be parsed."""
     if not url:
         return None
     try:
-        return urlsplit(url).hostname
+        return getattr(urlsplit(url), part) or None
     except ValueError:
         return None
+
+
+def url_host(url: str | None) -> str | None:
+    """The host name of `url` (lower case), or None when it has none or cannot be parsed."""
+    return _url_part(url, "hostname")
+
+
+def url_path(url: str | None) -> str | None:
+    """The path of `url`, or None when it has none or cannot be parsed."""
+    return _url_part(url, "path")
+
+
+def url_query(url: str | None) -> str | None:
+    """The query of `url` (after "?"), or None when it has none or cannot be parsed."""
+    return _url_part(url, "query")
 
 
 def url_scheme(url: str | None) -> str | None:
     """The scheme of `url` (lower case), or None when it has none or cannot be parsed."""
-    if not url:
-        return None
-    try:
-        return urlsplit(url).scheme or None
-    except ValueError:
-        return None
+    return _url_part(url, "scheme")
 
 
 # The encodings of the WHATWG Encoding Standard (what browsers decode), as Python codec names, with the

@@ -43,8 +43,8 @@ def extractor(tmp_path_factory):
     return Extractor(write_standin_model(tmp_path_factory.mktemp("standin")))
 
 
-def page_blocks(html: str):
-    snapshot = snapshot_from_html(html)
+def page_blocks(html: str, url: str | None = None):
+    snapshot = snapshot_from_html(html, url=url)
     return snapshot, blocks_from_snapshot(snapshot)
 
 
@@ -1288,8 +1288,7 @@ def test_a_sections_front_page_is_no_article_whatever_the_type_head_says():
     stated = '<script type="application/ld+json">{"@type": "NewsArticle", "headline": "News"}</script>'
 
     def read(url: str, head: str = ""):
-        snapshot = snapshot_from_html(f"<html><head>{head}</head><body><h1>News</h1>{sections}</body></html>", url=url)
-        blocks = blocks_from_snapshot(snapshot)
+        snapshot, blocks = page_blocks(f"<html><head>{head}</head><body><h1>News</h1>{sections}</body></html>", url)
         scores = np.zeros((len(blocks), len(LABELS)), dtype=np.float32)
         scores[:, 0] = [0.0 if b.text.startswith(("Advert", "Section")) else 0.8 for b in blocks]
         result = result_from_scores(snapshot, blocks, scores, LABELS, 0.3, views=(), type_scores=types)
@@ -1298,6 +1297,10 @@ def test_a_sections_front_page_is_no_article_whatever_the_type_head_says():
 
     assert read("https://news.example/news") == ("listing", 15)
     assert read("https://news.example/news/") == ("listing", 15)
+    # a recording served from elsewhere: the page's canonical link is its address
+    assert (
+        read("http://127.0.0.1:8000/page/7", "<link rel='canonical' href='https://news.example/news'>")[0] == "listing"
+    )
     for url in ("https://news.example/news/harbour-plan", "https://news.example/", "https://news.example/news-1"):
         kind, stories = read(url)
         assert kind == "article" and stories < 15, url

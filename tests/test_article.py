@@ -131,6 +131,18 @@ def test_a_picture_has_the_pages_size_and_a_spacer_none():
     assert "spacer" not in a.markdown and "gif" not in a.markdown and "![Harbour]" in a.markdown
 
 
+def test_a_picture_the_page_hides_is_in_no_view_but_a_hidden_slides_is():
+    """A spinner the page shows only while a vote is sent (`style="display:none"`, or `hidden`) is no picture of
+    the article; a carousel's other slide, hidden from assistive technology by an ancestor, is the product's."""
+    a = article(
+        '<p>Voted by 44 readers<img style="display:none" class="loading" src="loading.gif" alt="Loading"> so far,'
+        ' <img hidden src="wait.png" alt="Wait">and counting.</p>'
+        '<div aria-hidden="true"><img src="side.jpg" alt="The lamp from the side"></div><p>The end.</p>'
+    )
+    assert "loading.gif" not in a.html and "wait.png" not in a.html and "Loading" not in a.markdown
+    assert "![The lamp from the side](https://e.example/side.jpg)" in a.markdown
+
+
 def test_nothing_main_gives_empty_article():
     s = snapshot_from_html("<p>a</p>")
     bl = blocks_from_snapshot(s)

@@ -342,8 +342,10 @@ def _embedded(nodes: list[dict], tags: list[str]) -> set[int]:
 
 def shown_src(img: dict) -> str | None:
     """An <img>'s address where the article shows it: a safe one, on a picture the page does not state to be a
-    spacer or a tracking pixel (SPACER_PX; `<img src=spacer.gif width=1 height=20>`, dozens on old pages)."""
-    if min(img.get("width", SPACER_PX + 1), img.get("height", SPACER_PX + 1)) <= SPACER_PX:
+    spacer or a tracking pixel (SPACER_PX; `<img src=spacer.gif width=1 height=20>`, dozens on old pages), nor
+    hides by its own markup (a spinner shown while a vote is sent, `style="display:none"`; its hidden
+    ancestors are not read: a carousel marks its other slides aria-hidden, and they are the product's)."""
+    if img.get("hidden") or min(img.get("width", SPACER_PX + 1), img.get("height", SPACER_PX + 1)) <= SPACER_PX:
         return None
     return safe_url(img.get("src"))
 

@@ -442,6 +442,30 @@ def test_a_cards_meta_line_on_a_listing_is_no_byline(extractor, page):
     assert extractor.extract_html(once, url="https://e.example/wall").byline == "Ann Lee"
 
 
+def test_the_writers_of_a_lists_books_are_no_byline(page):
+    """A list of books, each row a schema.org Book with its writer (itemprop=author, under an author class):
+    no writer is the page's, and the first keeps its name in the list. The shipped model, whose page-type head
+    calls the page a listing; a story's many co-authors in one item, and a story over comments, keep theirs."""
+    r = Extractor().extract_html(page("book-list"), url="https://pages.example/book-list.html")
+    assert (r.page_type, r.byline) == ("listing", None)
+    assert "Herman Melville" in r.text and "Nicholas Monsarrat" in r.text
+
+    def microdata_byline(body):
+        return metadata.read_structured(snapshot_from_html(f"<html><body>{body}</body></html>"))["microdata"].get(
+            "byline"
+        )
+
+    names = ("Ann Lee", "Bo Chan", "Cy Dee", "Di Eck", "Ed Foy")
+    row = '<tr itemscope itemtype="https://schema.org/Book"><td><span itemprop="author">{}</span></td></tr>'
+    assert microdata_byline("<table>" + "".join(row.format(n) for n in names) + "</table>") is None
+    story = '<div itemscope itemtype="https://schema.org/Article">{}<p>' + STORY + "</p>{}</div>"
+    by = "".join(f'<span itemprop="author">{n}</span>' for n in names)
+    assert microdata_byline(story.format(by, "")) == "Ann Lee"  # the first of many, as before
+    comment = '<div itemscope itemtype="https://schema.org/WebPage"><span itemprop="author">{}</span></div>'
+    under = "".join(comment.format(n) for n in names[1:])  # items of another type, under the story's
+    assert microdata_byline(story.format('<span itemprop="author">Ann Lee</span>', under)) == "Ann Lee"
+
+
 def test_an_updated_date_or_todays_date_is_no_publication_date(extractor):
     html = (
         f'<html><body><h1>Rebuilding the wall</h1><p id="todays-date">Friday, December 19, 2025</p>'

@@ -892,6 +892,7 @@ def from_microdata(snapshot: dict, props: dict[str, list[str]]) -> dict[str, Any
     if props.get("author"):
         out["byline"] = split_byline(props["author"][0])
     authors: list[str] = []
+    items: list[tuple[int, str | None]] = []  # the item around each author: (its node, its type)
     thread = False
     reads: Counter[str] = Counter()  # elements read per property: a page of 100,000 nested itemprops costs no more
     # The nodes with an itemprop, found by C-level iteration (map, compress): a loop over every node in Python
@@ -909,11 +910,13 @@ def from_microdata(snapshot: dict, props: dict[str, list[str]]) -> dict[str, Any
                 ),
                 None,
             )
-            if _item_type(nodes, node["parent"]) in THREAD_ITEMS:
+            item = _item(nodes, node["parent"])
+            if item[1] in THREAD_ITEMS:
                 thread = True  # a question's, an answer's or a comment's poster: the first is the starter's
             text = subtree_text(nodes, inner if inner is not None else i, 200)
             if text:
                 authors.append(text)
+                items.append(item)
         elif "datePublished" in names and not out.get("date") and reads["date"] < ITEMPROP_READS:
             reads["date"] += 1
             out["date"] = parse_date(node.get("datetime")) or parse_date(subtree_text(nodes, i, 100))
@@ -925,9 +928,12 @@ def from_microdata(snapshot: dict, props: dict[str, list[str]]) -> dict[str, Any
             out["page_type"] = _page_type_of(kinds)
     if authors and not out.get("byline"):
         bylines = [split_byline(a) for a in authors]
+        many = len(set(bylines)) > MAX_AUTHORS
+        if many and not thread and _listed(nodes, items):
+            bylines = []  # the writers of a list's books or products: none is the page's
         # Many authors on one page, or the posters of a thread's items, are a thread's or a comment section's:
         # the first is the page's own, never joined with the others.
-        out["byline"] = join_names(bylines[:1] if thread or len(set(bylines)) > MAX_AUTHORS else bylines)
+        out["byline"] = join_names(bylines[:1] if thread or many else bylines)
     return {k: v for k, v in out.items() if v}
 
 
@@ -1085,7 +1091,8 @@ def dom_byline(
     them first those the model marks as a byline too (when it has that head), and a block only the model
     marks last. A lone "By" takes the block after it. A name that `is_site` ("By Team Tiger Data") gives way
     to one as well marked that is not (a "Written by" right under the content); else it is the byline. On a
-    page of `cards` (a listing), a meta line whose shape repeats is an item's, not the page's."""
+    page of `cards` (a listing), a line whose shape repeats (a meta line, a book's writer) is an item's, not
+    the page's."""
     nodes = snapshot["nodes"]
     learned = _cue(scores, labels, "byline")
     window = list(_near(main, len(blocks), head))
@@ -1105,8 +1112,9 @@ def dom_byline(
             or "nav" in b.tag_path
             or "。" in b.text
             or any(map(_OTHERS_WORDS.search, b.class_path))
+            or shapes[(tuple(b.tag_path), tuple(b.class_path))] >= CARD_REPEATS
         ):
-            continue  # (a menu's words, sentences, a comment's or a review's author are no byline)
+            continue  # (a menu's words, sentences, a comment's or a review's author, an item's are no byline)
         if _LONE_BY.match(b.text) and i + 1 >= len(blocks):  # "By" and then nothing: no name to take
             continue
         rank = None
@@ -1118,12 +1126,8 @@ def dom_byline(
             rank = 2  # (at the content's end only "Written by": a bare "by" there heads a reply or a teaser)
         elif any(_AUTHOR_CLASS.search(c) for c in b.class_path[-2:]):
             rank = 3
-        elif (
-            any(_META_CLASS.search(c) for c in b.class_path[-2:])
-            and i not in mains[-END_BLOCKS:]
-            and shapes[(tuple(b.tag_path), tuple(b.class_path))] < CARD_REPEATS
-        ):
-            rank = 4  # (a meta line repeated card after card is each item's, no byline of the page)
+        elif any(_META_CLASS.search(c) for c in b.class_path[-2:]) and i not in mains[-END_BLOCKS:]:
+            rank = 4
         # The model's byline score confirms a markup cue (first of all) or, alone, is the last resort: on its
         # own it also marks short lines of capitalised words near the headline, such as a menu.
         if learned is not None and learned(i) >= CUE_MIN:
@@ -1207,14 +1211,26 @@ _DATE_WORDS = re.compile(
 THREAD_ITEMS = frozenset({"question", "answer", "comment", "discussionforumposting", "usercomments"})
 
 
-def _item_type(nodes: list[dict], i: int, depth: int = 64) -> str | None:
-    """The schema.org type (lower-case, no prefix) of the nearest item around node i, itself included."""
+def _item(nodes: list[dict], i: int, depth: int = 64) -> tuple[int, str | None]:
+    """The nearest item around node i, itself included: its node (-1 where none) and its schema.org type
+    (lower-case, no prefix)."""
     while i >= 0 and depth > 0:
         kind = nodes[i].get("itemtype")
         if kind:
-            return kind.split()[0].rsplit("/", 1)[-1].lower()
+            return i, kind.split()[0].rsplit("/", 1)[-1].lower()
         i, depth = nodes[i]["parent"], depth - 1
-    return None
+    return -1, None
+
+
+def _listed(nodes: list[dict], items: list[tuple[int, str | None]]) -> bool:
+    """Whether the first author's item is one of a list: a sibling item of its type has an author too (the rows
+    of a list of books, each with its writer). A story's item holds its own writers, however many; the comments
+    under it are items of another type, and the cards of related stories sit elsewhere on the page."""
+    node, kind = items[0]
+    return node >= 0 and any(
+        other != node and other_kind == kind and nodes[other]["parent"] == nodes[node]["parent"]
+        for other, other_kind in items[1:]
+    )
 
 
 def _strip_date(text: str) -> str:

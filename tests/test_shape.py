@@ -76,6 +76,19 @@ def test_a_listing_reads_as_items_with_title_link_snippet_and_picture(extractor)
     assert "\n  An easy level loop on boardwalks" in r.markdown  # the item's second line, under its text
 
 
+def test_a_listing_items_snippet_leaves_out_the_title_its_block_shares():
+    """A book list's row holds the title's link and "by" in one block: the snippet under the linked title is
+    the rest ("by Herman Melville"), not the title again. The shipped model, whose head calls it a listing."""
+    page = Path(__file__).parent / "pages" / "book-list" / "source.html"
+    r = Extractor().extract_html(page.read_bytes(), url="https://pages.example/book-list.html")
+    assert r.shape == "listing"
+    lines = r.markdown.splitlines()
+    title = lines.index(next(line for line in lines if "[**Moby-Dick; or, The Whale**]" in line))
+    assert (
+        lines[title + 1] == "  1 by Herman Melville 4.02 avg rating — 612,300 ratings score: 1000, and 17 people voted"
+    )
+
+
 def test_a_product_reads_as_price_pictures_description_specifications_and_questions(extractor):
     r = extract(extractor, "product.html")
     assert r.shape == "product"

@@ -892,6 +892,27 @@ def test_an_embedded_post_and_a_loading_placeholder_are_not_the_article():
         assert all(main[i] for i in quote + ferry) and not any(main[i] for i in tweet + loading), page_type
 
 
+def test_a_noscript_notice_that_the_page_needs_javascript_is_not_the_thread():
+    """NodeBB opens every thread with a <noscript> alert that the browser lacks JavaScript: a browser running
+    scripts never shows it. Text in a <noscript> that does not say so stays (the HTML path reads it for the sites
+    that put their content there), and so does a post that names JavaScript outside one."""
+    post = "<p>The bilge pump runs every ten minutes since the mooring, post {}, and nobody knows why.</p>"
+    posts = "".join(post.format(n) for n in range(4))
+    html = (
+        "<main><noscript><div class='alert'><p>Your browser does not seem to support JavaScript. As a result, your"
+        " viewing experience will be diminished, and you have been placed in read-only mode.</p></div>"
+        "<p>The harbour office opens at eight and closes at six every weekday.</p></noscript>"
+        f"{posts}<p>Turn on JavaScript in the chart plotter's settings to see the tide tables there.</p></main>"
+    )
+    snapshot, blocks = page_blocks(html)
+    notice = [b.index for b in blocks if b.text.startswith("Your browser")]
+    kept = [b.index for b in blocks if b.text.startswith(("The harbour office", "Turn on JavaScript", "The bilge"))]
+    assert len(notice) == 1 and len(kept) == 6
+    for page_type in ("forum", "article", None):
+        main = main_blocks(snapshot, blocks, everything(blocks), 0.5, page_type)
+        assert all(main[i] for i in kept) and not main[notice[0]], page_type
+
+
 def test_printed_picture_addresses_are_not_the_product():
     """A shop's template that prints its custom fields shows each colour's thumbnail as an address: where a page
     prints IMAGE_URLS_MIN or more of them they go, the description stays; one example address in a table of a

@@ -57,6 +57,26 @@ def test_a_thread_reads_as_posts_with_authors_dates_and_quotes_without_signature
     assert md.count("### ") == 3
 
 
+def test_a_posts_unix_time_reads_as_a_date_and_an_id_as_none(extractor):
+    """NodeBB dates each post only by `data-timestamp`, a Unix time in milliseconds: the reader showed
+    "1768264164807". It shows the date in UTC, and `<time>` carries it as ISO 8601; ten or thirteen digits
+    that are no time of EPOCH_YEARS (an id) date no post."""
+    post = '<li data-timestamp="{}"><a class="username" href="/user/{}">{}</a><div><p>{}</p></div></li>'
+    words = "saved routes on the laptop that never show up on the tablet, whatever the account says"
+    stamps = ("1768264164807", "1768291218", "9999999999999")
+    names = ("luizjr4", "idefix37", "luizjr4")
+    posts = "".join(post.format(t, n, n, f"Post {k}: {words}.") for k, (t, n) in enumerate(zip(stamps, names)))
+    state = '{"@context": "https://schema.org", "@type": "DiscussionForumPosting", "headline": "Routes"}'
+    html = f'<html><head><script type="application/ld+json">{state}</script></head><body><ul>{posts}</ul></body></html>'
+    r = extractor.extract_html(html, url=URL + "topic/1")
+    assert r.shape == "forum"
+    assert re.findall(r"<time[^>]*>[^<]*</time>", r.html) == [
+        '<time datetime="2026-01-13T00:29:24+00:00">2026-01-13 00:29 UTC</time>',
+        '<time datetime="2026-01-13T08:00:18+00:00">2026-01-13 08:00 UTC</time>',
+    ]
+    assert "### luizjr4\n\n2026-01-13 00:29 UTC\n\nPost 0" in r.markdown and "9999999999999" not in r.markdown
+
+
 def test_a_listing_reads_as_items_with_title_link_snippet_and_picture(extractor):
     r = extract(extractor, "listing.html")
     assert r.page_type == "collection" and r.shape == "listing"

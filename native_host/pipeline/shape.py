@@ -21,6 +21,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 
 from ..limits import (
     SHAPE_FORUM_SHARE,
@@ -69,6 +70,9 @@ DATE_CLASS = ("date", "time", "posted", "published")
 MAX_NAME_CHARS = 64  # an author's name; longer text is a sentence, not a name
 MAX_DATE_CHARS = 64  # a date as shown, and a price
 MAX_NAME_NODES = 32  # nodes of an author's name, a date or a price: small elements, whatever wraps them
+# A post's date given as a Unix time (NodeBB's `data-timestamp="1768264164807"`, in milliseconds), read only
+# between these years: ten or thirteen digits outside them are an id, not a date.
+EPOCH_YEARS = (1995, 2100)
 MAX_PRICE_NODES = MAX_NAME_NODES  # a price's element is small: a wrapper of the whole product is not read as one
 MAX_PRICE_LINE_EXTRA = 20  # characters besides the price in a body line that only repeats it ("Regular price")
 HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
@@ -303,8 +307,11 @@ def _date(page: _Page, start: int, end: int) -> tuple[str | None, str | None]:
     nodes = page.nodes
     for i in range(start, end):
         if nodes[i].get("datetime"):
+            stamp, written = _stamp(nodes[i]["datetime"])
+            if stamp is None:
+                continue  # digits that are no time: an id
             shown = page.text(i) if page.end[i] - i <= MAX_NAME_NODES else ""
-            return (shown if 0 < len(shown) <= MAX_DATE_CHARS else nodes[i]["datetime"]), nodes[i]["datetime"]
+            return (shown if 0 < len(shown) <= MAX_DATE_CHARS else written), stamp
     for i in range(start, end):
         names = nodes[i].get("classes", ())
         if nodes[i]["tag"] != "#text" and any(d in n.lower() for n in names for d in DATE_CLASS):
@@ -312,6 +319,19 @@ def _date(page: _Page, start: int, end: int) -> tuple[str | None, str | None]:
             if 0 < len(shown) <= MAX_DATE_CHARS and any(c.isdigit() for c in shown):
                 return shown, None
     return None, None
+
+
+def _stamp(value: str) -> tuple[str | None, str]:
+    """A machine-readable date as the post's `<time datetime>` and as a reader reads it: as written, or a Unix
+    time in seconds or milliseconds as ISO 8601 and "2026-01-13 00:29 UTC"; (None, "") for digits outside
+    EPOCH_YEARS."""
+    value = value.strip()
+    if not (value.isdigit() and len(value) in (10, 13)):
+        return value, value
+    when = datetime.fromtimestamp(int(value) / (1000 if len(value) == 13 else 1), UTC)
+    if not EPOCH_YEARS[0] <= when.year < EPOCH_YEARS[1]:
+        return None, ""
+    return when.isoformat(timespec="seconds"), when.strftime("%Y-%m-%d %H:%M UTC")
 
 
 def _posts(page: _Page, blocks: Sequence[Block], main: Sequence[bool]) -> list[Post]:

@@ -466,6 +466,35 @@ def test_the_writers_of_a_lists_books_are_no_byline(page):
     assert microdata_byline(story.format('<span itemprop="author">Ann Lee</span>', under)) == "Ann Lee"
 
 
+def test_a_thread_its_microdata_states_is_a_forum_whatever_og_type_says(extractor):
+    """NodeBB marks a thread as a top-level `DiscussionForumPosting` item (no itemprop names it) and gives every
+    page og:type "article": the page states a forum. A FAQ's `Question` items and a top-level `Article` state
+    nothing that way (read from every item they made service pages forums and articles)."""
+    post = '<li itemprop="comment" itemscope itemtype="http://schema.org/Comment"><span itemprop="author">{}</span><p>{}</p></li>'
+    said = (
+        "I have many routes saved on my laptop and would love to see them in the app on my tablet.",
+        "Save them as favourites on the laptop, and the tablet shows them under the same account.",
+        "Oddly the ones I saved on the laptop never appear in the app's list of favourites at all.",
+    )
+    posts = "".join(post.format(n, t) for n, t in zip(("luizjr4", "idefix37", "luizjr4"), said))
+    head = '<head><meta property="og:type" content="article"></head>'
+    thread = (
+        f'<div itemscope itemtype="https://schema.org/DiscussionForumPosting"><h1>Routes</h1><ul>{posts}</ul></div>'
+    )
+
+    def stated(body, head=head):
+        return metadata.stated_page_type(
+            metadata.read_structured(snapshot_from_html(f"<html>{head}<body>{body}</body></html>"))
+        )
+
+    assert stated(thread) == "forum"
+    r = extractor.extract_html(f"<html>{head}<body>{thread}</body></html>", url="https://e.example/topic/1")
+    assert (r.page_type, r.shape) == ("forum", "forum")  # the stand-in model has no type head: the page's word
+    faq = '<div itemscope itemtype="https://schema.org/Question"><h3>Is it open?</h3></div>'
+    assert stated(f"<p>{STORY}</p>{faq * 3}") == "article"
+    assert stated(f'<div itemscope itemtype="https://schema.org/Article"><p>{STORY}</p></div>', head="") is None
+
+
 def test_an_updated_date_or_todays_date_is_no_publication_date(extractor):
     html = (
         f'<html><body><h1>Rebuilding the wall</h1><p id="todays-date">Friday, December 19, 2025</p>'

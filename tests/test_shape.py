@@ -77,6 +77,32 @@ def test_a_posts_unix_time_reads_as_a_date_and_an_id_as_none(extractor):
     assert "### luizjr4\n\n2026-01-13 00:29 UTC\n\nPost 0" in r.markdown and "9999999999999" not in r.markdown
 
 
+def test_a_posts_author_is_its_name_without_the_handle_again_or_its_rank(extractor):
+    """Discourse writes a poster as "Laubrani (Laubrani)", the name property and the handle; a forum as "Barbara
+    Brooklyn, NY", name and place: the post's header shows the name alone. A full name
+    in brackets says more and stays; a one-letter avatar that carries the name property is no name."""
+    creator = '<span itemprop="author" itemscope><a href="/u/{0}"><span itemprop="name">{1}</span></a> {2}</span>'
+    post = "<li><div class='meta'>" + creator + " <span>Jan {3}, 2026</span></div><p>{4}</p></li>"
+    said = (
+        "I have many routes saved on my laptop and would love to see them in the app on my tablet.",
+        "Save them as favourites on the laptop, and the tablet shows them under the same account.",
+        "Oddly the ones I saved on the laptop never appear in the app's list of favourites at all.",
+        "Mine show up after a restart of the app, though it takes a minute or two to sync them.",
+    )
+    who = (
+        ("laubrani", "Laubrani", "(Laubrani)"),
+        ("barbara", "Barbara", "Brooklyn, NY"),
+        ("rimelek", "rimelek", "(Ákos Takács)"),
+        ("kainx", "K", "KainX"),
+    )
+    posts = "".join(post.format(*w, k + 3, t) for k, (w, t) in enumerate(zip(who, said)))
+    state = '{"@context": "https://schema.org", "@type": "DiscussionForumPosting", "headline": "Routes"}'
+    html = f'<html><head><script type="application/ld+json">{state}</script></head><body><ul>{posts}</ul></body></html>'
+    r = extractor.extract_html(html, url=URL + "t/routes/1")
+    assert r.shape == "forum"
+    assert re.findall(r"^### (.*)$", r.markdown, re.M) == ["Laubrani", "Barbara", "rimelek (Ákos Takács)", "K KainX"]
+
+
 def test_a_listing_reads_as_items_with_title_link_snippet_and_picture(extractor):
     r = extract(extractor, "listing.html")
     assert r.page_type == "collection" and r.shape == "listing"

@@ -286,8 +286,9 @@ def _chrome(page: _Page, start: int, end: int) -> list[range]:
 
 
 def _author(page: _Page, start: int, end: int) -> str | None:
-    """The name a post gives for its author: microdata, a class naming a user's name (a link first), then
-    the text of a link to a profile."""
+    """The name a post gives for its author: microdata (the author's `name` where it has one: Discourse
+    writes "Laubrani (Laubrani)", the name and then the handle), a class naming a user's name (a link first),
+    then the text of a link to a profile."""
     nodes = page.nodes
     elements = [i for i in range(start, end) if nodes[i]["tag"] != "#text"]
     found = [i for i in elements if nodes[i].get("itemprop") in ("author", "creator")]
@@ -295,10 +296,31 @@ def _author(page: _Page, start: int, end: int) -> str | None:
     found += [i for i in names if nodes[i]["tag"] == "a"] + names
     found += [i for i in elements if nodes[i]["tag"] == "a" and PROFILE_LINK.search(nodes[i].get("href", ""))]
     for i in found:
+        if nodes[i].get("itemprop") in ("author", "creator"):
+            i = _own_name(page, i)
         name = page.text(i) if page.end[i] - i <= MAX_NAME_NODES else ""  # a name is a small element
         if 0 < len(name) <= MAX_NAME_CHARS:
             return name
     return None
+
+
+def _own_name(page: _Page, i: int) -> int:
+    """An author element's `itemprop="name"` where the element's text opens with it and goes on with the same
+    name again or the poster's rank, place or counts (Discourse's "Laubrani (Laubrani)", "Barbara Brooklyn, NY",
+    "Rick-Australia Veteran"), else the element: a full name in brackets after a handle says more ("rimelek (Ákos
+    Takács)"), and a one-letter avatar ("C") or a status ("L Offline") may carry the name property too."""
+    nodes = page.nodes
+    inner = next((j for j in range(i + 1, page.end[i]) if "name" in (nodes[j].get("itemprop") or "").split()), None)
+    if inner is None:
+        return i
+    name, whole = page.text(inner), page.text(i)
+    if len(name) < 2 or not whole.startswith(name) or whole == name:
+        return i
+    bracketed = _BRACKETED.match(whole[len(name) :])
+    return i if bracketed and _letters(bracketed.group(1)) != _letters(name) else inner
+
+
+_BRACKETED = re.compile(r"\s*\((.+)\)\s*$", re.S)
 
 
 def _date(page: _Page, start: int, end: int) -> tuple[str | None, str | None]:
@@ -372,11 +394,13 @@ def _post_chrome(page: _Page, blocks: Sequence[Block], main: Sequence[bool], pos
     for post in posts:
         chrome = _chrome(page, post.start, post.end)
         header = _letters(f"{post.author} {post.date or ''}")
+        author = _letters(post.author)  # said twice too: "Laubrani (Laubrani) Jan 3", the header's "Laubrani"
         body = {b.index for b in found.within(post.start, post.end, chrome)}
         hidden.update(
             b.index
             for b in found.within(post.start, post.end)
-            if b.index not in body and _letters(b.text) not in header
+            if b.index not in body
+            and (_letters(b.text).replace(author, "") if author else _letters(b.text)) not in header
         )
     return frozenset(hidden)
 

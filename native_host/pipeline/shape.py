@@ -394,13 +394,11 @@ def _post_chrome(page: _Page, blocks: Sequence[Block], main: Sequence[bool], pos
     for post in posts:
         chrome = _chrome(page, post.start, post.end)
         header = _letters(f"{post.author} {post.date or ''}")
-        author = _letters(post.author)  # said twice too: "Laubrani (Laubrani) Jan 3", the header's "Laubrani"
         body = {b.index for b in found.within(post.start, post.end, chrome)}
         hidden.update(
             b.index
             for b in found.within(post.start, post.end)
-            if b.index not in body
-            and (_letters(b.text).replace(author, "") if author else _letters(b.text)) not in header
+            if b.index not in body and _letters(b.text) not in header
         )
     return frozenset(hidden)
 

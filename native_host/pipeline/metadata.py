@@ -929,7 +929,7 @@ def from_microdata(snapshot: dict, props: dict[str, list[str]]) -> dict[str, Any
     if not out.get("page_type"):  # a thread's own item, which no itemprop names: NodeBB's DiscussionForumPosting
         types_of = list(map(dict.get, nodes, repeat("itemtype")))
         for i in compress(range(len(nodes)), types_of):
-            if cast(str, types_of[i]).split()[0].rsplit("/", 1)[-1].strip().lower() in THREAD_PAGES:
+            if _item_kind(cast(str, types_of[i])) in THREAD_PAGES:
                 out["page_type"] = "forum"
                 break
     if authors and not out.get("byline"):
@@ -1227,9 +1227,14 @@ def _item(nodes: list[dict], i: int, depth: int = 64) -> tuple[int, str | None]:
     while i >= 0 and depth > 0:
         kind = nodes[i].get("itemtype")
         if kind:
-            return i, kind.split()[0].rsplit("/", 1)[-1].lower()
+            return i, _item_kind(kind)
         i, depth = nodes[i]["parent"], depth - 1
     return -1, None
+
+
+def _item_kind(itemtype: str) -> str:
+    """An itemtype's first schema.org type, lower-case, no prefix: "http://schema.org/Book" -> "book"."""
+    return itemtype.split()[0].rsplit("/", 1)[-1].lower()
 
 
 def _listed(nodes: list[dict], items: list[tuple[int, str | None]]) -> bool:

@@ -440,13 +440,10 @@ def _item(page: _Page, found: _Main, u: int) -> Item | None:
     title = page.text(title_node)
     inside_title = page.inside(title_node)
     said = " ".join(title.split())
-    parts = []
-    for b in found.within(u, end, [inside_title]):
-        text = " ".join(b.text.split())
-        if any(i in inside_title for i in b.node_ids):  # a block that holds the title and more: "Moby-Dick by"
-            text = text.replace(said, "", 1)
-        parts.append(text)
-    snippet = " ".join(parts)
+    snippet = " ".join(
+        " ".join(b.text.split()).replace(said, "", 1) if any(i in inside_title for i in b.node_ids) else b.text
+        for b in found.within(u, end, [inside_title])  # a block that holds the title and more: "Moby-Dick by"
+    )
     image = next((i for i in range(u, end) if nodes[i]["tag"] == "img" and shown_src(nodes[i])), None)
     return Item(
         u,

@@ -103,6 +103,51 @@ def test_a_posts_author_is_its_name_without_the_handle_again_or_its_rank(extract
     assert re.findall(r"^### (.*)$", r.markdown, re.M) == ["Laubrani", "Barbara", "rimelek (Ákos Takács)", "K KainX"]
 
 
+def test_a_posts_author_is_its_profile_links_name_not_the_badges_counts_or_date_after_it(extractor):
+    """Forums put the poster's reputation, badges, post count or date in the element that names the author:
+    StackExchange's "Cleb 26.3k 23 gold badges" and a forum's "eljaycanuck 25,064 posts · Joined 2007" (the name
+    property a `<meta>`), XenForo's "G Guest 6381 Legend" (an avatar's initial first), Invision's "Payam Montie 9
+    Posted March 5, 2024", phpBB's "by Minoa » Tue Aug 27, 2019 5:58 am" (a date in no element of its own). The
+    header shows the name its profile link or name property gives, and the date; a label before the link
+    ("Profile: ana") is no avatar, and the whole element stays."""
+    authors = (
+        '<div class="user-details" itemprop="author" itemscope><a href="/users/7/cleb">Cleb</a>'
+        '<meta itemprop="name" content="Cleb"><div class="-flair"><span class="reputation-score">26.3k</span>'
+        '<span class="v-visible-sr">23 gold badges</span></div></div>',
+        '<section itemprop="author" itemscope><a href="/members/guest.6381/" class="avatar"><span role="img">G</span>'
+        '</a><h4><a href="/members/guest.6381/" class="username"><span itemprop="name">Guest 6381</span></a></h4>'
+        '<h5 itemprop="jobTitle">Legend</h5></section>',
+        '<div itemprop="author" itemscope><meta itemprop="name" content="eljaycanuck"><a class="card-name"'
+        ' href="/members/eljaycanuck.1/">eljaycanuck</a> <span>25,064 posts</span> · <span>Joined 2007</span></div>',
+        '<div class="authorPane"><a href="/profile/9-payam/" class="photo"><img src="/p.png" alt=""></a>'
+        '<h3><a href="/profile/9-payam/">Payam Montie</a> <span class="rep">9</span></h3>'
+        '<a href="#c4">Posted <time datetime="2024-03-05T07:02:39Z">March 5, 2024</time></a></div>',
+        '<div class="author">Profile: <a href="/members/ana.5/">ana</a></div>',
+        '<p class="author"><a href="./viewtopic.php?p=5#p5"><img src="/post.gif" alt="Post"></a>by <strong><a href='
+        '"./memberlist.php?mode=viewprofile&amp;u=171">Minoa</a></strong> &raquo; Tue Aug 27, 2019 5:58 am</p>',
+    )
+    said = (
+        "The new layout hides the notebook list behind a menu, and I cannot find the setting to bring it back.",
+        "Same here on the desktop app: the sidebar is gone and the shortcut that toggled it does nothing now.",
+        "It moved under View in the top bar, where you can pin the notebooks back to the left of the window.",
+        "Thanks, pinning them works, though the list forgets its width each time the app starts up again.",
+        "The width is kept if you close the app from its own menu rather than the window's close button.",
+        "On the web version the sidebar can be dragged back out from the left edge of the notebook page.",
+    )
+    posts = "".join(
+        f"<div class='post'>{a}<div class='post-text'><p>{t}</p></div></div>" for a, t in zip(authors, said)
+    )
+    state = '{"@context": "https://schema.org", "@type": "DiscussionForumPosting", "headline": "Sidebar"}'
+    html = f'<html><head><script type="application/ld+json">{state}</script></head><body>{posts}</body></html>'
+    r = extractor.extract_html(html, url=URL + "t/sidebar/2")
+    assert r.shape == "forum"
+    headers = re.findall(r"^### (.*)$", r.markdown, re.M)
+    assert headers == ["Cleb", "Guest 6381", "eljaycanuck", "Payam Montie", "Profile: ana", "Minoa"]
+    assert '<time datetime="2024-03-05T07:02:39Z">March 5, 2024</time>' in r.html  # the date under its name
+    assert '<time datetime="2019-08-27T05:58:00">Tue Aug 27, 2019 5:58 am</time>' in r.html  # phpBB's, read
+    assert "26.3k" not in r.text and "Joined 2007" not in r.text and "Legend" not in r.text and "»" not in r.text
+
+
 def test_a_listing_reads_as_items_with_title_link_snippet_and_picture(extractor):
     r = extract(extractor, "listing.html")
     assert r.page_type == "collection" and r.shape == "listing"

@@ -37,6 +37,7 @@ from ..limits import (
 )
 from .article import Element, TreeBuilder, build_tree, safe_url, shown_src, subtree_ends
 from .blocks import Block
+from .dates import parse_date
 from .page_values import join_url
 
 SHAPES = ("article", "forum", "listing", "product", "documentation")  # the reader's forms
@@ -65,9 +66,12 @@ QUOTE_WORDS = ("quote", "blockquote")  # a post's quote of another: set apart as
 QUOTE_PART_WORDS = frozenset({"title", "head", "header", "author", "name", "cite", "meta", "expand", "button"})
 # Where a post names its author, strongest first: a class naming a user's name, then a link to a profile.
 AUTHOR_CLASS = ("username", "user-name", "author", "poster", "nickname", "screenname")
-PROFILE_LINK = re.compile(r"/(?:members?|users?|u|profiles?|people|community/profile)/", re.I)
+PROFILE_LINK = re.compile(
+    r"/(?:members?|users?|u|profiles?|people|community/profile)/|[?&]mode=viewprofile\b|/member\.php[?/]", re.I
+)  # the last two: phpBB's memberlist.php?mode=viewprofile&u=2, vBulletin's member.php?u=2
 DATE_CLASS = ("date", "time", "posted", "published")
 MAX_NAME_CHARS = 64  # an author's name; longer text is a sentence, not a name
+MAX_INITIAL_CHARS = 2  # an avatar's letters, or "by", before the poster's name in its element ("G Guest 6381")
 MAX_DATE_CHARS = 64  # a date as shown, and a price
 MAX_NAME_NODES = 32  # nodes of an author's name, a date or a price: small elements, whatever wraps them
 # A post's date given as a Unix time (NodeBB's `data-timestamp="1768264164807"`, in milliseconds), read only
@@ -288,36 +292,90 @@ def _chrome(page: _Page, start: int, end: int) -> list[range]:
 def _author(page: _Page, start: int, end: int) -> str | None:
     """The name a post gives for its author: microdata (the author's `name` where it has one: Discourse
     writes "Laubrani (Laubrani)", the name and then the handle), a class naming a user's name (a link first),
-    then the text of a link to a profile."""
+    then the text of a link to a profile; of an element that goes on past the name, the name alone."""
     nodes = page.nodes
     elements = [i for i in range(start, end) if nodes[i]["tag"] != "#text"]
     found = [i for i in elements if nodes[i].get("itemprop") in ("author", "creator")]
-    names = [i for i in elements if any(c in n.lower() for n in nodes[i].get("classes", ()) for c in AUTHOR_CLASS)]
+    names = [i for i in elements if _author_class(nodes[i])]
     found += [i for i in names if nodes[i]["tag"] == "a"] + names
     found += [i for i in elements if nodes[i]["tag"] == "a" and PROFILE_LINK.search(nodes[i].get("href", ""))]
     for i in found:
-        if nodes[i].get("itemprop") in ("author", "creator"):
-            i = _own_name(page, i)
+        i = _own_name(page, i)
         name = page.text(i) if page.end[i] - i <= MAX_NAME_NODES else ""  # a name is a small element
         if 0 < len(name) <= MAX_NAME_CHARS:
             return name
     return None
 
 
+def _author_class(node: dict) -> bool:
+    return any(c in n.lower() for n in node.get("classes", ()) for c in AUTHOR_CLASS)
+
+
 def _own_name(page: _Page, i: int) -> int:
-    """An author element's `itemprop="name"` where the element's text opens with it and goes on with the same
-    name again or the poster's rank, place or counts (Discourse's "Laubrani (Laubrani)", "Barbara Brooklyn, NY",
-    "Rick-Australia Veteran"), else the element: a full name in brackets after a handle says more ("rimelek (Ákos
-    Takács)"), and a one-letter avatar ("C") or a status ("L Offline") may carry the name property too."""
-    nodes = page.nodes
-    inner = next((j for j in range(i + 1, page.end[i]) if "name" in (nodes[j].get("itemprop") or "").split()), None)
-    if inner is None:
+    """The name inside an author element whose text opens with it and goes on with the same name again or the
+    poster's rank, place, counts or date (Discourse's "Laubrani (Laubrani)", "Barbara Brooklyn, NY",
+    StackExchange's "Cleb 26.3k 23 gold badges", Invision's "Payam Montie 9 Posted March 5, 2024"): its
+    `itemprop="name"`, else its link to a profile or with a class naming a user's name; else the element. The
+    avatar is passed over (NodeBB's profile link around "J" and "Offline" before the one around "JonB"), and an
+    unmarked initial or a "by" may come before the name ("G Guest 6381", phpBB's "by Minoa » Tue Aug 27"); a
+    full name in brackets after a handle says more ("rimelek (Ákos Takács)"), and a one-letter avatar ("C") is
+    no name."""
+    avatars = _avatars(page, i)
+    j = _name_in(page, i, avatars)
+    if j is None:
         return i
-    name, whole = page.text(inner), page.text(i)
-    if len(name) < 2 or not whole.startswith(name) or whole == name:
+    if len(_text_but(page, range(i, j), avatars)) > MAX_INITIAL_CHARS:
         return i
-    bracketed = _BRACKETED.match(whole[len(name) :])
-    return i if bracketed and _letters(bracketed.group(1)) != _letters(name) else inner
+    bracketed = _BRACKETED.match(_text_but(page, range(page.end[j], page.end[i]), avatars))
+    return i if bracketed and _letters(bracketed.group(1)) != _letters(page.text(j)) else j
+
+
+def _name_in(page: _Page, i: int, avatars: Sequence[range]) -> int | None:
+    """The first node inside node i, outside its avatars, that may hold a poster's name alone."""
+    return next((j for j in range(i + 1, page.end[i]) if _names_poster(page, j) and not _inside(j, avatars)), None)
+
+
+def _names_poster(page: _Page, j: int) -> bool:
+    """Whether node j may hold a poster's name alone: a name property or a link to a profile or with a class
+    naming a user's name, of two letters or more (an avatar's initial, a `<meta>` and a picture hold fewer)."""
+    node = page.nodes[j]
+    named = "name" in (node.get("itemprop") or "").split() or (
+        node["tag"] == "a" and bool(PROFILE_LINK.search(node.get("href", "")) or _author_class(node))
+    )
+    return named and len(page.text(j)) >= 2
+
+
+def _avatars(page: _Page, i: int) -> list[range]:
+    """The subtrees inside node i that show a poster's picture: an element with a class word starting
+    "avatar", or a link holding a picture or such an element (NodeBB's link around the initial "K" and the
+    status "Offline")."""
+    nodes, end = page.nodes, page.end
+    found: list[range] = []
+    k = i + 1
+    while k < end[i]:
+        inside = range(k, end[k])
+        if _avatar(page, k) or (
+            nodes[k]["tag"] == "a" and any(nodes[m]["tag"] == "img" or _avatar(page, m) for m in inside)
+        ):
+            found.append(inside)
+            k = end[k]
+        else:
+            k += 1
+    return found
+
+
+def _avatar(page: _Page, k: int) -> bool:
+    return any(w.startswith("avatar") for w in page.words(k))
+
+
+def _inside(j: int, spans: Sequence[range]) -> bool:
+    return any(j in r for r in spans)
+
+
+def _text_but(page: _Page, nodes: range, drop: Sequence[range]) -> str:
+    """The text of the text nodes in `nodes` but those inside a span of `drop`, its whitespace folded."""
+    texts = (page.nodes[k]["text"] for k in nodes if page.nodes[k]["tag"] == "#text" and not _inside(k, drop))
+    return " ".join(" ".join(texts).split())
 
 
 _BRACKETED = re.compile(r"\s*\((.+)\)\s*$", re.S)
@@ -325,7 +383,8 @@ _BRACKETED = re.compile(r"\s*\((.+)\)\s*$", re.S)
 
 def _date(page: _Page, start: int, end: int) -> tuple[str | None, str | None]:
     """When a post was written, as shown and as machine-readable: a dated element, else a class naming a
-    date whose text holds a digit."""
+    date whose text holds a digit, else a date written after the poster's name in an element whose class names
+    an author (phpBB's `<p class="author">by Minoa » Tue Aug 27, 2019 5:58 am</p>`)."""
     nodes = page.nodes
     for i in range(start, end):
         if nodes[i].get("datetime"):
@@ -340,7 +399,19 @@ def _date(page: _Page, start: int, end: int) -> tuple[str | None, str | None]:
             shown = page.text(i) if page.end[i] - i <= MAX_NAME_NODES else ""
             if 0 < len(shown) <= MAX_DATE_CHARS and any(c.isdigit() for c in shown):
                 return shown, None
+    for i in range(start, end):
+        if nodes[i]["tag"] != "#text" and _author_class(nodes[i]) and page.end[i] - i <= MAX_NAME_NODES:
+            avatars = _avatars(page, i)
+            name = _name_in(page, i, avatars)
+            shown = _text_but(page, range(i if name is None else page.end[name], page.end[i]), avatars)
+            shown = shown.lstrip(_DATE_LEAD)
+            when = parse_date(shown) if len(shown) <= MAX_DATE_CHARS else None
+            if when:
+                return shown, when
     return None, None
+
+
+_DATE_LEAD = " »·|-–—:,"  # what parts a poster's name from the date after it
 
 
 def _stamp(value: str) -> tuple[str | None, str]:

@@ -148,6 +148,33 @@ def test_a_posts_author_is_its_profile_links_name_not_the_badges_counts_or_date_
     assert "26.3k" not in r.text and "Joined 2007" not in r.text and "Legend" not in r.text and "»" not in r.text
 
 
+def test_a_replys_subject_that_repeats_the_threads_goes_and_a_subject_of_its_own_stays(extractor):
+    """phpBB heads each post with a subject, "Re: Sidebar gone" under the thread "Sidebar gone": the title
+    again, post after post. A subject that two posts share, a reply's "Re:" aside, is left out of the thread's
+    form (and of its text); a post's own subject stays. (Subjects of 55 characters: the stand-in model's main.)"""
+    post = (
+        "<div class='post'><div class='postbody'><h3><a href='#p{0}'>{1}</a></h3>"
+        "<p class='author'>by <a href='./memberlist.php?mode=viewprofile&amp;u={0}'>{2}</a> » Mon Mar 2, 2026</p>"
+        "<div class='content'>{3}</div></div></div>"
+    )
+    title = "Sidebar gone after the update to version 10.4 of the app"
+    own = "Found it: the notebooks moved under View in the top bar menu"
+    posts = (
+        (title, "ana", "The new layout hides the notebook list behind a menu, and I cannot find it again."),
+        (f"Re: {title}", "ben", "Same here on the desktop app: the sidebar is gone and its shortcut does nothing."),
+        (own, "cy", "It moved under View in the top bar, where you can pin the notebooks back."),
+        (f"RE: {title}", "ana", "Thanks, pinning them works, though the list forgets its width at each start."),
+    )
+    state = '{"@context": "https://schema.org", "@type": "DiscussionForumPosting"}'
+    body = "".join(post.format(k + 1, *p) for k, p in enumerate(posts))
+    html = f'<html><head><script type="application/ld+json">{state}</script></head><body>{body}</body></html>'
+    r = extractor.extract_html(html, url=URL + "viewtopic.php?t=3")
+    assert r.shape == "forum"
+    headers = re.findall(r"^### (.*)$", r.markdown, re.M)
+    assert headers == ["ana", "ben", "cy", f"[{own}]({URL}viewtopic.php?t=3#p3)", "ana"]
+    assert title not in r.text and own in r.text
+
+
 def test_a_listing_reads_as_items_with_title_link_snippet_and_picture(extractor):
     r = extract(extractor, "listing.html")
     assert r.page_type == "collection" and r.shape == "listing"

@@ -459,7 +459,8 @@ def _gaps(found: _Main, posts: list[Post]) -> int:
 
 def _post_chrome(page: _Page, blocks: Sequence[Block], main: Sequence[bool], posts: list[Post]) -> frozenset[int]:
     """The main blocks in the posts' author boxes, signatures, badges and buttons, but those that only say
-    what the post's header shows (its author and date: "ana (Ana Lind) Jan 3, 2026")."""
+    what the post's header shows (its author and date: "ana (Ana Lind) Jan 3, 2026"); and the subject lines
+    that only repeat the thread's."""
     found = _Main(blocks, main)
     hidden: set[int] = set()
     for post in posts:
@@ -471,7 +472,22 @@ def _post_chrome(page: _Page, blocks: Sequence[Block], main: Sequence[bool], pos
             for b in found.within(post.start, post.end)
             if b.index not in body and _letters(b.text) not in header
         )
-    return frozenset(hidden)
+    return frozenset(hidden | _repeated_subjects(page, found, posts))
+
+
+def _repeated_subjects(page: _Page, found: _Main, posts: list[Post]) -> set[int]:
+    """The posts' subject lines that two posts or more share once a reply's "Re:" is set aside (phpBB heads
+    each post "Re: Turning off all LED of RPi 5"): the thread's title again, which the reader's header shows.
+    A subject of a post's own stays. A post's subject is a heading that opens its body."""
+    subjects: dict[str, list[int]] = {}
+    for post in posts:
+        body = found.within(post.start, post.end, _chrome(page, post.start, post.end))
+        if body and body[0].flags.get("heading"):
+            subjects.setdefault(_letters(_REPLY.sub("", body[0].text)), []).append(body[0].index)
+    return {k for key, ks in subjects.items() if key and len(ks) >= 2 for k in ks}
+
+
+_REPLY = re.compile(r"^\s*(?:(?:re|aw|sv|vs|odp)\s*(?:\[\d+\])?\s*:\s*)+", re.I)  # "Re:", "AW:", "Re[2]:"
 
 
 def _letters(text: str) -> str:

@@ -339,6 +339,32 @@ def test_a_price_of_zero_is_no_price():
         assert plan_shape(*inline(html), "product", 1.0).product.price == shown
 
 
+def test_a_price_reads_as_a_shop_writes_it_once_with_its_cents_and_one_symbol():
+    """A JSON number 18.0 reads "$18.00" (a yen amount keeps no cents); an amount that shows its symbol gets no
+    second ("$$168.00"); a price element that says it twice, for screen readers and in parts for the eye,
+    reads once; one that shows zero is no price, and the next that shows one is."""
+    offer = '{"@type": "Product", "name": "Kit", "offers": {"price": %s, "priceCurrency": "%s"}}'
+    body = "<p>A kit of every part a small boat's rigging needs, from shackles to the last splice.</p>"
+    for amount, currency, shown in (
+        ("18.0", "USD", "$18.00"),
+        ('"17.5"', "EUR", "€17.50"),
+        ("1500.0", "JPY", "¥1500.0"),
+        ('"$168.00"', "USD", "$168.00"),
+        ('"27.23"', "AUD", "27.23 AUD"),
+    ):
+        html = f'<script type="application/ld+json">{offer % (amount, currency)}</script>{body}'
+        assert plan_shape(*inline(html), "product", 1.0).product.price == shown
+    twice = (
+        '<span class="a-price"><span class="a-offscreen">EUR 21.86</span><span class="a-price-symbol">EUR</span>'
+        '<span class="a-price-whole">21<span class="a-price-decimal">.</span></span>'
+        '<span class="a-price-fraction">86</span></span>'
+    )
+    assert plan_shape(*inline(twice + body), "product", 1.0).product.price == "EUR 21.86"
+    zero = '<div class="shipping-price">GBP 0.00<span class="clipped">GBP 0.00</span></div>'
+    assert plan_shape(*inline(zero + body), "product", 1.0).product.price is None
+    assert plan_shape(*inline(zero + '<p class="price">£4.50</p>' + body), "product", 1.0).product.price == "£4.50"
+
+
 def test_a_thread_broken_up_by_other_main_content_again_and_again_reads_as_an_article():
     """Each run of main content between posts is built from the whole page: their number is bounded."""
     aside = "<p>An advert long enough to be taken for main content sits between these two posts.</p>"

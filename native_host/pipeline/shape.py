@@ -82,8 +82,9 @@ MAX_PRICE_LINE_EXTRA = 20  # characters besides the price in a body line that on
 HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 # "Size: 140 x 190 cm": a specification, as a product lists them
 _SPEC = re.compile(r"^\s*([^:\n]{1,40}?)\s*:\s+(\S.{0,300})$", re.S)
-_PRICE = re.compile(r"(?:[$€£¥₹]|\b(?:USD|EUR|GBP|CHF|JPY|CAD|AUD)\b)\s?\d|\d[\d.,]*\s?(?:[$€£¥₹]|\b(?:USD|EUR|GBP)\b)")
+_PRICE = re.compile(r"(?:[$€£¥₹]|\b(?:USD|EUR|GBP|CHF|JPY|CAD|AUD))\s?\d|\d[\d.,]*\s?(?:[$€£¥₹]|\b(?:USD|EUR|GBP)\b)")
 CURRENCY_SYMBOLS = {"GBP": "£", "EUR": "€", "USD": "$", "JPY": "¥", "INR": "₹"}
+NO_CENTS = frozenset({"JPY", "KRW", "VND", "CLP", "ISK", "HUF"})  # currencies written without two decimals
 # A class name's words ("userTitle": user, Title): the reader's chrome test and forums.py's furniture read them.
 CLASS_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 
@@ -564,8 +565,8 @@ def _product(snapshot: dict, page: _Page) -> Product:
             classes = node.get("classes")  # the words of only those classes that hold "price" at all
             named = classes and "price" in " ".join(classes).lower() and "price" in page.words(i)
             if (named or node.get("itemprop") == "price") and page.end[i] - i <= MAX_PRICE_NODES:
-                shown = page.text(i)
-                if len(shown) <= MAX_DATE_CHARS and _PRICE.search(shown):
+                shown = _said_once(page.text(i))
+                if len(shown) <= MAX_DATE_CHARS and _PRICE.search(shown) and _priced_above_zero(_amount(shown)):
                     found, price = i, shown
     for node in nodes:
         if node["tag"] == "img" and node.get("itemprop") == "image" and shown_src(node):
@@ -616,11 +617,33 @@ def _priced_above_zero(amount: str) -> bool:
 
 
 def _priced(amount: str, currency: str | None) -> str:
-    """An amount with its currency as a shop writes it: a symbol before it where the code has one."""
-    if not currency or not currency.strip():
+    """An amount with its currency as a shop writes it: a symbol before it where the code has one, none where
+    the amount already shows one ("$168.00"), and cents in two digits ("18.0", a number in JSON, reads 18.00)."""
+    amount = amount.strip()
+    code = (currency or "").strip().upper()
+    if re.fullmatch(r"\d+\.\d", amount) and code not in NO_CENTS:
+        amount += "0"
+    if not code or _PRICE.search(amount):
         return amount
-    symbol = CURRENCY_SYMBOLS.get(currency.strip().upper())
-    return f"{symbol}{amount}" if symbol else f"{amount} {currency.strip()}"
+    symbol = CURRENCY_SYMBOLS.get(code)
+    return f"{symbol}{amount}" if symbol else f"{amount} {code}"
+
+
+def _amount(shown: str) -> str:
+    """The number in a price as shown ("GBP 0.00" -> "0.00"), for `_priced_above_zero`."""
+    found = re.search(r"\d[\d.,]*", shown)
+    return found.group() if found else shown
+
+
+def _said_once(text: str) -> str:
+    """A price said twice, once for screen readers and once in parts for the eye (Amazon's "EUR 21.86 EUR 21 .
+    86", eBay's "GBP 0.00 GBP 0.00"), as its first saying; any other text as it is."""
+    letters = _letters(text)
+    half = len(letters) // 2
+    if not letters or len(letters) % 2 or letters[:half] != letters[half:]:
+        return text
+    cut = next(k for k in range(1, len(text) + 1) if len(_letters(text[:k])) == half)
+    return text[:cut].strip()
 
 
 def _urls(value: object) -> list[str]:

@@ -339,6 +339,21 @@ def test_a_price_of_zero_is_no_price():
         assert plan_shape(*inline(html), "product", 1.0).product.price == shown
 
 
+def test_a_listing_items_title_is_its_heading_of_the_highest_rank():
+    """A job board's card heads its company in an h5 and the job in an h3: the job is the entry's title and
+    link. Of headings of one rank, the first ("Benefits" comes after the job's)."""
+    card = (
+        "<li><h5><a href='/company/{0}'>{0}</a></h5><h3><a href='/job/{1}'>{2}</a></h3>"
+        "<p>{2} at {0}: a four-day week at full pay, remote within the country, posted {3} days ago.</p>"
+        "<h3>Benefits</h3></li>"
+    )
+    jobs = (("Dimonoff", "devsecops", "DevSecOps Designer", 1), ("Awin", "full-stack", "Full-Stack Engineer", 3))
+    jobs += (("Supabase", "observability", "Elixir Observability Engineer", 4),)
+    html = "<ul>" + "".join(card.format(*j) for j in jobs) + "</ul>"
+    items = plan_shape(*inline(html), "listing", 1.0).items
+    assert [(i.title, i.href) for i in items] == [(t, f"{URL}job/{slug}") for _, slug, t, _ in jobs]
+
+
 def test_a_price_reads_as_a_shop_writes_it_once_with_its_cents_and_one_symbol():
     """A JSON number 18.0 reads "$18.00" (a yen amount keeps no cents); an amount that shows its symbol gets no
     second ("$$168.00"); a price element that says it twice, for screen readers and in parts for the eye,

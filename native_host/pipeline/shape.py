@@ -513,9 +513,11 @@ def _items(page: _Page, blocks: Sequence[Block], main: Sequence[bool]) -> list[I
 
 
 def _item(page: _Page, found: _Main, u: int) -> Item | None:
-    """An entry's title (its first heading, else its first link with text), link, snippet and picture."""
+    """An entry's title (its heading of the highest rank, the first of them: a job board's card heads the job
+    "h3" under its company's "h5"; else its first link with text), link, snippet and picture."""
     nodes, end = page.nodes, page.end[u]
-    heading = next((i for i in range(u, end) if nodes[i]["tag"] in HEADINGS and page.text(i)), None)
+    headings = [i for i in range(u, end) if nodes[i]["tag"] in HEADINGS and page.text(i)]
+    heading = min(headings, key=lambda i: (nodes[i]["tag"], i), default=None)
     links = [i for i in range(u, end) if nodes[i]["tag"] == "a" and safe_url(nodes[i].get("href"))]
     title_node: int | None = heading
     if heading is not None:

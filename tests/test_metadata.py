@@ -495,6 +495,18 @@ def test_a_thread_its_microdata_states_is_a_forum_whatever_og_type_says(extracto
     assert stated(f'<div itemscope itemtype="https://schema.org/Article"><p>{STORY}</p></div>', head="") is None
 
 
+def test_an_item_of_several_types_states_the_page_type_any_of_them_gives():
+    """An itemtype may name several types, the page's kind among them, first or not."""
+
+    def stated(itemtype: str) -> str | None:
+        body = f'<div itemprop="mainEntity" itemscope itemtype="{itemtype}"><p>{STORY}</p></div>'
+        return metadata.stated_page_type(metadata.read_structured(snapshot_from_html(f"<body>{body}</body>")))
+
+    assert stated("https://schema.org/NewsArticle https://schema.org/Place") == "article"
+    assert stated("https://schema.org/Place https://schema.org/Product") == "product"
+    assert stated("https://schema.org/Place") is None
+
+
 def test_an_updated_date_or_todays_date_is_no_publication_date(extractor):
     html = (
         f'<html><body><h1>Rebuilding the wall</h1><p id="todays-date">Friday, December 19, 2025</p>'

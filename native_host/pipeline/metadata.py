@@ -924,8 +924,7 @@ def from_microdata(snapshot: dict, props: dict[str, list[str]]) -> dict[str, Any
             reads["title"] += 1
             out["title"] = clean_text(subtree_text(nodes, i, TITLE_CHARS), TITLE_CHARS)
         if node.get("itemtype") and "page_type" not in out:
-            kinds = {node["itemtype"].rsplit("/", 1)[-1].strip().lower()}
-            out["page_type"] = _page_type_of(kinds)
+            out["page_type"] = _page_type_of(_item_kinds(node["itemtype"]))
     if not out.get("page_type"):  # a thread's own item, which no itemprop names: NodeBB's DiscussionForumPosting
         types_of = list(map(dict.get, nodes, repeat("itemtype")))
         for i in compress(range(len(nodes)), types_of):
@@ -1235,6 +1234,12 @@ def _item(nodes: list[dict], i: int, depth: int = 64) -> tuple[int, str | None]:
 def _item_kind(itemtype: str) -> str:
     """An itemtype's first schema.org type, lower-case, no prefix: "http://schema.org/Book" -> "book"."""
     return itemtype.split()[0].rsplit("/", 1)[-1].lower()
+
+
+def _item_kinds(itemtype: str) -> set[str]:
+    """Every type an itemtype names (it may name several: "https://schema.org/Product
+    https://schema.org/IndividualProduct"), lower-case, no prefix."""
+    return {kind.rsplit("/", 1)[-1].lower() for kind in itemtype.split()}
 
 
 def _listed(nodes: list[dict], items: list[tuple[int, str | None]]) -> bool:

@@ -913,6 +913,40 @@ def test_a_noscript_notice_that_the_page_needs_javascript_is_not_the_thread():
         assert all(main[i] for i in kept) and not main[notice[0]], page_type
 
 
+def test_a_paywalls_scrambled_copy_of_the_article_is_not_content():
+    """The WAZ puts the rest of a paid article in the page with each letter moved one on, which the reader
+    showed as gibberish: a block that reads so goes, on any page; the teaser, text in other languages and
+    alphabets, code and a short line stay."""
+
+    def scramble(text: str) -> str:
+        def moved(c: str) -> str:
+            base = ord("a") if c.islower() else ord("A")
+            return chr((ord(c) - base + 1) % 26 + base) if c.isascii() and c.isalpha() else c
+
+        return "".join(map(moved, text))
+
+    teaser = "Zum zweiten Mal sind die Food-Trucks nach Witten gekommen. Was gab es auf die Gabel?"
+    rest = (
+        "Die Besucher konnten sich über alle Kontinente schlemmen, lauschten der Livemusik und genossen das"
+        " sommerliche Wetter, auch wenn die Hitze vielen den Appetit nahm."
+    )
+    stays = (
+        teaser,
+        "Strč prst skrz krk: the Czech tongue twister has no vowel at all, and it is still a sentence.",
+        "Το φεστιβάλ φαγητού δρόμου επέστρεψε στο Βίτεν για δεύτερη φορά φέτος το καλοκαίρι.",
+        "dtparam=pwr_led_trigger=default-on dtparam=act_led_activelow=off dtparam=eth_led0=4",
+        scramble("Kurz und gut."),
+    )
+    html = "<main>" + "".join(f"<p>{t}</p>" for t in stays) + f"<p class='obfuscated'>{scramble(rest)}</p></main>"
+    snapshot, blocks = page_blocks(html)
+    gone = [b.index for b in blocks if b.text.startswith("Ejf")]
+    kept = [b.index for b in blocks if not b.text.startswith("Ejf")]
+    assert len(gone) == 1 and len(kept) == len(stays)
+    for page_type in ("article", "forum", None):
+        main = main_blocks(snapshot, blocks, everything(blocks), 0.5, page_type)
+        assert all(main[i] for i in kept) and not main[gone[0]], page_type
+
+
 def test_printed_picture_addresses_are_not_the_product():
     """A shop's template that prints its custom fields shows each colour's thumbnail as an address: where a page
     prints IMAGE_URLS_MIN or more of them they go, the description stays; one example address in a table of a

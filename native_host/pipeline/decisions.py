@@ -59,11 +59,13 @@ The model decides block by block. Things it cannot see that way, each measured o
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
+from string import ascii_lowercase
 
 from .blocks import HEADINGS as ANY_HEADING
 from .blocks import PATH_DEPTH, Block
@@ -370,6 +372,20 @@ NOSCRIPT_NOTICE = re.compile(
     re.I | re.S,
 )
 NOSCRIPT_NOTICE_WORDS = 60
+
+# A paywall's scrambled copy of the article: each letter moved one on ("Ejf Gppe.Usvdlt tjoe xjfefs jo Xjuufo/" for
+# "Die Food-Trucks sind wieder in Witten.", the WAZ's and its sister papers' `class="obfuscated"`), which the reader
+# showed as gibberish. In any language of the Latin alphabet a vowel is about 35-40% of the letters and the letters
+# that follow the vowels (b f j p v) under 10%; scrambled, it is the other way round. A block of at least
+# SCRAMBLED_MIN_LETTERS letters whose letters are SCRAMBLED_SHARE or more those five, and more of them than vowels by
+# SCRAMBLED_MARGIN of its letters, is not content, if it reads as prose: SCRAMBLED_MIN_WORDS words of two letters or
+# more, none of them SCRAMBLED_MAX_REPEAT of the words (an archive's "J F M A M J J A S O N D", a "C# jobs, Go jobs,
+# Java jobs..." menu and a run of hex ids have those letters too). A "Netflix VPNs, Hulu VPNs..." menu: .24 of them.
+SCRAMBLED_MIN_LETTERS = 100
+SCRAMBLED_SHARE = 0.3
+SCRAMBLED_MARGIN = 0.05
+SCRAMBLED_MIN_WORDS = 15
+SCRAMBLED_MAX_REPEAT = 0.2
 
 # A block that is only the address of a picture, printed where a shop's template dumps its custom fields
 # ("cat_thumb_Bone: https://cdn.../5001.jpg", 88 of them on a T-shirt's page): furniture where a page prints
@@ -880,6 +896,25 @@ def _noscript_notice(block: Block) -> bool:
     )
 
 
+def _scrambled(text: str) -> bool:
+    """Whether a block reads as prose moved one letter on (SCRAMBLED_MIN_LETTERS, SCRAMBLED_SHARE,
+    SCRAMBLED_MARGIN, SCRAMBLED_MIN_WORDS, SCRAMBLED_MAX_REPEAT)."""
+    if len(text) < SCRAMBLED_MIN_LETTERS:
+        return False
+    low = text.lower()
+    letters = sum(map(low.count, ascii_lowercase))
+    if letters < SCRAMBLED_MIN_LETTERS:
+        return False
+    moved = sum(map(low.count, "bfjpv"))
+    if moved < SCRAMBLED_SHARE * letters or moved < sum(map(low.count, "aeiou")) + SCRAMBLED_MARGIN * letters:
+        return False
+    words = _LATIN_WORD.findall(low)
+    return len(words) >= SCRAMBLED_MIN_WORDS and max(Counter(words).values()) <= SCRAMBLED_MAX_REPEAT * len(words)
+
+
+_LATIN_WORD = re.compile(r"[a-z]{2,}")
+
+
 def not_image_urls(blocks: Sequence[Block], main: list[bool]) -> list[bool]:
     """`main` less the blocks that print a picture's address, where the page prints IMAGE_URLS_MIN or more."""
     printed = [bool(IMAGE_URL.match(b.text)) for b in blocks]
@@ -962,6 +997,7 @@ def _decide(
     main = _traced("no_heading_over_links", no_heading_over_links(blocks, main))
     main = _traced("placeholders", [m and not PLACEHOLDER.match(b.text) for b, m in zip(blocks, main)])
     main = _traced("noscript_notices", [m and not _noscript_notice(b) for b, m in zip(blocks, main)])
+    main = _traced("scrambled", [m and not _scrambled(b.text) for b, m in zip(blocks, main)])
     main = _traced("image_urls", not_image_urls(blocks, main))
     main = _traced("marquees", not_marquees(blocks, main))
     main = _traced("read_once", read_once(blocks, main))

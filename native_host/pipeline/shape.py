@@ -464,27 +464,29 @@ def _post_chrome(page: _Page, blocks: Sequence[Block], main: Sequence[bool], pos
     that only repeat the thread's."""
     found = _Main(blocks, main)
     hidden: set[int] = set()
+    openers: list[Block] = []  # each post's first block of its body
     for post in posts:
         chrome = _chrome(page, post.start, post.end)
         header = _letters(f"{post.author} {post.date or ''}")
-        body = {b.index for b in found.within(post.start, post.end, chrome)}
+        body = found.within(post.start, post.end, chrome)
+        openers += body[:1]
+        said = {b.index for b in body}
         hidden.update(
             b.index
             for b in found.within(post.start, post.end)
-            if b.index not in body and _letters(b.text) not in header
+            if b.index not in said and _letters(b.text) not in header
         )
-    return frozenset(hidden | _repeated_subjects(page, found, posts))
+    return frozenset(hidden | _repeated_subjects(openers))
 
 
-def _repeated_subjects(page: _Page, found: _Main, posts: list[Post]) -> set[int]:
+def _repeated_subjects(openers: list[Block]) -> set[int]:
     """The posts' subject lines that two posts or more share once a reply's "Re:" is set aside (phpBB heads
     each post "Re: Turning off all LED of RPi 5"): the thread's title again, which the reader's header shows.
-    A subject of a post's own stays. A post's subject is a heading that opens its body."""
+    A subject of a post's own stays. A post's subject is a heading that opens its body (`openers`)."""
     subjects: dict[str, list[int]] = {}
-    for post in posts:
-        body = found.within(post.start, post.end, _chrome(page, post.start, post.end))
-        if body and body[0].flags.get("heading"):
-            subjects.setdefault(_letters(_REPLY.sub("", body[0].text)), []).append(body[0].index)
+    for first in openers:
+        if first.flags.get("heading"):
+            subjects.setdefault(_letters(_REPLY.sub("", first.text)), []).append(first.index)
     return {k for key, ks in subjects.items() if key and len(ks) >= 2 for k in ks}
 
 
@@ -567,7 +569,8 @@ def _product(snapshot: dict, page: _Page) -> Product:
             classes = node.get("classes")  # the words of only those classes that hold "price" at all
             named = classes and "price" in " ".join(classes).lower() and "price" in page.words(i)
             if (named or node.get("itemprop") == "price") and page.end[i] - i <= MAX_PRICE_NODES:
-                shown = _said_once(page.text(i))
+                shown = page.text(i)
+                shown = _said_once(shown) if len(shown) <= 2 * MAX_DATE_CHARS else shown
                 if len(shown) <= MAX_DATE_CHARS and _PRICE.search(shown) and _priced_above_zero(_amount(shown)):
                     found, price = i, shown
     for node in nodes:
@@ -644,8 +647,12 @@ def _said_once(text: str) -> str:
     half = len(letters) // 2
     if not letters or len(letters) % 2 or letters[:half] != letters[half:]:
         return text
-    cut = next(k for k in range(1, len(text) + 1) if len(_letters(text[:k])) == half)
-    return text[:cut].strip()
+    seen = 0
+    for cut, c in enumerate(text, 1):  # where the first saying's last letter or digit is
+        seen += c.isalnum()
+        if seen == half:
+            return text[:cut].strip()
+    return text
 
 
 def _urls(value: object) -> list[str]:

@@ -994,10 +994,10 @@ def _decide(
     main = _traced("not_boxes", not_boxes(blocks, main, page_type, product_share))
     if page_type in PRODUCT_TYPES or product_share >= PRODUCT_ASIDE_SHARE:
         main = _traced("one_product", one_product(snapshot, blocks, main))
+    main = _traced("scrambled", [m and not _scrambled(b.text) for b, m in zip(blocks, main)])
     main = _traced("no_heading_over_links", no_heading_over_links(blocks, main))
     main = _traced("placeholders", [m and not PLACEHOLDER.match(b.text) for b, m in zip(blocks, main)])
     main = _traced("noscript_notices", [m and not _noscript_notice(b) for b, m in zip(blocks, main)])
-    main = _traced("scrambled", [m and not _scrambled(b.text) for b, m in zip(blocks, main)])
     main = _traced("image_urls", not_image_urls(blocks, main))
     main = _traced("marquees", not_marquees(blocks, main))
     main = _traced("read_once", read_once(blocks, main))
@@ -1311,11 +1311,17 @@ def whole_records(blocks: Sequence[Block], main: list[bool]) -> list[bool]:
 
 def no_heading_over_links(blocks: Sequence[Block], main: list[bool]) -> list[bool]:
     """`main` less the headings that end the page's main content over a list of links the model left out
-    ("You may also like" over products, "More stories" over links): they head nothing that is kept."""
+    ("You may also like" over products, "More stories" over links), or over a paywall's scrambled copy of the
+    article (`_scrambled`, which the step before takes out): they head nothing that is kept."""
     out = list(main)
     kept = [i for i, m in enumerate(main) if m]
     for i in reversed(kept[1:]):
-        if not (_is_heading(blocks[i]) and i + 1 < len(blocks) and not main[i + 1] and _link_list(blocks[i + 1])):
+        under = blocks[i + 1] if i + 1 < len(blocks) else None
+        if not (
+            _is_heading(blocks[i])
+            and under is not None
+            and ((not main[i + 1] and _link_list(under)) or _scrambled(under.text))
+        ):
             break
         out[i] = False
     return out

@@ -84,7 +84,7 @@ def compare(before: Path, after: Path, shape: str | None) -> Iterable[str]:
         changed += 1
         f1 = f"{x['f1']:.3f} -> {y['f1']:.3f}" if x["f1"] is not None and y["f1"] is not None else "no gold"
         yield f"{page} [{x['shape']} -> {y['shape']}] F1 {f1}"
-        for key in moved[1:] if moved[0] == "shape" else moved:
+        for key in (k for k in moved if k != "shape"):
             pairs = [(p, q) for p, q in zip(x[key], y[key]) if p != q]
             for p, q in pairs:
                 yield f"    {key}: {p} -> {q}"

@@ -300,7 +300,7 @@ def _author(page: _Page, start: int, end: int) -> str | None:
     names = [i for i in elements if _author_class(nodes[i])]
     found += [i for i in names if nodes[i]["tag"] == "a"] + names
     found += [i for i in elements if nodes[i]["tag"] == "a" and PROFILE_LINK.search(nodes[i].get("href", ""))]
-    for i in found:
+    for i in dict.fromkeys(found):  # a class-named link is in `found` twice: read once
         i = _own_name(page, i)
         name = page.text(i) if page.end[i] - i <= MAX_NAME_NODES else ""  # a name is a small element
         if 0 < len(name) <= MAX_NAME_CHARS:

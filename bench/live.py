@@ -92,7 +92,7 @@ def score(
     rows = []
     unrendered = []
     for record in progress(todo, desc="scoring"):
-        live = recordings.load_at(snapshots, spans[record["id"]])["snapshot"]
+        live = recordings.as_browsed(recordings.load_at(snapshots, spans[record["id"]])["snapshot"], record.get("url"))
         if not keep_unrendered and not recordings.rendered(live, record["main_text"]):
             unrendered.append(record["id"])
             continue

@@ -55,8 +55,8 @@ from pathlib import Path
 
 from export.data import iter_records
 from export.metric import words
+from export.recordings import as_browsed, load_at
 from export.recordings import index as corpus_index
-from export.recordings import load_at
 from native_host.errors import PithError
 from native_host.progress import progress
 
@@ -135,12 +135,6 @@ def checked_fields() -> dict[str, dict]:
         return {}
     pages = json.loads(CHECKED_FIELDS.read_text(encoding="utf-8"))["pages"]
     return {ident: {k: v for k, v in page.items() if k in CHECKED and v is not None} for ident, page in pages.items()}
-
-
-def live_snapshot(snapshot: dict, url: str | None) -> dict:
-    """A recorded snapshot with the page's own address: the recorder served it from 127.0.0.1, where a reader
-    on the site sends the site's (the HTML path is given the same one)."""
-    return {**snapshot, "url": url}
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -312,7 +306,7 @@ def run(
         said_by = {"pith": answers(result), "trafilatura": traf(html, url)}
         clocks["trafilatura"] += time.perf_counter() - t0
         if live:
-            snapshot = live_snapshot(load_at(Path(live), recorded[record["id"]])["snapshot"], url)
+            snapshot = as_browsed(load_at(Path(live), recorded[record["id"]])["snapshot"], url)
             t0 = time.perf_counter()
             said_by["pith live"] = answers(extractor.extract_snapshot(snapshot, views=()))
             clocks["pith live"] += time.perf_counter() - t0

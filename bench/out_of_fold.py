@@ -55,6 +55,7 @@ def pages(args: argparse.Namespace) -> Iterator[tuple[Extractor, dict]]:
         for record in progress(records, desc=f"fold {k}" if buckets is not None else "pages"):
             if spans is not None:
                 live = recordings.load_at(args.snapshots, spans[record["id"]])["snapshot"]
+                live = recordings.as_browsed(live, record.get("url"))
                 if not recordings.rendered(live, record.get("main_text") or ""):
                     continue
                 record = {**record, "snapshot": live}

@@ -33,7 +33,7 @@ log = logging.getLogger("pith.record")
 def _local_only(route) -> None:
     """Let 127.0.0.1 and the extension's own pages through; abort everything else (no outside fetch)."""
     url = route.request.url
-    if url.startswith(("chrome-extension://", "data:", "blob:", "about:")) or url_host(url) == "127.0.0.1":
+    if url.startswith(("chrome-extension://", "data:", "blob:", "about:")) or url_host(url) == recordings.RECORDER_HOST:
         route.continue_()
     else:
         route.abort()

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import msgpack
 
+from native_host.pipeline.page_values import url_host
 from native_host.recorded import CorpusRecord, read, read_one, scan  # noqa: F401 (re-exported)
 
 if TYPE_CHECKING:
@@ -24,6 +25,7 @@ LIVE_FIELDS = ("visible", "box", "font_size", "font_weight", "display")  # what 
 # cannot load, e.g. a Discourse forum shows no post): it says nothing of what a reader's browser shows, so it is
 # neither trained on (export.prepare) nor scored (bench.live).
 RENDERED_GOLD_SHARE = 0.5
+RECORDER_HOST = "127.0.0.1"  # where export.record serves the pages it records
 
 
 def default_dir() -> Path:
@@ -53,6 +55,17 @@ def load_at(path: Path, span: tuple[int, int]) -> CorpusRecord:
     with open(path, "rb") as f:
         f.seek(span[0])
         return msgpack.unpackb(f.read(span[1] - span[0]), raw=False, strict_map_key=False)
+
+
+def as_browsed(snapshot: dict, url: str | None) -> dict:
+    """A recorded snapshot with the address a reader's browser gives it: the recorder serves each page from
+    127.0.0.1 (nothing outside is reached), so its recording holds that address where the browser has the
+    page's own. What reads the address (a section's front page, `metadata.section_front`; the site's name)
+    then reads it as in the browser; the HTML path is given the same one. A snapshot taken elsewhere is
+    returned as it is."""
+    if url_host(snapshot.get("url") or "") == RECORDER_HOST:
+        return {**snapshot, "url": url}
+    return snapshot
 
 
 def rendered_share(snapshot: dict, gold: str, blocks: Sequence[Block] | None = None) -> float:

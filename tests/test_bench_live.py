@@ -33,6 +33,27 @@ def test_two_models_score_the_same_recorded_pages_on_three_inputs(tmp_path, monk
     assert "| wcxb | 1 |" in md and "| all | 1 |" in md and "shipped: live, stripped" in md
 
 
+def test_a_recording_is_read_at_the_pages_own_address_not_the_recorders(tmp_path, monkeypatch):
+    """The recorder serves each page from 127.0.0.1, where a reader's browser has the page's own address, which
+    the extractor reads (a section's front page, the site's name): bench.live hands it that one."""
+    from native_host.pipeline.extractor import Extractor
+
+    monkeypatch.setenv("PITH_DATA", str(write_tiny_data(tmp_path / "data")))
+    recorded = tmp_path / "dev.msgpack"
+    snapshot = snapshot_from_html(article_page("A bridge opens", BRIDGE), url="http://127.0.0.1:40123/page/0")
+    with recordings.Writer(recorded) as w:
+        w.add({"id": "wcxb/dev-1", "snapshot": snapshot})
+    seen = []
+    extract = Extractor.extract_snapshot
+    monkeypatch.setattr(
+        Extractor, "extract_snapshot", lambda self, s, **k: seen.append(s["url"]) or extract(self, s, **k)
+    )
+    bench_live.score(recorded, bench_live.parse_models([]))
+    assert seen and set(seen) == {"https://example.org/wcxb/dev-1"}
+    browsed = {**snapshot, "url": "https://example.org/a"}
+    assert recordings.as_browsed(browsed, "https://example.org/b") is browsed  # a browser's own snapshot stays
+
+
 def test_page_rows_carry_the_page_type_for_the_by_type_table(tmp_path, monkeypatch):
     """--jsonl writes evaluate-shaped rows, one per page and input, that bench.by_type reads."""
     import io

@@ -354,6 +354,51 @@ def test_a_listing_items_title_is_its_heading_of_the_highest_rank():
     assert [(i.title, i.href) for i in items] == [(t, f"{URL}job/{slug}") for _, slug, t, _ in jobs]
 
 
+def test_a_listing_entry_is_a_card_not_a_heading_over_a_list_of_links():
+    """A wiki's list page heads each letter's list ("A", its "edit" link beside it) and a category page each
+    letter's column of links: sections of an article, not entries titled "A" linked to the edit page or to
+    the first item. A card that one link wraps (picture, a hidden "Image" label, title, description) is titled
+    by the element its class calls the title, not by all of its text. A card whose links are its tags links
+    its title to the card's own link, not to the first tag."""
+    name = "a language whose name is long enough to be read as main content here"
+    wiki = "".join(
+        f'<div class="mw-heading"><h2 id="{c}">{c}</h2><span class="mw-editsection">[<a href="/w/index.php?'
+        f'title=List&action=edit&section={k}">edit</a>]</span></div><div class="div-col"><ul>'
+        + "".join(f'<li><a href="/wiki/{c}{n}">{c}{n}, {name}</a></li>' for n in range(3))
+        + "</ul></div>"
+        for k, c in enumerate("ABCD", 1)
+    )
+    category = "".join(
+        f'<div class="mw-category-group"><h3>{c}</h3><ul>'
+        + "".join(f'<li><a href="/wiki/Category:{c}{n}">{c}{n}, {name}</a></li>' for n in range(3))
+        + "</ul></div>"
+        for c in "ABCD"
+    )
+    for html in (wiki, category):
+        assert plan_shape(*inline(f"<div>{html}</div>"), "listing", 1.0).items == []
+    card = (
+        '<div class="item"><a href="/course/{0}"><div class="field__label">Image</div><img src="/{0}.jpg" alt="">'
+        '<div class="field--name-field-list-heading">Certificate: {1}</div><div><p>Become an effective {1} in '
+        "twelve months of evening sessions, online and on campus, with a project of your own.</p></div></a></div>"
+    )
+    roles = (("cdo", "Chief Digital Officer"), ("cpo", "Chief Product Officer"), ("cto", "Chief Technology Officer"))
+    items = entries(card, roles, "<div>{}</div>")
+    assert [(i.title, i.href) for i in items] == [(f"Certificate: {t}", f"{URL}course/{s}") for s, t in roles]
+    assert items[0].snippet.startswith("Become an effective Chief Digital Officer")
+    job = (
+        "<li><h3>{1}</h3><ul class='tags'><li><a href='/tag/remote'>remote</a></li><li><a href='/tag/{0}'>{0}</a>"
+        "</li></ul><p>{1}: a four-day week at full pay, remote within the country, posted this week.</p>"
+        "<a href='/job/{0}'>Apply</a></li>"
+    )
+    jobs = (("elixir", "Elixir Engineer"), ("rust", "Rust Engineer"), ("go", "Go Engineer"))
+    assert [(i.title, i.href) for i in entries(job, jobs, "<ul>{}</ul>")] == [(t, f"{URL}job/{s}") for s, t in jobs]
+
+
+def entries(card: str, rows, wrap: str):
+    """The listing entries of a page of `card` filled with each row, the cards inside `wrap`."""
+    return plan_shape(*inline(wrap.format("".join(card.format(*r) for r in rows))), "listing", 1.0).items
+
+
 def test_a_price_reads_as_a_shop_writes_it_once_with_its_cents_and_one_symbol():
     """A JSON number 18.0 reads "$18.00" (a yen amount keeps no cents); an amount that shows its symbol gets no
     second ("$$168.00"); a price element that says it twice, for screen readers and in parts for the eye,

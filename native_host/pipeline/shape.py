@@ -80,6 +80,7 @@ EPOCH_YEARS = (1995, 2100)
 MAX_PRICE_NODES = MAX_NAME_NODES  # a price's element is small: a wrapper of the whole product is not read as one
 MAX_PRICE_LINE_EXTRA = 20  # characters besides the price in a body line that only repeats it ("Regular price")
 HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+TITLE_CLASS_WORDS = frozenset({"title", "heading", "headline"})  # a class word that names an entry's title
 # "Size: 140 x 190 cm": a specification, as a product lists them
 _SPEC = re.compile(r"^\s*([^:\n]{1,40}?)\s*:\s+(\S.{0,300})$", re.S)
 _PRICE = re.compile(r"(?:[$€£¥₹]|\b(?:USD|EUR|GBP|CHF|JPY|CAD|AUD))\s?\d|\d[\d.,]*\s?(?:[$€£¥₹]|\b(?:USD|EUR|GBP)\b)")
@@ -179,7 +180,7 @@ def plan_shape(
         shape = "forum"  # taken only where its posts are found, below
     if shape in ("article", "documentation"):
         return ShapePlan(shape)
-    page = _Page(snapshot["nodes"])
+    page = _Page(snapshot["nodes"], snapshot.get("url"))
     if shape == "forum":
         posts = _posts(page, blocks, main)
         return ShapePlan("forum", posts=posts, hidden=_post_chrome(page, blocks, main, posts)) if posts else ShapePlan()
@@ -193,8 +194,9 @@ def plan_shape(
 class _Page:
     """The snapshot's nodes with each element's subtree end and class words, computed once."""
 
-    def __init__(self, nodes: list[dict]):
+    def __init__(self, nodes: list[dict], url: str | None = None):
         self.nodes = nodes
+        self.url = url  # the page's own address, to tell a link to a place on it
         self.end = subtree_ends(nodes)
         self._words: dict[int, tuple[str, ...]] = {}
 
@@ -516,17 +518,25 @@ def _items(page: _Page, blocks: Sequence[Block], main: Sequence[bool]) -> list[I
 
 def _item(page: _Page, found: _Main, u: int) -> Item | None:
     """An entry's title (its heading of the highest rank, the first of them: a job board's card heads the job
-    "h3" under its company's "h5"; else its first link with text), link, snippet and picture."""
+    "h3" under its company's "h5"; else its first link with text, or what a class inside that link calls the
+    title), link, snippet and picture. Links to a place on the page are no entry's. None for a section: a
+    heading over a list of links (a wiki's letter over its column, whose only other link is "edit"), or a
+    list of links with no heading."""
     nodes, end = page.nodes, page.end[u]
     headings = [i for i in range(u, end) if nodes[i]["tag"] in HEADINGS and page.text(i)]
     heading = min(headings, key=lambda i: (nodes[i]["tag"], i), default=None)
-    links = [i for i in range(u, end) if nodes[i]["tag"] == "a" and safe_url(nodes[i].get("href"))]
+    links = [i for i in range(u, end) if nodes[i]["tag"] == "a" and _leaves(page, nodes[i].get("href"))]
+    in_items = _list_items(page, u)
     title_node: int | None = heading
     if heading is not None:
-        link = next((i for i in links if heading <= i < page.end[heading]), links[0] if links else None)
+        own = next((i for i in links if heading <= i < page.end[heading]), None)
+        # else the card's own link ("Apply", its picture's), never an item of a list in it (its tags)
+        link = own if own is not None else next((i for i in links if not _inside(i, in_items)), None)
     else:
         link = next((i for i in links if page.text(i)), None)
-        title_node = link
+        if link is not None and _inside(link, in_items):
+            return None  # a list of links, not an entry titled by its first
+        title_node = None if link is None else _named_title(page, link)
     if title_node is None or link is None:
         return None
     title = page.text(title_node)
@@ -537,6 +547,8 @@ def _item(page: _Page, found: _Main, u: int) -> Item | None:
         for b in found.within(u, end, [inside_title])  # a block that holds the title and more: "Moby-Dick by"
     )
     image = next((i for i in range(u, end) if nodes[i]["tag"] == "img" and shown_src(nodes[i])), None)
+    if heading is not None and link not in inside_title and not snippet.strip() and image is None:
+        return None  # a heading alone, its link another's (a wiki's "edit"): a section's, not an entry's
     return Item(
         u,
         end,
@@ -546,6 +558,36 @@ def _item(page: _Page, found: _Main, u: int) -> Item | None:
         shown_src(nodes[image]) if image is not None else None,
         nodes[image].get("alt", "") if image is not None else "",
     )
+
+
+def _leaves(page: _Page, href: str | None) -> bool:
+    """Whether a link goes to another page (an entry's), not to a place on this one ("#project", or the
+    page's own address with a fragment)."""
+    url = safe_url(href)
+    if not url or (href or "").lstrip().startswith("#"):
+        return False
+    return not (page.url and "#" in url and url.split("#")[0] == page.url.split("#")[0])
+
+
+def _named_title(page: _Page, link: int) -> int:
+    """Within a link that wraps a whole card (its picture, title and description), the element a class names
+    its title ("card-title", "field--name-field-list-heading"); else the link."""
+    return next(
+        (i for i in range(link + 1, page.end[link]) if TITLE_CLASS_WORDS.intersection(page.words(i)) and page.text(i)),
+        link,
+    )
+
+
+def _list_items(page: _Page, u: int) -> list[range]:
+    """The items of the lists inside unit u that hold two or more (`<li>` of a `<ul>` or `<ol>`)."""
+    nodes, end = page.nodes, page.end
+    found: list[range] = []
+    for i in range(u + 1, end[u]):
+        if nodes[i]["tag"] in ("ul", "ol"):
+            lis = [k for k in range(i + 1, end[i]) if nodes[k]["tag"] == "li" and nodes[k]["parent"] == i]
+            if len(lis) >= 2:
+                found += [page.inside(k) for k in lis]
+    return found
 
 
 def _product(snapshot: dict, page: _Page) -> Product:

@@ -526,15 +526,15 @@ def _item(page: _Page, found: _Main, u: int) -> Item | None:
     headings = [i for i in range(u, end) if nodes[i]["tag"] in HEADINGS and page.text(i)]
     heading = min(headings, key=lambda i: (nodes[i]["tag"], i), default=None)
     links = [i for i in range(u, end) if nodes[i]["tag"] == "a" and _leaves(page, nodes[i].get("href"))]
-    in_items = _list_items(page, u)
+    in_lists = _in_lists(page, u)
     title_node: int | None = heading
     if heading is not None:
         own = next((i for i in links if heading <= i < page.end[heading]), None)
         # else the card's own link ("Apply", its picture's), never an item of a list in it (its tags)
-        link = own if own is not None else next((i for i in links if not _inside(i, in_items)), None)
+        link = own if own is not None else next((i for i in links if i not in in_lists), None)
     else:
         link = next((i for i in links if page.text(i)), None)
-        if link is not None and _inside(link, in_items):
+        if link in in_lists:
             return None  # a list of links, not an entry titled by its first
         title_node = None if link is None else _named_title(page, link)
     if title_node is None or link is None:
@@ -578,15 +578,20 @@ def _named_title(page: _Page, link: int) -> int:
     )
 
 
-def _list_items(page: _Page, u: int) -> list[range]:
-    """The items of the lists inside unit u that hold two or more (`<li>` of a `<ul>` or `<ol>`)."""
+def _in_lists(page: _Page, u: int) -> set[int]:
+    """The nodes inside unit u that sit in a list of two items or more (`<ul>`, `<ol>`), in one pass."""
     nodes, end = page.nodes, page.end
-    found: list[range] = []
-    for i in range(u + 1, end[u]):
-        if nodes[i]["tag"] in ("ul", "ol"):
-            lis = [k for k in range(i + 1, end[i]) if nodes[k]["tag"] == "li" and nodes[k]["parent"] == i]
-            if len(lis) >= 2:
-                found += [page.inside(k) for k in lis]
+    found: set[int] = set()
+    i = u + 1
+    while i < end[u]:
+        if (
+            nodes[i]["tag"] in ("ul", "ol")
+            and sum(nodes[k]["tag"] == "li" and nodes[k]["parent"] == i for k in range(i + 1, end[i])) >= 2
+        ):
+            found.update(range(i + 1, end[i]))
+            i = end[i]
+        else:
+            i += 1
     return found
 
 

@@ -579,7 +579,8 @@ def _named_title(page: _Page, link: int) -> int:
 
 
 def _in_lists(page: _Page, u: int) -> set[int]:
-    """The nodes inside unit u that sit in a list of two items or more (`<ul>`, `<ol>`), in one pass."""
+    """The nodes inside unit u that sit in a list of two items or more (`<ul>`, `<ol>`); such a list's own
+    lists are not read again."""
     nodes, end = page.nodes, page.end
     found: set[int] = set()
     i = u + 1

@@ -402,7 +402,8 @@ def entries(card: str, rows, wrap: str):
 def test_a_price_reads_as_a_shop_writes_it_once_with_its_cents_and_one_symbol():
     """A JSON number 18.0 reads "$18.00" (a yen amount keeps no cents); an amount that shows its symbol gets no
     second ("$$168.00"); a price element that says it twice, for screen readers and in parts for the eye,
-    reads once; one that shows zero is no price, and the next that shows one is."""
+    reads once; one that shows zero is no price, and the next that shows one is; a button in a price's element
+    ("Learn more") is no part of the price."""
     offer = '{"@type": "Product", "name": "Kit", "offers": {"price": %s, "priceCurrency": "%s"}}'
     body = "<p>A kit of every part a small boat's rigging needs, from shackles to the last splice.</p>"
     for amount, currency, shown in (
@@ -423,6 +424,8 @@ def test_a_price_reads_as_a_shop_writes_it_once_with_its_cents_and_one_symbol():
     zero = '<div class="shipping-price">GBP 0.00<span class="clipped">GBP 0.00</span></div>'
     assert plan_shape(*inline(zero + body), "product", 1.0).product.price is None
     assert plan_shape(*inline(zero + '<p class="price">£4.50</p>' + body), "product", 1.0).product.price == "£4.50"
+    button = '<div class="picker__price"><p>$60/box</p><button type="button">Learn more</button></div>'
+    assert plan_shape(*inline(button + body), "product", 1.0).product.price == "$60/box"
 
 
 def test_a_thread_broken_up_by_other_main_content_again_and_again_reads_as_an_article():

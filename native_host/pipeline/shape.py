@@ -617,7 +617,8 @@ def _product(snapshot: dict, page: _Page) -> Product:
             classes = node.get("classes")  # the words of only those classes that hold "price" at all
             named = classes and "price" in " ".join(classes).lower() and "price" in page.words(i)
             if (named or node.get("itemprop") == "price") and page.end[i] - i <= MAX_PRICE_NODES:
-                shown = page.text(i)
+                buttons = [page.inside(k) for k in range(i + 1, page.end[i]) if nodes[k]["tag"] == "button"]
+                shown = _text_but(page, page.inside(i), buttons)  # "$60/box", not its "Learn more" button
                 shown = _said_once(shown) if len(shown) <= 2 * MAX_DATE_CHARS else shown
                 if len(shown) <= MAX_DATE_CHARS and _PRICE.search(shown) and _priced_above_zero(_amount(shown)):
                     found, price = i, shown

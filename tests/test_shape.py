@@ -403,7 +403,7 @@ def test_a_price_reads_as_a_shop_writes_it_once_with_its_cents_and_one_symbol():
     """A JSON number 18.0 reads "$18.00" (a yen amount keeps no cents); an amount that shows its symbol gets no
     second ("$$168.00"); a price element that says it twice, for screen readers and in parts for the eye,
     reads once; one that shows zero is no price, and the next that shows one is; a button in a price's element
-    ("Learn more") is no part of the price."""
+    ("Learn more"), a label before the amount and a footnote's mark after it are no part of the price."""
     offer = '{"@type": "Product", "name": "Kit", "offers": {"price": %s, "priceCurrency": "%s"}}'
     body = "<p>A kit of every part a small boat's rigging needs, from shackles to the last splice.</p>"
     for amount, currency, shown in (
@@ -426,6 +426,8 @@ def test_a_price_reads_as_a_shop_writes_it_once_with_its_cents_and_one_symbol():
     assert plan_shape(*inline(zero + '<p class="price">£4.50</p>' + body), "product", 1.0).product.price == "£4.50"
     button = '<div class="picker__price"><p>$60/box</p><button type="button">Learn more</button></div>'
     assert plan_shape(*inline(button + body), "product", 1.0).product.price == "$60/box"
+    for shown, said in (("Your Price: 111,84€", "111,84€"), ("From $999 or $83.25/mo. *", "From $999 or $83.25/mo.")):
+        assert plan_shape(*inline(f'<p class="price">{shown}</p>' + body), "product", 1.0).product.price == said
 
 
 def test_a_thread_broken_up_by_other_main_content_again_and_again_reads_as_an_article():

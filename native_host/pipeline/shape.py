@@ -81,6 +81,8 @@ MAX_PRICE_NODES = MAX_NAME_NODES  # a price's element is small: a wrapper of the
 MAX_PRICE_LINE_EXTRA = 20  # characters besides the price in a body line that only repeats it ("Regular price")
 HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 TITLE_CLASS_WORDS = frozenset({"title", "heading", "headline"})  # a class word that names an entry's title
+_PRICE_LABEL = re.compile(r"^\s*(?:[^\W\d_]+\s+){0,2}[^\W\d_]+\s*:\s*(?=\S)")  # "Your Price: " before an amount
+FOOTNOTE_MARKS = " *†‡¹²³"  # what a price line ends with that points to its small print
 # "Size: 140 x 190 cm": a specification, as a product lists them
 _SPEC = re.compile(r"^\s*([^:\n]{1,40}?)\s*:\s+(\S.{0,300})$", re.S)
 _PRICE = re.compile(r"(?:[$€£¥₹]|\b(?:USD|EUR|GBP|CHF|JPY|CAD|AUD))\s?\d|\d[\d.,]*\s?(?:[$€£¥₹]|\b(?:USD|EUR|GBP)\b)")
@@ -620,6 +622,7 @@ def _product(snapshot: dict, page: _Page) -> Product:
                 buttons = [page.inside(k) for k in range(i + 1, page.end[i]) if nodes[k]["tag"] == "button"]
                 shown = _text_but(page, page.inside(i), buttons)  # "$60/box", not its "Learn more" button
                 shown = _said_once(shown) if len(shown) <= 2 * MAX_DATE_CHARS else shown
+                shown = _PRICE_LABEL.sub("", shown, count=1).rstrip(FOOTNOTE_MARKS)  # "Your Price: 9,75€", "$999 *"
                 if len(shown) <= MAX_DATE_CHARS and _PRICE.search(shown) and _priced_above_zero(_amount(shown)):
                     found, price = i, shown
     for node in nodes:

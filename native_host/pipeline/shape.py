@@ -528,15 +528,15 @@ def _item(page: _Page, found: _Main, u: int) -> Item | None:
     headings = [i for i in range(u, end) if nodes[i]["tag"] in HEADINGS and page.text(i)]
     heading = min(headings, key=lambda i: (nodes[i]["tag"], i), default=None)
     links = [i for i in range(u, end) if nodes[i]["tag"] == "a" and _leaves(page, nodes[i].get("href"))]
-    in_lists = _in_lists(page, u)
     title_node: int | None = heading
     if heading is not None:
-        own = next((i for i in links if heading <= i < page.end[heading]), None)
-        # else the card's own link ("Apply", its picture's), never an item of a list in it (its tags)
-        link = own if own is not None else next((i for i in links if i not in in_lists), None)
+        link = next((i for i in links if heading <= i < page.end[heading]), None)
+        if link is None:  # the card's own link ("Apply", its picture's), never an item of a list in it (its tags)
+            in_lists = _in_lists(page, u)
+            link = next((i for i in links if i not in in_lists), None)
     else:
         link = next((i for i in links if page.text(i)), None)
-        if link in in_lists:
+        if link is not None and link in _in_lists(page, u):
             return None  # a list of links, not an entry titled by its first
         title_node = None if link is None else _named_title(page, link)
     if title_node is None or link is None:
